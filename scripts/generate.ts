@@ -1,0 +1,12 @@
+/**
+ * npm run generate: writes everything derived from schemas/ and the clause catalogue.
+ * Generated files are committed; test/generated.test.ts fails when they are stale.
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { generatedFiles, renderGenerated } from '../src/generate.ts';
+
+for (const [path, content] of Object.entries(await renderGenerated())) {
+  mkdirSync(new URL('.', new URL(path, generatedFiles.root)), { recursive: true });
+  writeFileSync(new URL(path, generatedFiles.root), content);
+  console.log(`wrote ${path}`);
+}

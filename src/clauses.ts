@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+
+export type ClauseLevel = 'MUST' | 'SHOULD' | 'INFO';
+
+export interface Clause {
+  id: string;
+  level: ClauseLevel;
+  section: string;
+  statement: string;
+}
+
+/** Reads the clause tables of shared/spec/clauses.md, in catalogue order. */
+export function parseClauseCatalogue(markdown: string): Clause[] {
+  const clauses: Clause[] = [];
+  let section = '';
+  for (const line of markdown.split('\n')) {
+    const heading = /^## (.+)$/.exec(line);
+    if (heading) section = heading[1].trim();
+    const row = /^\| ([A-Z]+-[0-9]+) \| (MUST|SHOULD|INFO) \| (.+) \|$/.exec(line);
+    if (row) clauses.push({ id: row[1], level: row[2] as ClauseLevel, section, statement: row[3].trim() });
+  }
+  return clauses;
+}
+
+let catalogue: Clause[] | undefined;
+
+/** The clause catalogue as generated into schemas/generated/clauses.json. */
+export function clauses(): Clause[] {
+  catalogue ??= JSON.parse(readFileSync(new URL('../schemas/generated/clauses.json', import.meta.url), 'utf8')) as Clause[];
+  return catalogue;
+}
+
+export function clause(id: string): Clause {
+  const found = clauses().find((c) => c.id === id);
+  if (!found) throw new Error(`unknown clause ${id}`);
+  return found;
+}

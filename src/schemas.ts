@@ -1,0 +1,235 @@
+import { readFileSync } from 'node:fs';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+
+// ajv and ajv-formats are CommonJS: under nodenext the default import is module.exports.
+const Ajv2020 = Ajv2020Module.default;
+const addFormats = addFormatsModule.default;
+
+export const schemaDir = new URL('../schemas/', import.meta.url);
+
+/** The resource schemas of section 2 of the reference, by file name. */
+export const schemaFiles = [
+  'envelope.schema.json',
+  'checkout-request.schema.json',
+  'checkout.schema.json',
+  'stored-payment-method.schema.json',
+  'reference-request.schema.json',
+  'payment.schema.json',
+] as const;
+export type SchemaFile = (typeof schemaFiles)[number];
+
+export type JsonSchema = { [keyword: string]: unknown };
+
+export function loadSchema(file: SchemaFile): JsonSchema {
+  return JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'));
+}
+
+const ref = (target: string) => ({ $ref: target });
+
+/**
+ * What each operation answers, composed from the resource schemas. The OpenAPI document and the
+ * validators are both built from this table, so the two cannot disagree.
+ */
+export const responseBodies = {
+  checkoutCreated: {
+    title: 'CheckoutResponse',
+    type: 'object',
+    allOf: [ref('envelope.schema.json#/$defs/versioned')],
+    properties: { data: ref('checkout.schema.json') },
+  },
+  storedPaymentMethods: {
+    title: 'StoredPaymentMethodsResponse',
+    type: 'object',
+    allOf: [ref('envelope.schema.json#/$defs/versioned')],
+    properties: { data: { type: 'array', items: ref('stored-payment-method.schema.json'), 'x-clauses': ['PML-1'] } },
+  },
+  payment: {
+    title: 'PaymentResponse',
+    type: 'object',
+    allOf: [ref('envelope.schema.json')],
+    properties: { data: ref('payment.schema.json') },
+  },
+} as const satisfies Record<string, JsonSchema>;
+export type ResponseBody = keyof typeof responseBodies;
+
+export const requestBodies = {
+  checkout: 'checkout-request.schema.json',
+  reference: 'reference-request.schema.json',
+} as const satisfies Record<string, SchemaFile>;
+export type RequestBody = keyof typeof requestBodies;
+
+/** A schema violation, named against the clauses the failing keyword serves. */
+export interface SchemaProblem {
+  path: string;
+  expected: string;
+  actual: unknown;
+  clauses: string[];
+}
+
+function instantOf(value: unknown): number {
+  return typeof value === 'string' ? Date.parse(value) : NaN;
+}
+
+type KeywordValidator = ((sibling: string, value: unknown, schema?: unknown, ctx?: { parentData?: unknown }) => boolean) & {
+  errors?: Partial<ErrorObject>[];
+};
+
+/** x-not-before: a timestamp that must not be earlier than the sibling property it names (validDate.end). */
+const notBeforeSibling: KeywordValidator = (sibling, value, _schema, ctx) => {
+  const parent = ctx?.parentData as Record<string, unknown> | undefined;
+  const earlier = instantOf(parent?.[sibling]);
+  const later = instantOf(value);
+  if (Number.isNaN(earlier) || Number.isNaN(later) || later >= earlier) return true;
+  notBeforeSibling.errors = [{ keyword: 'x-not-before', message: `must not be earlier than ${sibling}`, params: { sibling } }];
+  return false;
+};
+
+export function createAjv() {
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, verbose: true, discriminator: true });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'x-clauses', schemaType: 'array' });
+  ajv.addKeyword({ keyword: 'x-not-before', schemaType: 'string', errors: true, validate: notBeforeSibling });
+  for (const file of schemaFiles) ajv.addSchema(loadSchema(file));
+  return ajv;
+}
+
+function describeExpectation(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `property "${String(params.missingProperty)}" to be present`;
+    case 'const':
+      return `the value ${JSON.stringify(params.allowedValue)}`;
+    case 'enum':
+      return `one of ${JSON.stringify(params.allowedValues)}`;
+    case 'type':
+      return `a value of type ${String(params.type)}`;
+    case 'pattern':
+      return `a string matching ${String(params.pattern)}`;
+    case 'format':
+      return `a string in format "${String(params.format)}"`;
+    default:
+      return error.message ?? error.keyword;
+  }
+}
+
+function clausesOf(node: unknown): string[] | undefined {
+  const clauses = (node as JsonSchema | undefined)?.['x-clauses'];
+  return Array.isArray(clauses) && clauses.length > 0 ? (clauses as string[]) : undefined;
+}
+
+const schemasById = new Map<string, JsonSchema>(schemaFiles.map((file) => [file, loadSchema(file)]));
+
+function resolvePointer(root: JsonSchema, pointer: string): JsonSchema[] {
+  const trail = [root];
+  let node: unknown = root;
+  for (const token of pointer.split('/').filter(Boolean)) {
+    node = (node as Record<string, unknown> | undefined)?.[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (node && typeof node === 'object') trail.push(node as JsonSchema);
+  }
+  return trail;
+}
+
+interface Located {
+  node: JsonSchema;
+  base: string;
+}
+
+/** The node itself and every schema it stands for through $ref and allOf. */
+function expand(located: Located, depth = 0): Located[] {
+  const { node, base } = located;
+  const out: Located[] = [located];
+  if (depth > 8) return out;
+  if (typeof node.$ref === 'string') {
+    const [id, pointer = ''] = node.$ref.split('#');
+    const target = id || base;
+    const targetRoot = schemasById.get(target);
+    if (targetRoot) out.push(...expand({ node: resolvePointer(targetRoot, pointer).pop()!, base: target }, depth + 1));
+  }
+  for (const part of (node.allOf as JsonSchema[] | undefined) ?? []) out.push(...expand({ node: part, base }, depth + 1));
+  return out;
+}
+
+/** The deepest x-clauses met when walking the schema along the value's path. */
+function clausesAtInstancePath(root: Located, instancePath: string): string[] | undefined {
+  let frontier = expand(root);
+  let found = frontier.map((l) => clausesOf(l.node)).find(Boolean);
+  for (const token of instancePath.split('/').filter(Boolean)) {
+    const next: Located[] = [];
+    for (const { node, base } of frontier) {
+      const property = (node.properties as Record<string, JsonSchema> | undefined)?.[token];
+      if (property) next.push({ node: property, base });
+      if (/^[0-9]+$/.test(token) && node.items) next.push({ node: node.items as JsonSchema, base });
+    }
+    frontier = next.flatMap((located) => expand(located));
+    found = frontier.map((l) => clausesOf(l.node)).find(Boolean) ?? found;
+  }
+  return found;
+}
+
+/**
+ * A broken rule (rules 1 and 3 of 2.2) is reported against the rule's clauses, found along the
+ * schema path; a broken field against the field's, found along the value's path, since a shared
+ * definition (a timestamp, say) serves different clauses where it is used.
+ */
+function clausesFor(error: ErrorObject, root: Located): string[] {
+  if (error.keyword === 'required') {
+    const missing = (error.params as { missingProperty: string }).missingProperty;
+    const property = ((error.parentSchema as JsonSchema | undefined)?.properties as Record<string, unknown> | undefined)?.[missing];
+    const own = clausesOf(property);
+    if (own) return own;
+  }
+  const [id, pointer = ''] = error.schemaPath.split('#');
+  const inRule = !id && /^\/allOf\/[0-9]+\/(if|then|else)\//.test(pointer);
+  const ruleClauses = inRule ? resolvePointer(root.node, pointer).map(clausesOf).filter(Boolean).pop() : undefined;
+  return ruleClauses ?? clausesAtInstancePath(root, error.instancePath) ?? [];
+}
+
+function toProblems(errors: ErrorObject[] | null | undefined, root: Located): SchemaProblem[] {
+  const all = errors ?? [];
+  // "if", "oneOf" and "anyOf" only say that a subschema failed; the subschema's own errors carry the detail.
+  const summaries = new Set(['if', 'oneOf', 'anyOf']);
+  const detailed = all.filter((error) => !summaries.has(error.keyword));
+  return (detailed.length > 0 ? detailed : all).map((error) => ({
+    path: error.instancePath === '' ? '/' : error.instancePath,
+    expected: describeExpectation(error),
+    actual: error.keyword === 'required' ? undefined : error.data,
+    clauses: clausesFor(error, root),
+  }));
+}
+
+let shared: ReturnType<typeof createAjv> | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function validate(key: string, schema: JsonSchema | string, root: Located, value: unknown): SchemaProblem[] {
+  shared ??= createAjv();
+  let validator = compiled.get(key);
+  if (!validator) {
+    validator = typeof schema === 'string' ? shared.getSchema(schema) : shared.compile(schema);
+    if (!validator) throw new Error(`no schema at ${String(schema)}`);
+    compiled.set(key, validator);
+  }
+  return validator(value) ? [] : toProblems(validator.errors, root);
+}
+
+/** Validates a response body of one operation; no problems means it is shaped as the reference says. */
+export function validateResponse(body: ResponseBody, value: unknown): SchemaProblem[] {
+  const schema = responseBodies[body] as JsonSchema;
+  return validate(`response:${body}`, schema, { node: schema, base: '' }, value);
+}
+
+/** Validates a request body against its schema, rules 1 and 3 of 2.2 included. */
+export function validateRequest(body: RequestBody, value: unknown): SchemaProblem[] {
+  return validateResource(requestBodies[body], value);
+}
+
+/** Validates a value against one resource schema: a file name, or a file name and a #/$defs pointer. */
+export function validateResource(ref: string, value: unknown): SchemaProblem[] {
+  const [id, pointer = ''] = ref.split('#');
+  const file = schemasById.get(id);
+  if (!file) throw new Error(`no schema named ${id}`);
+  const node = resolvePointer(file, pointer).pop()!;
+  return validate(`resource:${ref}`, ref, { node, base: id }, value);
+}
