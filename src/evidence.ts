@@ -1,0 +1,93 @@
+/**
+ * What a check looks at and what a failure carries: one HTTP exchange with the target, masked so
+ * that no credential and no full card number ever reaches a report or the console.
+ */
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed JSON where the body is JSON, else the text. */
+  body: unknown;
+  durationMs?: number;
+}
+
+export interface Evidence {
+  request: RecordedRequest | null;
+  response: RecordedResponse | null;
+  note: string;
+}
+
+/** Names of the Playwright attachments that the specs write and the report reads. */
+export const attachmentNames = {
+  evidence: 'evidence',
+  observation: 'observation',
+  property: 'property',
+} as const;
+
+/** An INFO observation: what the target did where the reference says "not shown". */
+export interface Observation {
+  note: string;
+  value: unknown;
+}
+
+/** A fast-check property run: enough to replay it. */
+export interface PropertyRun {
+  seed: number;
+  runs: number;
+  path?: string;
+  counterexample?: unknown;
+}
+
+const credentialHeaders = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|paypay-clientid)$/i;
+const cardLike = /\b(?:\d[ -]?){12,18}\d\b/g;
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** Replaces every Luhn-valid card number in a text by its last four digits. */
+export function maskCardNumbers(text: string): string {
+  return text.replace(cardLike, (match) => {
+    const digits = match.replace(/[ -]/g, '');
+    return digits.length >= 13 && luhnValid(digits) ? `************${digits.slice(-4)}` : match;
+  });
+}
+
+/**
+ * Masks a value for a report: the given secrets wherever they appear, credential headers, and card
+ * numbers. Works on any JSON-like value and returns a copy.
+ */
+export function mask<T>(value: T, secrets: readonly string[] = []): T {
+  const usable = secrets.filter((secret) => secret.length >= 4);
+  const maskText = (text: string) =>
+    maskCardNumbers(usable.reduce((masked, secret) => masked.split(secret).join('***'), text));
+  const walk = (node: unknown, key?: string): unknown => {
+    if (typeof node === 'string') return key && credentialHeaders.test(key) ? '***' : maskText(node);
+    if (Array.isArray(node)) return node.map((item) => walk(item));
+    if (node && typeof node === 'object') {
+      return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, walk(v, k)]));
+    }
+    return node;
+  };
+  return walk(value) as T;
+}
+
+/** The secret values of a set of headers (both the raw value and, for Basic auth, its decoding). */
+export function secretsOf(headers: Record<string, string>): string[] {
+  return Object.values(headers).flatMap((value) => {
+    const basic = /^Basic\s+(.+)$/i.exec(value);
+    return basic ? [value, basic[1], Buffer.from(basic[1], 'base64').toString('utf8')] : [value];
+  });
+}
