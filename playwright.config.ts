@@ -1,15 +1,18 @@
 import { defineConfig } from '@playwright/test';
 import { readRunConfig } from './src/run-config.ts';
 
-// The conformance run. Started by "checkout-conformance run", which writes the run config first.
+// The conformance run. Started by "checkout-conformance run", which writes the run config first,
+// passes --grep, --workers and --global-timeout, and builds the report from what the conformance
+// reporter writes.
 const run = readRunConfig();
 
 export default defineConfig({
-  testDir: './specs',
+  // The suite's own tests of the runner point this at a folder of small throw-away specs.
+  testDir: process.env.CHECKOUT_CONFORMANCE_SPECS ?? './specs',
   outputDir: `${run.outDir}/test-results`,
   fullyParallel: true,
-  workers: Number(process.env.CHECKOUT_CONFORMANCE_WORKERS ?? 2),
+  workers: 2,
   retries: 0,
   timeout: 60_000,
-  reporter: [['list']],
+  reporter: [['list'], ['./src/runner/reporter.ts']],
 });

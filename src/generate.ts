@@ -1,16 +1,42 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { compile } from 'json-schema-to-typescript';
-import { loadSchema, schemaDir, schemaFiles } from './schemas.ts';
+import { loadSchema, requestBodies, responseBodies, schemaDir, schemaFiles, type JsonSchema } from './schemas.ts';
 import { parseClauseCatalogue } from './clauses.ts';
 
 export const generatedFiles = {
   root: new URL('../', import.meta.url),
   types: 'schemas/generated/types.ts',
   clauses: 'schemas/generated/clauses.json',
+  openapi: 'schemas/generated/openapi.json',
 } as const;
 
-/** The shared clause catalogue, when this checkout sits beside it (as in CI); else the committed copy stays. */
-export const sharedCatalogue = new URL('../../shared/spec/clauses.md', import.meta.url);
+/**
+ * The shared specification sits beside this checkout (as in CI). Where it does not, the files made
+ * from it (clause catalogue, OpenAPI examples) are not rendered and the committed copies stay.
+ */
+const sharedRoot = new URL('../../shared/', import.meta.url);
+export const sharedCatalogue = new URL('spec/clauses.md', sharedRoot);
+export const sharedRealdata = new URL('realdata/', sharedRoot);
+
+/** One example payload from the service's own documentation (shared/realdata/README.md). */
+export interface RealdataExample {
+  file: string;
+  source: string;
+  kind: 'request' | 'response' | 'notification';
+  operation: string;
+  payload: unknown;
+  agreesWithContract: boolean;
+  differences: string[];
+}
+
+/** Every realdata example in file-name order, or undefined where shared/realdata is absent. */
+export function readRealdata(): RealdataExample[] | undefined {
+  if (!existsSync(sharedRealdata)) return undefined;
+  return readdirSync(sharedRealdata)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => ({ file, ...JSON.parse(readFileSync(new URL(file, sharedRealdata), 'utf8')) }));
+}
 
 async function renderTypes(): Promise<string> {
   const declared = new Set<string>();
@@ -39,10 +65,400 @@ function renderClauses(): string | undefined {
   return `${JSON.stringify(parseClauseCatalogue(readFileSync(sharedCatalogue, 'utf8')), null, 2)}\n`;
 }
 
+// ---- OpenAPI 3.1 ----------------------------------------------------------------------------
+
+/** "file#pointer" of every schema file root and $defs entry, mapped to its component name (its title). */
+function componentNames(): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const file of schemaFiles) {
+    const schema = loadSchema(file);
+    names.set(`${file}#`, String(schema.title));
+    for (const [name, def] of Object.entries((schema.$defs ?? {}) as Record<string, JsonSchema>)) {
+      names.set(`${file}#/$defs/${name}`, String(def.title));
+    }
+  }
+  return names;
+}
+
+/** A copy of a schema whose $refs point into #/components/schemas; base is the file refs are relative to. */
+function withComponentRefs(node: unknown, base: string, names: Map<string, string>): unknown {
+  if (Array.isArray(node)) return node.map((item) => withComponentRefs(item, base, names));
+  if (!node || typeof node !== 'object') return node;
+  const copy: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string') {
+      const [id, pointer = ''] = value.split('#');
+      const name = names.get(`${id || base}#${pointer}`);
+      if (!name) throw new Error(`no component for $ref ${value} in ${base}`);
+      copy.$ref = componentRef(name);
+    } else {
+      copy[key] = withComponentRefs(value, base, names);
+    }
+  }
+  return copy;
+}
+
+const componentRef = (name: string) => `#/components/schemas/${name}`;
+const schemaRef = (name: string) => ({ $ref: componentRef(name) });
+
+function componentSchemas(): Record<string, unknown> {
+  const names = componentNames();
+  const components: Record<string, unknown> = {};
+  for (const file of schemaFiles) {
+    const { $schema: _dialect, $id: _id, $defs, ...root } = loadSchema(file);
+    components[String(root.title)] = withComponentRefs(root, file, names);
+    for (const def of Object.values(($defs ?? {}) as Record<string, JsonSchema>)) {
+      components[String(def.title)] = withComponentRefs(def, file, names);
+    }
+  }
+  for (const body of Object.values(responseBodies)) components[body.title] = withComponentRefs(body, '', names);
+  Object.assign(components, referenceCreatedAndHelperSchemas);
+  for (const schema of Object.values(components)) addDiscriminatorMapping(schema as JsonSchema, components);
+  return components;
+}
+
+/**
+ * OpenAPI maps a discriminator value to a schema by name unless told otherwise; the stored payment
+ * method's values (CC, MW) are not its components' names, so the mapping is spelled out from each
+ * branch's const.
+ */
+function addDiscriminatorMapping(schema: JsonSchema, components: Record<string, unknown>) {
+  const discriminator = schema.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
+  if (!discriminator) return;
+  discriminator.mapping = {};
+  for (const { $ref } of schema.oneOf as { $ref: string }[]) {
+    const branch = components[$ref.split('/').pop()!] as { properties: Record<string, { const: string }> };
+    discriminator.mapping[branch.properties[discriminator.propertyName].const] = $ref;
+  }
+}
+
+const timestamp = schemaRef('TimestampWithOffset');
+
+/** Schemas the reference does not give: the reference-creation answer and the test helpers' bodies. */
+const referenceCreatedAndHelperSchemas = {
+  ReferenceCreatedResponse: {
+    title: 'ReferenceCreatedResponse',
+    description:
+      'Not shown by the reference (4.3; observed under REF-10). The service\'s own documentation answers the envelope whose data is the payment as GET /payments/{id} shows it, in state pending, with its entity and 9-digit reference; the suite takes the payment id from data.id.',
+    type: 'object',
+    allOf: [schemaRef('Envelope')],
+    properties: {
+      data: {
+        type: 'object',
+        description: 'The payment created, as the service documents it (its example has no stateDetails.createdAt).',
+        properties: { id: { type: 'string', description: 'Payment identifier, for GET /payments/{id}.' } },
+      },
+    },
+    'x-clauses': ['REF-10'],
+  },
+  RegisterCustomerRequest: {
+    title: 'RegisterCustomerRequest',
+    type: 'object',
+    properties: { customerId: { type: 'string' } },
+  },
+  RegisteredCustomer: {
+    title: 'RegisteredCustomer',
+    type: 'object',
+    required: ['uuid'],
+    properties: { uuid: { type: 'string', format: 'uuid' } },
+  },
+  PayCheckoutRequest: {
+    title: 'PayCheckoutRequest',
+    description: 'How the customer pays: card goes with CC, wallet with MW; storeConsent answers the offer to store the method.',
+    type: 'object',
+    required: ['outcome', 'method'],
+    properties: {
+      outcome: { enum: ['success', 'failure'] },
+      method: { enum: ['CC', 'MW', 'MB'] },
+      card: {
+        type: 'object',
+        required: ['number', 'holder', 'expireMonth', 'expireYear'],
+        properties: {
+          number: { type: 'string', pattern: '^[0-9]{12,19}$' },
+          holder: { type: 'string' },
+          expireMonth: { type: 'string', pattern: '^(0[1-9]|1[0-2])$' },
+          expireYear: { type: 'string', pattern: '^[0-9]{4}$' },
+        },
+      },
+      wallet: {
+        type: 'object',
+        required: ['countryCode', 'number'],
+        properties: { countryCode: { type: 'string' }, number: { type: 'string' } },
+      },
+      storeConsent: { type: 'boolean' },
+    },
+  },
+  PaidCheckout: {
+    title: 'PaidCheckout',
+    type: 'object',
+    required: ['checkoutId', 'state', 'redirectUrl'],
+    properties: {
+      checkoutId: { type: 'string' },
+      state: { type: 'string' },
+      redirectUrl: { type: ['string', 'null'], description: 'The action redirect with id appended, or null without one.' },
+    },
+  },
+  ConfirmPaymentRequest: {
+    title: 'ConfirmPaymentRequest',
+    type: 'object',
+    properties: { paidAt: { ...timestamp, description: 'When the network saw the payment; default now.' } },
+  },
+  WebhookRequest: {
+    title: 'WebhookRequest',
+    type: 'object',
+    required: ['url'],
+    properties: { url: { type: 'string', format: 'uri' } },
+  },
+  NotificationAttempts: {
+    title: 'NotificationAttempts',
+    description: 'The notifications the sandbox has tried to deliver, one element per try, oldest first.',
+    type: 'object',
+    required: ['notifications'],
+    properties: {
+      notifications: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['id', 'webhookId', 'paymentId', 'url', 'attempt', 'status', 'error', 'body', 'headers', 'sentAt'],
+          properties: {
+            id: { type: 'string' },
+            webhookId: { type: 'string', description: 'The notification (webhook.id of its body) this try delivers.' },
+            paymentId: { type: 'string' },
+            url: { type: ['string', 'null'], description: 'Where it went: the callbackUrl, else the webhook; null with neither.' },
+            attempt: { type: 'integer', minimum: 1 },
+            status: { type: ['integer', 'null'], description: 'The receiver\'s HTTP status; null when no answer came.' },
+            error: { type: ['string', 'null'] },
+            body: { type: 'object', description: 'The notification body as sent.' },
+            headers: { type: 'object', additionalProperties: { type: 'string' } },
+            sentAt: timestamp,
+          },
+        },
+      },
+    },
+  },
+};
+
+type Examples = Record<string, { summary: string; value: unknown }>;
+
+/** Realdata payloads of one operation as OpenAPI examples; only those agreeing with the reference unless told. */
+function examplesOf(realdata: RealdataExample[], operation: string, { agreeingOnly = true } = {}): Examples {
+  const examples: Examples = {};
+  for (const example of realdata) {
+    if (example.operation !== operation || (agreeingOnly && !example.agreesWithContract)) continue;
+    examples[example.file.replace(/\.json$/, '')] = { summary: `From ${example.source}`, value: example.payload };
+  }
+  if (Object.keys(examples).length === 0) throw new Error(`no realdata example for ${operation}`);
+  return examples;
+}
+
+const json = (schema: unknown, examples?: Examples) => ({ 'application/json': { schema, ...(examples && { examples }) } });
+const example = (summary: string, value: unknown): Examples => ({ example: { summary, value } });
+const pathParameter = (name: string, description: string, schema: JsonSchema = { type: 'string' }) => ({
+  name,
+  in: 'path',
+  required: true,
+  description,
+  schema,
+});
+const notShown = { description: 'Error responses are not shown by the reference (section 7); observed, never failed.' };
+const helperErrors = {
+  '404': { description: 'Unknown id.' },
+  '409': { description: 'The state does not allow the action.' },
+  '422': { description: 'Bad body.' },
+};
+
+function paths(realdata: RealdataExample[]) {
+  const checkoutExample = examplesOf(realdata, 'checkout-response');
+  return {
+    '/checkouts': {
+      post: {
+        operationId: 'createCheckout',
+        tags: ['checkouts'],
+        summary: 'Create a checkout (4.1).',
+        'x-clauses': ['CHK-1', 'CHK-6'],
+        requestBody: { required: true, content: json(schemaRef(requestTitle('checkout')), examplesOf(realdata, 'checkout-request')) },
+        responses: {
+          '200': { description: 'The checkout created (status code not shown).', content: json(schemaRef('CheckoutResponse'), checkoutExample) },
+          default: notShown,
+        },
+      },
+    },
+    '/customers/{uuid}/paymentMethods': {
+      get: {
+        operationId: 'listStoredPaymentMethods',
+        tags: ['stored payment methods'],
+        summary: 'List the payment methods stored for a customer (4.2).',
+        'x-clauses': ['PML-1'],
+        parameters: [pathParameter('uuid', 'Customer UUID.', { type: 'string', format: 'uuid' })],
+        responses: {
+          '200': {
+            description: 'One element per stored method (status code not shown).',
+            content: json(schemaRef('StoredPaymentMethodsResponse'), examplesOf(realdata, 'payment-methods-response')),
+          },
+          default: notShown,
+        },
+      },
+    },
+    '/payments/references': {
+      post: {
+        operationId: 'createReference',
+        tags: ['payment references'],
+        summary: 'Create an ATM payment reference (4.3).',
+        'x-clauses': ['REF-1'],
+        requestBody: { required: true, content: json(schemaRef(requestTitle('reference')), examplesOf(realdata, 'reference-request')) },
+        responses: {
+          '200': {
+            description: 'Not shown by the reference (REF-10): given here as the service\'s own documentation shows it.',
+            content: json(schemaRef('ReferenceCreatedResponse'), examplesOf(realdata, 'reference-response', { agreeingOnly: false })),
+          },
+          default: notShown,
+        },
+      },
+    },
+    '/payments/{id}': {
+      get: {
+        operationId: 'getPayment',
+        tags: ['payment references'],
+        summary: 'Query a payment (4.4).',
+        'x-clauses': ['REF-3'],
+        parameters: [pathParameter('id', 'Payment identifier.')],
+        responses: {
+          '200': { description: 'The payment (status code not shown).', content: json(schemaRef('PaymentResponse'), examplesOf(realdata, 'payment-response')) },
+          default: notShown,
+        },
+      },
+    },
+    ...testHelperPaths(checkoutExample),
+  };
+}
+
+/** The endpoints of shared/contracts/test-helpers.md, with GET /test-helpers/notifications. */
+function testHelperPaths(checkoutExample: Examples) {
+  const tags = ['test-helpers'];
+  const checkout = Object.values(checkoutExample)[0].value as { data: { id: string; paymentId: string } };
+  const webhookSet = { '200': { description: 'Done.' }, '422': helperErrors['422'] };
+  return {
+    '/test-helpers/customers': {
+      post: {
+        operationId: 'registerCustomer',
+        tags,
+        summary: 'Register a customer with no stored payment methods.',
+        requestBody: { required: true, content: json(schemaRef('RegisterCustomerRequest'), example('No merchant number', {})) },
+        responses: {
+          '201': {
+            description: 'The customer registered.',
+            content: json(schemaRef('RegisteredCustomer'), example('A customer', { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' })),
+          },
+          '422': helperErrors['422'],
+        },
+      },
+    },
+    '/test-helpers/checkouts/{checkoutId}/pay': {
+      post: {
+        operationId: 'payCheckout',
+        tags,
+        summary: 'Pay a checkout as the customer would.',
+        parameters: [pathParameter('checkoutId', 'The id of the checkout.')],
+        requestBody: {
+          required: true,
+          content: json(
+            schemaRef('PayCheckoutRequest'),
+            example('A card payment with consent to store', {
+              outcome: 'success',
+              method: 'CC',
+              card: { number: '4111111111111111', holder: 'Ana Silva', expireMonth: '07', expireYear: '2031' },
+              storeConsent: true,
+            }),
+          ),
+        },
+        responses: {
+          '200': {
+            description: 'Paid; redirectUrl is where the browser goes next.',
+            content: json(
+              schemaRef('PaidCheckout'),
+              example('Paid, with an action redirect', {
+                checkoutId: checkout.data.id,
+                state: 'paid',
+                redirectUrl: `https://merchant.example/done?id=${checkout.data.id}`,
+              }),
+            ),
+          },
+          ...helperErrors,
+        },
+      },
+    },
+    '/test-helpers/payments/{paymentId}/confirm': {
+      post: {
+        operationId: 'confirmPayment',
+        tags,
+        summary: 'Confirm an ATM reference as the interbank network would.',
+        parameters: [pathParameter('paymentId', 'The id of the payment.')],
+        requestBody: { required: true, content: json(schemaRef('ConfirmPaymentRequest'), example('Paid now', {})) },
+        responses: { '200': { description: 'Confirmed; the notification is sent.' }, ...helperErrors },
+      },
+    },
+    '/test-helpers/webhook': {
+      put: {
+        operationId: 'setWebhook',
+        tags,
+        summary: "Configure the merchant's webhook.",
+        requestBody: {
+          required: true,
+          content: json(schemaRef('WebhookRequest'), example('A local receiver', { url: 'http://127.0.0.1:8081/hook' })),
+        },
+        responses: webhookSet,
+      },
+      delete: { operationId: 'removeWebhook', tags, summary: "Remove the merchant's webhook.", responses: { '200': { description: 'Done.' } } },
+    },
+    '/test-helpers/notifications': {
+      get: {
+        operationId: 'listNotificationAttempts',
+        tags,
+        summary: 'List the notification attempts the sandbox has made.',
+        parameters: [{ name: 'paymentId', in: 'query', required: false, description: 'Only the attempts about this payment.', schema: { type: 'string' } }],
+        responses: {
+          '200': {
+            description: 'Every attempt, oldest first.',
+            content: json(schemaRef('NotificationAttempts'), example('None yet', { notifications: [] })),
+          },
+        },
+      },
+    },
+  };
+}
+
+const requestTitle = (body: keyof typeof requestBodies) => String(loadSchema(requestBodies[body]).title);
+
+function renderOpenapi(): string | undefined {
+  const realdata = readRealdata();
+  if (!realdata) return undefined;
+  const document = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Checkout, Stored Payment Method and Payment Reference Interface',
+      version: '1.0',
+      description:
+        'Generated by npm run generate from schemas/*.schema.json and src/schemas.ts: do not edit. The four paths of the reference, and the test-helper endpoints of the reference sandbox (tag test-helpers). x-clauses names the clauses of the catalogue each schema serves.',
+    },
+    servers: [{ url: '{base_url}', variables: { base_url: { default: 'http://127.0.0.1:4010' } } }],
+    tags: [
+      { name: 'checkouts' },
+      { name: 'stored payment methods' },
+      { name: 'payment references' },
+      { name: 'test-helpers', description: 'Not part of the reference: how the suite pays, confirms and receives (shared/contracts/test-helpers.md).' },
+    ],
+    paths: paths(realdata),
+    components: { schemas: componentSchemas() },
+  };
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
 /** Every generated file by its path under the repository root. */
 export async function renderGenerated(): Promise<Record<string, string>> {
   const files: Record<string, string> = { [generatedFiles.types]: await renderTypes() };
   const clauses = renderClauses();
   if (clauses) files[generatedFiles.clauses] = clauses;
+  const openapi = renderOpenapi();
+  if (openapi) files[generatedFiles.openapi] = openapi;
   return files;
 }

@@ -110,6 +110,8 @@ function describeExpectation(error: ErrorObject): string {
       return `a string matching ${String(params.pattern)}`;
     case 'format':
       return `a string in format "${String(params.format)}"`;
+    case 'contains':
+      return `an array with an element matching ${JSON.stringify(error.schema)}`;
     default:
       return error.message ?? error.keyword;
   }
@@ -191,7 +193,8 @@ function toProblems(errors: ErrorObject[] | null | undefined, root: Located): Sc
   const all = errors ?? [];
   // "if", "oneOf" and "anyOf" only say that a subschema failed; the subschema's own errors carry the detail.
   const summaries = new Set(['if', 'oneOf', 'anyOf']);
-  const detailed = all.filter((error) => !summaries.has(error.keyword));
+  // The reverse for "contains": its own error names the array; the errors of the elements it tried do not.
+  const detailed = all.filter((error) => !summaries.has(error.keyword) && !error.schemaPath.includes('/contains/'));
   return (detailed.length > 0 ? detailed : all).map((error) => ({
     path: error.instancePath === '' ? '/' : error.instancePath,
     expected: describeExpectation(error),

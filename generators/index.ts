@@ -1,0 +1,6 @@
+/** fast-check arbitraries of the reference's requests, and the pure helpers behind them. */
+export * from './values.ts';
+export * from './checkouts.ts';
+export * from './references.ts';
+export * from './broken.ts';
+export * from './payment-means.ts';

@@ -1,0 +1,87 @@
+/** Cards and mobile wallets the suite pays with (shared/contracts/test-helpers.md). */
+import fc from 'fast-check';
+import { fullName } from './values.ts';
+
+/** A card as the pay test helper takes it. */
+export interface Card {
+  number: string;
+  holder: string;
+  expireMonth: string;
+  expireYear: string;
+}
+
+/** A mobile wallet as the pay test helper takes it. */
+export interface Wallet {
+  countryCode: string;
+  number: string;
+}
+
+/** The reference sandbox's issuer declines every card number ending in this. */
+export const declinedSuffix = '0002';
+
+export function luhnValid(number: string): boolean {
+  if (!/^[0-9]{12,19}$/.test(number)) return false;
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+const brands = [
+  { brand: 'VISA', prefixes: ['4'], length: 16 },
+  { brand: 'MASTERCARD', prefixes: ['51', '52', '53', '54', '55'], length: 16 },
+  { brand: 'AMEX', prefixes: ['34', '37'], length: 15 },
+] as const;
+export type CardBrand = (typeof brands)[number]['brand'];
+
+export function cardBrand(number: string): CardBrand | 'UNKNOWN' {
+  return brands.find(({ prefixes }) => prefixes.some((prefix) => number.startsWith(prefix)))?.brand ?? 'UNKNOWN';
+}
+
+/**
+ * Fills the one free digit (at index) so that the number passes Luhn: exactly one of 0-9 does,
+ * whichever position is free.
+ */
+function withLuhnDigitAt(digits: string, index: number): string {
+  for (let candidate = 0; candidate <= 9; candidate++) {
+    const number = `${digits.slice(0, index)}${candidate}${digits.slice(index + 1)}`;
+    if (luhnValid(number)) return number;
+  }
+  throw new Error(`no Luhn digit for ${digits}`);
+}
+
+/** A Luhn-valid number of one brand; declined numbers end in 0002, the free digit sits before that suffix. */
+function cardNumber(declined: boolean): fc.Arbitrary<string> {
+  return fc
+    .constantFrom(...brands)
+    .chain(({ prefixes, length }) =>
+      fc.tuple(fc.constantFrom(...prefixes), fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length, maxLength: length })),
+    )
+    .map(([prefix, random]) => {
+      const suffix = declined ? declinedSuffix : '';
+      const body = `${prefix}${random.slice(prefix.length, random.length - suffix.length)}${suffix}`;
+      return withLuhnDigitAt(body, body.length - suffix.length - 1);
+    })
+    .filter((number) => declined === number.endsWith(declinedSuffix));
+}
+
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+/** A card with a Luhn-valid number, a holder and a future expiry; declined: true makes the issuer decline it. */
+export function card(options: { declined?: boolean } = {}): fc.Arbitrary<Card> {
+  const thisYear = new Date().getUTCFullYear();
+  return fc.record({
+    number: cardNumber(options.declined ?? false),
+    holder: fullName(),
+    expireMonth: fc.integer({ min: 1, max: 12 }).map(twoDigits),
+    expireYear: fc.integer({ min: thisYear + 1, max: thisYear + 10 }).map(String),
+  });
+}
+
+/** A Portuguese mobile wallet: country code 351 and a 9-digit mobile number. */
+export function wallet(): fc.Arbitrary<Wallet> {
+  return fc.record({ countryCode: fc.constant('351'), number: fc.stringMatching(/^9[1236][0-9]{7}$/) });
+}

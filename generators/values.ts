@@ -1,0 +1,83 @@
+/**
+ * Arbitraries of the documented field types of section 2, and the pure helpers behind them.
+ * Valid values use only what the reference shows (listed values, seen values), so that a
+ * conforming target accepts every one of them.
+ */
+import fc from 'fast-check';
+
+export const maxAmount = 2 ** 31 - 1;
+
+/** Minor currency units, biased towards the bounds 1 and 2^31-1. */
+export const amount = (): fc.Arbitrary<number> => fc.oneof(fc.constantFrom(1, maxAmount), fc.integer({ min: 1, max: maxAmount }));
+
+const asciiFirstNames = ['Ana', 'Jose', 'Maria', 'Rui', 'Ines', 'Pedro'];
+const nonAsciiFirstNames = ['José', 'João', 'Conceição', 'Inês', 'Zoë', 'Łukasz', 'Søren'];
+const asciiLastNames = ['Silva', 'Santos', 'Ferreira', 'Costa', 'Pereira'];
+const nonAsciiLastNames = ['Gonçalves', 'Simões', 'Müller', 'Núñez', 'Brandão', 'Åberg'];
+
+export const firstName = (options: { nonAscii?: boolean } = {}) =>
+  fc.constantFrom(...(options.nonAscii ? nonAsciiFirstNames : [...asciiFirstNames, ...nonAsciiFirstNames]));
+export const lastName = (options: { nonAscii?: boolean } = {}) =>
+  fc.constantFrom(...(options.nonAscii ? nonAsciiLastNames : [...asciiLastNames, ...nonAsciiLastNames]));
+export const fullName = (options: { nonAscii?: boolean } = {}) =>
+  fc.tuple(firstName(options), lastName(options)).map(([first, last]) => `${first} ${last}`);
+
+const lowerWord = (maxLength = 8) => fc.stringMatching(new RegExp(`^[a-z][a-z0-9]{0,${maxLength - 1}}$`));
+
+export const hostName = (): fc.Arbitrary<string> =>
+  fc.tuple(fc.array(lowerWord(), { minLength: 1, maxLength: 2 }), fc.constantFrom('pt', 'com', 'example', 'shop')).map(([labels, tld]) => [...labels, tld].join('.'));
+
+export const email = (): fc.Arbitrary<string> =>
+  fc.tuple(fc.array(lowerWord(), { minLength: 1, maxLength: 2 }), hostName()).map(([local, host]) => `${local.join('.')}@${host}`);
+
+/** `<country_code>#<number>`, as 351#961234567. */
+export const phoneNumber = (): fc.Arbitrary<string> =>
+  fc.tuple(fc.constantFrom('351', '34', '33', '44', '1'), fc.stringMatching(/^[1-9][0-9]{8}$/)).map(([country, number]) => `${country}#${number}`);
+
+export const countryCode = () => fc.constantFrom('PT', 'ES', 'FR', 'DE', 'GB', 'BR');
+
+const queryString = () =>
+  fc.array(fc.tuple(lowerWord(6), fc.stringMatching(/^[a-z0-9]{1,8}$/)), { minLength: 1, maxLength: 3 }).map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`);
+const urlPath = () => fc.array(lowerWord(), { maxLength: 3 }).map((segments) => `/${segments.join('/')}`);
+
+/** An https URL, with or without a query string of its own. */
+export const httpsUrl = (options: { query?: boolean } = {}): fc.Arbitrary<string> =>
+  fc
+    .tuple(hostName(), urlPath(), options.query === undefined ? fc.option(queryString(), { nil: '' }) : options.query ? queryString() : fc.constant(''))
+    .map(([host, path, query]) => `https://${host}${path}${query}`);
+
+/** A mobile application's deep link (a custom scheme), such as myshop://paid?order=12. */
+export const deepLink = (): fc.Arbitrary<string> =>
+  fc
+    .tuple(fc.stringMatching(/^[a-z][a-z0-9]{2,9}$/).filter((scheme) => !scheme.startsWith('http')), lowerWord(), fc.option(queryString(), { nil: '' }))
+    .map(([scheme, host, query]) => `${scheme}://${host}${query}`);
+
+/** Where the customer is sent after paying: a web address or a deep link, some with a query of their own. */
+export const actionUrl = (): fc.Arbitrary<string> => fc.oneof(httpsUrl(), deepLink());
+
+/** UTC offsets as ISO 8601 writes them; `Z` and `+00:00` are both UTC. */
+export const utcOffsets = ['Z', '+00:00', '+01:00', '-03:00', '+05:30', '+05:45', '-09:30', '+14:00', '-12:00'] as const;
+export type UtcOffset = (typeof utcOffsets)[number];
+
+function offsetMinutes(offset: UtcOffset): number {
+  if (offset === 'Z') return 0;
+  const [hours, minutes] = offset.slice(1).split(':').map(Number);
+  return (offset.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
+}
+
+/** The instant written as local time at that offset, to the second: 2030-01-01T10:30:00+05:30. */
+export function formatWithOffset(instant: Date | number, offset: UtcOffset): string {
+  const local = new Date(new Date(instant).getTime() + offsetMinutes(offset) * 60_000);
+  return `${local.toISOString().slice(0, 19)}${offset}`;
+}
+
+/** Instants to the second, 2020 to 2040. */
+export const instant = (): fc.Arbitrary<Date> =>
+  fc
+    .integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2040, 0, 1) / 1000 })
+    .map((seconds) => new Date(seconds * 1000));
+
+export const utcOffset = () => fc.constantFrom(...utcOffsets);
+
+/** An ISO 8601 timestamp with an offset, in any of several offsets. */
+export const timestampWithOffset = (): fc.Arbitrary<string> => fc.tuple(instant(), utcOffset()).map(([at, offset]) => formatWithOffset(at, offset));

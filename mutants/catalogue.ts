@@ -1,0 +1,643 @@
+/**
+ * The mutants (faulty targets, each departing from the reference in one way tied to one clause)
+ * and the benign variants (departures the reference allows, which the suite must pass). Each is
+ * a Transform of the proxy in front of the reference sandbox.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  answer,
+  answerWhen,
+  atPlusOneHour,
+  combine,
+  eachObject,
+  editBody,
+  editData,
+  editNotifications,
+  editRequest,
+  editStoredMethods,
+  isIsoWithOffset,
+  mapStrings,
+  nextDigits,
+  uuidPattern,
+  withoutOffset,
+  type Json,
+} from './edits.ts';
+import { apiRoutes, type ProxyContext, type ProxyRequest, type Route, type Transform } from './proxy.ts';
+
+export interface Mutant {
+  name: string;
+  /** The one clause whose failure kills the mutant. */
+  clause: string;
+  description: string;
+  transform: Transform;
+}
+
+export interface BenignVariant {
+  name: string;
+  description: string;
+  transform: Transform;
+}
+
+const envelopes: Route[] = ['createCheckout', 'listMethods', 'createReference', 'getPayment'];
+const payments: Route[] = ['createReference', 'getPayment'];
+
+const layoutOf = (body: Json): unknown => body?.page?.layout;
+const detailsOf = (body: Json): Json => body?.payment?.paymentMethod?.details ?? {};
+const asksToStore = (body: Json): boolean => detailsOf(body).createRegistration === true || detailsOf(body).allowRegistration === true;
+const setDetail = (body: Json, name: string, value: unknown) => {
+  const method = (body.payment ??= {}).paymentMethod ??= {};
+  (method.details ??= {})[name] = value;
+};
+
+/** The checkout whose hosted page (or embed script) a GET asks for. */
+function pageRequested(request: ProxyRequest, proxy: ProxyContext) {
+  return request.method === 'GET' && request.route === 'other' ? proxy.checkoutOfPage(request.path) : undefined;
+}
+
+function withQuery(url: string, edit: (query: URLSearchParams) => void): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  edit(parsed.searchParams);
+  return parsed.toString();
+}
+
+/** The first value a mutant saw under a key, for mutants that repeat it. */
+function first<T>(proxy: ProxyContext, key: string, value: T): T {
+  if (!proxy.memo.has(key)) proxy.memo.set(key, value);
+  return proxy.memo.get(key) as T;
+}
+
+function fabricatedConfirmation(payment: Json) {
+  const now = new Date().toISOString();
+  return {
+    webhook: { id: randomUUID(), action: 'payment_confirmed', createdAt: now },
+    payments: [{ ...payment, stateDetails: { state: 'confirmed', createdAt: now }, updatedAt: now }],
+  };
+}
+
+const envelopeMutants: Mutant[] = [
+  {
+    name: 'envelope-date-without-offset',
+    clause: 'ENV-1',
+    description: 'The envelope `date` carries no UTC offset.',
+    transform: editBody(envelopes, (body) => typeof body.date === 'string' && (body.date = withoutOffset(body.date))),
+  },
+  {
+    name: 'envelope-success-as-string',
+    clause: 'ENV-1',
+    description: '`success` is the string "true", not a boolean.',
+    transform: editBody(envelopes, (body) => 'success' in body && (body.success = 'true')),
+  },
+  {
+    name: 'checkout-without-apiVersion',
+    clause: 'ENV-2',
+    description: 'POST /checkouts answers without `apiVersion`.',
+    transform: editBody(['createCheckout'], (body) => delete body.apiVersion),
+  },
+  {
+    name: 'methods-list-without-apiVersion',
+    clause: 'ENV-2',
+    description: 'The stored-method list answers without `apiVersion`.',
+    transform: editBody(['listMethods'], (body) => delete body.apiVersion),
+  },
+  {
+    name: 'paths-only-under-v1',
+    clause: 'ENV-4',
+    description: 'The four paths answer only under a `/v1` segment; without it, 404.',
+    transform: {
+      request(request) {
+        if (apiRoutes.has(request.route)) return answer(404, { success: false, error: 'use /v1' });
+        if (request.path.startsWith('/v1/')) request.path = request.path.slice(3);
+      },
+    },
+  },
+];
+
+const checkoutMutants: Mutant[] = [
+  {
+    name: 'checkout-data-in-array',
+    clause: 'CHK-1',
+    description: 'POST /checkouts answers `data` as a one-element array instead of the checkout object.',
+    transform: editBody(['createCheckout'], (body) => (body.data = [body.data])),
+  },
+  {
+    name: 'checkout-empty-paymentId',
+    clause: 'CHK-2',
+    description: '`data.paymentId` is an empty string.',
+    transform: editData(['createCheckout'], (data) => (data.paymentId = '')),
+  },
+  {
+    name: 'checkout-createdAt-with-T',
+    clause: 'CHK-3',
+    description: '`data.createdAt` is written `YYYY-MM-DDTHH:MM:SS`.',
+    transform: editData(['createCheckout'], (data) => typeof data.createdAt === 'string' && (data.createdAt = data.createdAt.replace(' ', 'T'))),
+  },
+  {
+    name: 'checkout-state-renamed',
+    clause: 'CHK-4',
+    description: 'A new checkout is in state `Created` instead of `PaymentReady`.',
+    transform: editData(['createCheckout'], (data) => data.stateDetails && (data.stateDetails.state = 'Created')),
+  },
+  {
+    name: 'checkout-state-timestamp-without-offset',
+    clause: 'CHK-4',
+    description: '`stateDetails.timestamp` carries no offset.',
+    transform: editData(['createCheckout'], (data) => typeof data.stateDetails?.timestamp === 'string' && (data.stateDetails.timestamp = withoutOffset(data.stateDetails.timestamp))),
+  },
+  {
+    name: 'default-layout-without-page_layout',
+    clause: 'CHK-5',
+    description: '`checkoutUrl` of a layout-default checkout lacks the `page_layout` parameter.',
+    transform: editData(['createCheckout'], (data) => typeof data.checkoutUrl === 'string' && (data.checkoutUrl = withQuery(data.checkoutUrl, (query) => query.delete('page_layout')))),
+  },
+  {
+    name: 'store-variant-without-layout-refused',
+    clause: 'CHK-6',
+    description: 'A checkout without `page.layout` (the "store a payment method" variant) is refused with 400.',
+    transform: answerWhen((request) => request.route === 'createCheckout' && (request.json as Json)?.page?.layout === undefined, 400),
+  },
+  {
+    name: 'checkout-ids-repeated',
+    clause: 'CHK-7',
+    description: 'Every checkout is answered with the `id` and `paymentId` of the first one.',
+    transform: editData(['createCheckout'], (data, proxy) => {
+      data.id = first(proxy, 'id', data.id);
+      data.paymentId = first(proxy, 'paymentId', data.paymentId);
+    }),
+  },
+  {
+    name: 'checkout-amount-in-major-units',
+    clause: 'CHK-8',
+    description: 'The service reads `payment.amount` as major units: 500 is charged as 500,00.',
+    transform: editRequest('createCheckout', (body) => Number.isInteger(body.payment?.amount) && (body.payment.amount *= 100)),
+  },
+  {
+    name: 'embed-without-action-accepted',
+    clause: 'CHK-9',
+    description: 'Rule 1 broken and accepted: an embed checkout without an `action` redirect is created.',
+    transform: editRequest('createCheckout', (body) => {
+      const hasAction = Array.isArray(body.redirects) && body.redirects.some((redirect: Json) => redirect?.type === 'action');
+      if (layoutOf(body) === 'embed' && !hasAction) body.redirects = [...(Array.isArray(body.redirects) ? body.redirects : []), { type: 'action', url: 'https://merchant.example/added-by-mutant' }];
+    }),
+  },
+  {
+    name: 'registration-rule-3-ignored',
+    clause: 'CHK-10',
+    description: 'Rule 3 broken and accepted: storing with a method other than CC/MW or a layout other than basic/default is created.',
+    transform: editRequest('createCheckout', (body) => {
+      if (!asksToStore(body)) return;
+      const method = body.payment?.paymentMethod;
+      if (method && !['CC', 'MW'].includes(method.code)) method.code = 'CC';
+      if (layoutOf(body) !== undefined && !['basic', 'default'].includes(layoutOf(body) as string)) body.page.layout = 'basic';
+    }),
+  },
+  {
+    name: 'broken-field-types-accepted',
+    clause: 'CHK-11',
+    description: 'Fields of the wrong type or format are silently repaired and the checkout created.',
+    transform: editRequest('createCheckout', (body) => {
+      const payment = body.payment ?? {};
+      const customer = payment.customer ?? {};
+      if ('amount' in payment && !Number.isInteger(payment.amount)) payment.amount = 500;
+      if ('uuid' in customer && !new RegExp(`^${uuidPattern.source}$`, 'i').test(customer.uuid)) customer.uuid = randomUUID();
+      if ('phoneNumber' in customer && !/^\+?[0-9]{1,4}#[0-9]{1,20}$/.test(customer.phoneNumber)) customer.phoneNumber = '351#912345678';
+      if ('email' in customer && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(customer.email)) customer.email = 'customer@example.com';
+      if (payment.billingAddress && 'country' in payment.billingAddress && !/^[A-Za-z]{2}$/.test(payment.billingAddress.country)) payment.billingAddress.country = 'PT';
+      for (const redirect of Array.isArray(body.redirects) ? body.redirects : []) {
+        if (redirect && (typeof redirect.url !== 'string' || !URL.canParse(redirect.url))) redirect.url = 'https://merchant.example/done';
+      }
+    }),
+  },
+  {
+    name: 'non-object-body-crashes',
+    clause: 'CHK-12',
+    description: 'POST /checkouts with a body that is not a JSON object answers 500.',
+    transform: answerWhen((request) => request.route === 'createCheckout' && (request.json === null || typeof request.json !== 'object' || Array.isArray(request.json)), 500),
+  },
+];
+
+const pageMutants: Mutant[] = [
+  {
+    name: 'hosted-page-fails',
+    clause: 'PAGE-1',
+    description: 'The hosted page of a web/basic/default checkout answers 500.',
+    transform: {
+      request(request, proxy) {
+        const checkout = pageRequested(request, proxy);
+        if (checkout && layoutOf(checkout.request) !== 'embed') return { status: 500, headers: { 'content-type': 'text/html' }, json: undefined, text: '<h1>Internal Server Error</h1>' };
+      },
+    },
+  },
+  {
+    name: 'embed-script-empty',
+    clause: 'PAGE-2',
+    description: 'The embed script at checkoutUrl renders nothing.',
+    transform: {
+      request(request, proxy) {
+        const checkout = pageRequested(request, proxy);
+        if (checkout && layoutOf(checkout.request) === 'embed') return { status: 200, headers: { 'content-type': 'application/javascript' }, json: undefined, text: '/* widget unavailable */' };
+      },
+    },
+  },
+  {
+    name: 'redirect-without-id',
+    clause: 'PAGE-3',
+    description: 'After payment the customer is sent to the action URL without `id`.',
+    transform: { redirect: (url) => withQuery(url, (query) => query.delete('id')) },
+  },
+  {
+    name: 'redirect-loses-query',
+    clause: 'PAGE-3',
+    description: 'After payment the action URL keeps `id` but loses its own query parameters.',
+    transform: { redirect: (url) => withQuery(url, (query) => [...query.keys()].filter((name) => name !== 'id').forEach((name) => query.delete(name))) },
+  },
+  {
+    name: 'deep-link-mangled',
+    clause: 'PAGE-4',
+    description: 'A deep link (custom scheme) loses one slash of its `://`.',
+    transform: { redirect: (url) => (/^https?:/i.test(url) ? url : url.replace('://', ':/')) },
+  },
+  {
+    name: 'atm-page-reference-cut',
+    clause: 'PAGE-5',
+    description: 'The ATM payment page shows the reference without its last digit.',
+    transform: {
+      response(response, request, proxy) {
+        const checkout = pageRequested(request, proxy);
+        if (checkout?.request?.payment?.paymentMethod?.code === 'MB' && response.json === undefined) {
+          response.text = response.text.replace(/(?<![0-9])([0-9]{3}\s?[0-9]{3}\s?[0-9]{2})[0-9](?![0-9])/g, '$1');
+        }
+      },
+    },
+  },
+  {
+    name: 'consent-never-offered',
+    clause: 'PAGE-6',
+    description: '`allowRegistration` is ignored: the page never offers to store the method.',
+    transform: editRequest('createCheckout', (body) => delete detailsOf(body).allowRegistration),
+  },
+  {
+    name: 'posts-to-action-url',
+    clause: 'PAGE-7',
+    description: 'Besides redirecting the browser, the service POSTs to the action URL.',
+    transform: {
+      redirect(url, proxy) {
+        if (/^https?:/i.test(url)) proxy.postInBackground(url, { id: URL.canParse(url) ? new URL(url).searchParams.get('id') : null, state: 'paid' });
+        return url;
+      },
+    },
+  },
+];
+
+const tokenizationMutants: Mutant[] = [
+  {
+    name: 'create-registration-ignored',
+    clause: 'TOK-1',
+    description: '`createRegistration` is ignored: nothing is stored.',
+    transform: editRequest('createCheckout', (body) => delete detailsOf(body).createRegistration),
+  },
+  {
+    name: 'stores-without-consent',
+    clause: 'TOK-2',
+    description: 'The method is stored even when the customer declines the offer (pay helper and hosted form alike).',
+    transform: combine(editRequest('payCheckout', (body) => (body.storeConsent = true)), {
+      request(request, proxy) {
+        if (request.method !== 'POST' || !proxy.checkoutOfPage(request.path) || request.json !== undefined) return;
+        const form = new URLSearchParams(request.text);
+        form.set('storeConsent', 'on');
+        request.text = form.toString();
+      },
+    }),
+  },
+  {
+    name: 'stores-on-declined-payment',
+    clause: 'TOK-3',
+    description: 'A declined payment (outcome failure, or a card the issuer declines) in a checkout that stores methods is taken as a success.',
+    transform: editRequest('payCheckout', (body, proxy, request) => {
+      const checkout = request.param ? proxy.checkouts.get(request.param) : undefined;
+      if (!checkout || !asksToStore(checkout.request)) return;
+      body.outcome = 'success';
+      // The sandbox's issuer declines cards ending in 0002: the mutant takes another card instead.
+      if (typeof body.card?.number === 'string' && body.card.number.endsWith('0002')) body.card.number = '4111111111111111';
+    }),
+  },
+  {
+    name: 'stores-always',
+    clause: 'TOK-4',
+    description: 'Every card or wallet checkout of a registered customer stores the method.',
+    transform: editRequest('createCheckout', (body) => {
+      const storable = ['CC', 'MW'].includes(body.payment?.paymentMethod?.code) && [undefined, 'basic', 'default'].includes(layoutOf(body) as string);
+      if (typeof body.payment?.customer?.uuid === 'string' && storable && !asksToStore(body)) setDetail(body, 'createRegistration', true);
+    }),
+  },
+  {
+    name: 'stores-atm-method',
+    clause: 'TOK-5',
+    description: 'A customer who had an ATM (MB) checkout finds an `MB` method in the list.',
+    transform: combine(
+      editRequest('createCheckout', (body, proxy) => {
+        if (body.payment?.paymentMethod?.code === 'MB' && typeof body.payment?.customer?.uuid === 'string') proxy.memo.set(`mb:${body.payment.customer.uuid}`, true);
+      }),
+      editData(['listMethods'], (data, proxy, request) => {
+        if (Array.isArray(data) && proxy.memo.has(`mb:${request.param}`)) data.push({ type: 'MB', uuid: randomUUID() });
+      }),
+    ),
+  },
+  {
+    name: 'methods-leak-across-customers',
+    clause: 'TOK-6',
+    description: "A customer's list also holds every other known customer's methods.",
+    transform: {
+      async response(response, request, proxy) {
+        const data = (response.json as Json)?.data;
+        if (request.route !== 'listMethods' || !Array.isArray(data)) return;
+        for (const other of proxy.customers) {
+          if (other === request.param) continue;
+          const theirs = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(other)}/paymentMethods`)).json as Json;
+          if (Array.isArray(theirs?.data)) data.push(...theirs.data);
+        }
+      },
+    },
+  },
+];
+
+const storedMethodMutants: Mutant[] = [
+  {
+    name: 'methods-list-always-empty',
+    clause: 'PML-1',
+    description: 'The list is always empty, whatever is stored.',
+    transform: editData(['listMethods'], (data) => Array.isArray(data) && data.splice(0)),
+  },
+  {
+    name: 'stored-method-uuid-not-a-uuid',
+    clause: 'PML-2',
+    description: 'A stored method\'s `uuid` is written without dashes.',
+    transform: editStoredMethods((method) => typeof method.uuid === 'string' && (method.uuid = method.uuid.replace(/-/g, ''))),
+  },
+  {
+    name: 'last4Digits-spelled-correctly',
+    clause: 'PML-3',
+    description: 'A card carries `last4Digits`, not the reference\'s `last4Digitis`.',
+    transform: editStoredMethods((method) => {
+      if (!('last4Digitis' in method)) return;
+      method.last4Digits = method.last4Digitis;
+      delete method.last4Digitis;
+    }),
+  },
+  {
+    name: 'expire-month-one-digit',
+    clause: 'PML-3',
+    description: '`expireMonth` `07` is written `7`.',
+    transform: editStoredMethods((method) => typeof method.expireMonth === 'string' && (method.expireMonth = method.expireMonth.replace(/^0/, ''))),
+  },
+  {
+    name: 'last3Digits-spelled-correctly',
+    clause: 'PML-4',
+    description: 'A wallet carries `last3Digits`, not the reference\'s `last3Digitis`.',
+    transform: editStoredMethods((method) => {
+      if (!('last3Digitis' in method)) return;
+      method.last3Digits = method.last3Digitis;
+      delete method.last3Digitis;
+    }),
+  },
+  {
+    name: 'stored-last-digits-wrong',
+    clause: 'PML-5',
+    description: 'A stored card shows other last four digits than the card paid with.',
+    transform: editStoredMethods((method) => typeof method.last4Digitis === 'string' && (method.last4Digitis = nextDigits(method.last4Digitis))),
+  },
+  {
+    name: 'stored-methods-share-uuid',
+    clause: 'PML-6',
+    description: 'Every stored method of a list has the `uuid` of the first.',
+    transform: editData(['listMethods'], (data) => Array.isArray(data) && data.forEach((method) => method && (method.uuid = data[0].uuid))),
+  },
+];
+
+const referenceOf = (data: Json): Json => data?.referenceDetails ?? {};
+
+const referenceMutants: Mutant[] = [
+  {
+    name: 'reference-without-callback-refused',
+    clause: 'REF-1',
+    description: 'A reference request without `callbackUrl` is refused with 400.',
+    transform: answerWhen((request) => request.route === 'createReference' && (request.json as Json)?.callbackUrl === undefined, 400),
+  },
+  {
+    name: 'reference-as-number',
+    clause: 'REF-2',
+    description: 'The reference is a JSON number.',
+    transform: editData(payments, (data) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = Number(data.referenceDetails.reference))),
+  },
+  {
+    name: 'reference-leading-zeros-dropped',
+    clause: 'REF-2',
+    description: 'A reference starting with zeros loses them.',
+    transform: editData(payments, (data) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = data.referenceDetails.reference.replace(/^0+/, ''))),
+  },
+  {
+    name: 'reference-ten-digits',
+    clause: 'REF-2',
+    description: 'The reference has 10 digits.',
+    transform: editData(payments, (data) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference += '0')),
+  },
+  {
+    name: 'payment-method-without-name',
+    clause: 'REF-3',
+    description: '`availableMethods[]` of the payment lack `name`.',
+    transform: editData(['getPayment'], (data) => Array.isArray(data.availableMethods) && data.availableMethods.forEach((method: Json) => delete method.name)),
+  },
+  {
+    name: 'payment-timestamps-without-offset',
+    clause: 'REF-4',
+    description: '`createdAt` and `updatedAt` of the payment carry no offset.',
+    transform: editData(['getPayment'], (data) => {
+      for (const field of ['createdAt', 'updatedAt']) if (typeof data[field] === 'string') data[field] = withoutOffset(data[field]);
+    }),
+  },
+  {
+    name: 'payment-amount-in-major-units',
+    clause: 'REF-5',
+    description: 'The payment shows its amount in major units (500 → 5).',
+    transform: editData(payments, (data) => typeof data.amount === 'number' && (data.amount /= 100)),
+  },
+  {
+    name: 'confirmed-state-renamed',
+    clause: 'REF-6',
+    description: 'A confirmed payment is in state `paid` instead of `confirmed`.',
+    transform: editData(payments, (data) => data.stateDetails?.state === 'confirmed' && (data.stateDetails.state = 'paid')),
+  },
+  {
+    name: 'confirmation-outside-window-accepted',
+    clause: 'REF-7',
+    description: 'A payment outside the validity window confirms the reference (paidAt moved inside).',
+    transform: editRequest('confirmPayment', (body, proxy, request) => {
+      const validDate = request.param ? proxy.payments.get(request.param)?.request?.validDate : undefined;
+      const [start, end] = [Date.parse(validDate?.start), Date.parse(validDate?.end)];
+      const paidAt = typeof body.paidAt === 'string' ? Date.parse(body.paidAt) : Date.now();
+      if (!Number.isNaN(start) && !Number.isNaN(end) && (paidAt < start || paidAt > end)) body.paidAt = new Date((start + end) / 2).toISOString();
+    }),
+  },
+  {
+    name: 'reference-repeated',
+    clause: 'REF-8',
+    description: 'Every reference gets the reference number of the first one.',
+    transform: editData(payments, (data, proxy) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = first(proxy, 'reference', data.referenceDetails.reference))),
+  },
+  {
+    name: 'reference-end-before-start-accepted',
+    clause: 'REF-9',
+    description: 'A reference whose `validDate.end` is before its start is created (the dates swapped).',
+    transform: editRequest('createReference', (body) => {
+      const validDate = body.validDate;
+      if (validDate && Date.parse(validDate.end) < Date.parse(validDate.start)) [validDate.start, validDate.end] = [validDate.end, validDate.start];
+    }),
+  },
+  {
+    name: 'reference-refusals-crash',
+    clause: 'REF-9',
+    description: 'A refused reference request answers 500 instead of 4xx.',
+    transform: {
+      response(response, request) {
+        if (request.route === 'createReference' && response.status >= 400 && response.status < 500) response.status = 500;
+      },
+    },
+  },
+];
+
+const notificationMutants: Mutant[] = [
+  {
+    name: 'callback-notification-dropped',
+    clause: 'EVT-1',
+    description: 'No notification reaches `callbackUrl`.',
+    transform: editNotifications((delivery) => (delivery.channel === 'callback' ? [] : [delivery])),
+  },
+  {
+    name: 'callback-notification-sent-to-webhook',
+    clause: 'EVT-1',
+    description: 'Notifications meant for `callbackUrl` go to the webhook instead.',
+    transform: editNotifications((delivery, proxy) => (delivery.channel !== 'callback' ? [delivery] : proxy.webhookUrl ? [{ ...delivery, to: proxy.webhookUrl }] : [])),
+  },
+  {
+    name: 'webhook-notification-sent-to-callback',
+    clause: 'EVT-2',
+    description: 'Notifications meant for the webhook go to the last callbackUrl instead (or nowhere).',
+    transform: editNotifications((delivery, proxy) => (delivery.channel !== 'webhook' ? [delivery] : proxy.lastCallbackUrl ? [{ ...delivery, to: proxy.lastCallbackUrl }] : [])),
+  },
+  {
+    name: 'notification-without-ids',
+    clause: 'EVT-3',
+    description: 'Notifications carry no id and no reference of any kind.',
+    transform: editNotifications((delivery) => {
+      eachObject(delivery.json, (object) => Object.keys(object).filter((key) => /id$/i.test(key) || key === 'reference').forEach((key) => delete object[key]));
+      return [delivery];
+    }),
+  },
+  {
+    name: 'notification-for-unpaid-reference',
+    clause: 'EVT-4',
+    description: 'A "payment confirmed" notification is sent right after a reference is created.',
+    transform: editData(['createReference'], (data, proxy) => {
+      const to = proxy.payments.get(data.id)?.callbackUrl ?? proxy.webhookUrl;
+      if (to) proxy.postInBackground(to, fabricatedConfirmation(data));
+    }),
+  },
+];
+
+export const mutants: Mutant[] = [...envelopeMutants, ...checkoutMutants, ...pageMutants, ...tokenizationMutants, ...storedMethodMutants, ...referenceMutants, ...notificationMutants];
+
+/** Upper-cases the UUIDs the target answers, and maps them back where the suite sends them. */
+function upperCaseUuids(): Transform {
+  const original = new Map<string, string>();
+  const upper = (text: string) =>
+    text.replace(uuidPattern, (uuid) => {
+      original.set(uuid.toUpperCase(), uuid);
+      return uuid.toUpperCase();
+    });
+  const lower = (text: string) => text.replace(uuidPattern, (uuid) => original.get(uuid) ?? uuid);
+  return {
+    request(request) {
+      request.path = lower(request.path);
+      for (const [name, value] of [...request.query]) request.query.set(name, lower(value));
+      if (request.json !== undefined) request.json = mapStrings(request.json, lower);
+      else request.text = lower(request.text);
+    },
+    response(response) {
+      if (response.json !== undefined) response.json = mapStrings(response.json, upper);
+      if (response.headers.location) response.headers.location = upper(response.headers.location);
+    },
+    notification: (delivery) => [{ ...delivery, json: mapStrings(delivery.json, upper) }],
+  };
+}
+
+const shiftTimestamps = (value: Json) => mapStrings(value, (text) => (isIsoWithOffset(text) && /(Z|[+-]00:?00)$/.test(text) ? atPlusOneHour(text) : text));
+
+const addExtraFields = (value: Json) => eachObject(value, (object) => (object.vendorExtension = { note: 'a field the reference does not name' }));
+
+export const benignVariants: BenignVariant[] = [
+  {
+    name: 'extra-fields-everywhere',
+    description: 'Every object of every answer and notification carries an unknown extra field.',
+    transform: {
+      response: (response) => addExtraFields(response.json),
+      notification: (delivery) => {
+        addExtraFields(delivery.json);
+        return [delivery];
+      },
+    },
+  },
+  {
+    name: 'apiVersion-1.4.0-everywhere',
+    description: '`apiVersion` is `1.4.0`, and the payment query carries it too.',
+    transform: editBody(envelopes, (body) => (body.apiVersion = '1.4.0')),
+  },
+  {
+    name: 'created-201',
+    description: 'The four operations answer 201 instead of 200.',
+    transform: {
+      response(response, request) {
+        if (apiRoutes.has(request.route) && response.status === 200) response.status = 201;
+      },
+    },
+  },
+  {
+    name: 'other-refusals',
+    description: 'Refusals use other 4xx codes (400 ↔ 422) and another error body.',
+    transform: {
+      response(response, request) {
+        if (!apiRoutes.has(request.route) || response.status < 400 || response.status >= 500 || response.status === 404) return;
+        response.status = response.status === 400 ? 422 : 400;
+        response.headers['content-type'] = 'application/problem+json';
+        response.json = { type: 'about:blank', title: 'Request refused', errors: [{ code: 'invalid_request', detail: 'refused' }] };
+      },
+    },
+  },
+  {
+    name: 'offset-plus-one-hour',
+    description: 'Timestamps in UTC are written for the same instant at +01:00.',
+    transform: {
+      response: (response) => void shiftTimestamps(response.json),
+      notification: (delivery) => [{ ...delivery, json: shiftTimestamps(delivery.json) }],
+    },
+  },
+  {
+    name: 'upper-case-uuids',
+    description: 'UUIDs are answered in upper case (and accepted back in upper case).',
+    transform: upperCaseUuids(),
+  },
+  {
+    name: 'slow-answers',
+    description: 'Every answer comes 150 ms later.',
+    transform: { delayMs: 150 },
+  },
+  {
+    name: 'duplicate-notifications',
+    description: 'Every notification is delivered twice (same webhook.id).',
+    transform: editNotifications((delivery) => [delivery, delivery]),
+  },
+  {
+    name: 'checkoutUrl-on-localhost',
+    description: '`checkoutUrl` names the host `localhost` instead of `127.0.0.1`.',
+    transform: editData(['createCheckout'], (data) => typeof data.checkoutUrl === 'string' && (data.checkoutUrl = data.checkoutUrl.replace('//127.0.0.1:', '//localhost:'))),
+  },
+];

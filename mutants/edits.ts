@@ -1,0 +1,120 @@
+/**
+ * The building blocks of the catalogue: small transforms bound to one operation, and the few
+ * value rewrites (timestamps, UUIDs, digits) that several mutants and variants share.
+ */
+import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse, Route, Transform } from './proxy.ts';
+
+export type Json = any;
+
+const succeeded = (response: ProxyResponse) => response.status >= 200 && response.status < 300;
+
+/** Edits the request body of one operation before it is forwarded. */
+export function editRequest(route: Route, edit: (body: Json, proxy: ProxyContext, request: ProxyRequest) => void): Transform {
+  return {
+    request(request, proxy) {
+      if (request.route === route && request.json && typeof request.json === 'object') edit(request.json, proxy, request);
+    },
+  };
+}
+
+/** Edits `data` of the successful answers of the given operations. */
+export function editData(routes: Route[], edit: (data: Json, proxy: ProxyContext, request: ProxyRequest) => void): Transform {
+  return {
+    response(response, request, proxy) {
+      const body = response.json as { data?: unknown } | undefined;
+      if (routes.includes(request.route) && succeeded(response) && body?.data !== undefined) edit(body.data, proxy, request);
+    },
+  };
+}
+
+/** Edits the whole JSON body of the successful answers of the given operations. */
+export function editBody(routes: Route[], edit: (body: Json, proxy: ProxyContext, request: ProxyRequest) => void): Transform {
+  return {
+    response(response, request, proxy) {
+      if (routes.includes(request.route) && succeeded(response) && response.json && typeof response.json === 'object') edit(response.json, proxy, request);
+    },
+  };
+}
+
+/** Every stored method of every list answer. */
+export function editStoredMethods(edit: (method: Json, index: number) => void): Transform {
+  return editData(['listMethods'], (data) => Array.isArray(data) && data.forEach((method, index) => method && edit(method, index)));
+}
+
+/** Answers the request itself, without forwarding it. */
+export function answer(status: number, json: Json): ProxyResponse {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, json, text: '' };
+}
+
+/** Answers the requests the predicate picks with the given status, as a target that crashes would. */
+export function answerWhen(predicate: (request: ProxyRequest, proxy: ProxyContext) => boolean, status: number): Transform {
+  return {
+    request: (request, proxy) => (predicate(request, proxy) ? answer(status, { success: false, error: 'mutant' }) : undefined),
+  };
+}
+
+export function editNotifications(edit: (delivery: Delivery, proxy: ProxyContext) => Delivery[]): Transform {
+  return { notification: edit };
+}
+
+/** Applies several transforms in order (request, response, redirect, notification alike). */
+export function combine(...transforms: Transform[]): Transform {
+  return {
+    async request(request, proxy) {
+      for (const transform of transforms) {
+        const answered = await transform.request?.(request, proxy);
+        if (answered) return answered;
+      }
+    },
+    async response(response, request, proxy) {
+      for (const transform of transforms) await transform.response?.(response, request, proxy);
+    },
+    redirect: (location, proxy) => transforms.reduce((url, transform) => transform.redirect?.(url, proxy) ?? url, location),
+    notification: (delivery, proxy) =>
+      transforms.reduce<Delivery[]>((deliveries, transform) => (transform.notification ? deliveries.flatMap((d) => transform.notification!(d, proxy)) : deliveries), [delivery]),
+    delayMs: transforms.reduce((total, transform) => total + (transform.delayMs ?? 0), 0),
+  };
+}
+
+/** Every string in a JSON value passed through `map`, in place where the value is an object. */
+export function mapStrings(value: Json, map: (text: string) => string): Json {
+  if (typeof value === 'string') return map(value);
+  if (Array.isArray(value)) value.forEach((item, index) => (value[index] = mapStrings(item, map)));
+  else if (value && typeof value === 'object') for (const key of Object.keys(value)) value[key] = mapStrings(value[key], map);
+  return value;
+}
+
+/** Every object in a JSON value, depth first. */
+export function eachObject(value: Json, visit: (object: Record<string, Json>) => void): void {
+  if (Array.isArray(value)) value.forEach((item) => eachObject(item, visit));
+  else if (value && typeof value === 'object') {
+    visit(value);
+    Object.values(value).forEach((item) => eachObject(item, visit));
+  }
+}
+
+export const uuidPattern = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/** An ISO 8601 timestamp with a time zone designator, as a whole string. */
+const isoWithOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+
+export function isIsoWithOffset(text: string): boolean {
+  return isoWithOffset.test(text);
+}
+
+/** The same instant written with the offset +01:00. */
+export function atPlusOneHour(timestamp: string): string {
+  const instant = new Date(Date.parse(timestamp) + 3_600_000).toISOString();
+  const fraction = /\.\d+/.exec(timestamp.replace(/.*T/, ''))?.[0] ?? '';
+  return `${instant.slice(0, 19)}${fraction}+01:00`;
+}
+
+/** The timestamp with its time zone designator cut off. */
+export function withoutOffset(timestamp: string): string {
+  return timestamp.replace(/(Z|[+-]\d{2}:?\d{2})$/, '');
+}
+
+/** Each digit replaced by the next one (9 → 0): the same length, never the same digits. */
+export function nextDigits(digits: string): string {
+  return digits.replace(/[0-9]/g, (digit) => String((Number(digit) + 1) % 10));
+}

@@ -1,0 +1,104 @@
+/** Reference 2.2, 2.3 and 4.1: creating checkouts. */
+import fc from 'fast-check';
+import { anyValidCheckout, brokenCheckouts, checkoutVariants } from '../generators/index.ts';
+import type { CheckoutRequest } from '../schemas/generated/types.ts';
+import { checkCheckoutCreated, checkDistinctCheckouts, checkRefused, checkSuccess, onlyClause, type Problem } from '../src/checks/index.ts';
+import type { RunConfig } from '../src/run-config.ts';
+import { requires, tags, test } from './fixtures.ts';
+import { createCheckout, forCustomer, sample, someCustomer } from './flows.ts';
+
+const variantNames = {
+  storeMethod: 'store a payment method (no page.layout)',
+  storeWithConsent: 'store with customer consent',
+  embedWeb: 'embed in web page',
+  embedMobile: 'embed in mobile application',
+  atmPage: 'ATM payment page',
+} satisfies Record<keyof typeof checkoutVariants, string>;
+
+/** A stateless mock answers its example whatever the layout asked, so CHK-5 is left to its own (skipped) test there. */
+function answeredPer23(run: RunConfig, problems: Problem[]): Problem[] {
+  return run.profile.capabilities.stateful ? problems : problems.filter((problem) => problem.clause !== 'CHK-5');
+}
+
+test.describe('creating checkouts', () => {
+  for (const [variant, name] of Object.entries(variantNames) as [keyof typeof checkoutVariants, string][]) {
+    test(`the "${name}" variant of 4.1 is accepted with exactly the contents its row lists`, { tag: tags('CHK-6', 'CHK-1') }, async ({ run, api }) => {
+      const request = forCustomer(sample(run, checkoutVariants[variant]), await someCustomer(run, api));
+      api.expectNoProblems(answeredPer23(run, checkCheckoutCreated(await api.post('/checkouts', request))));
+    });
+  }
+
+  test('every valid checkout is accepted and answered per 2.3 (property)', { tag: tags('CHK-1', 'CHK-6') }, async ({ run, api, property }) => {
+    const customer = await someCustomer(run, api);
+    await property(anyValidCheckout, async (request) => answeredPer23(run, checkCheckoutCreated(await api.post('/checkouts', forCustomer(request, customer)))));
+  });
+
+  const fieldClauses: Array<[string, string]> = [
+    ['CHK-2', 'id, paymentId and checkoutUrl are non-empty strings; checkoutUrl is absolute and opens'],
+    ['CHK-3', 'createdAt is YYYY-MM-DD HH:MM:SS, without T or offset'],
+    ['CHK-4', 'stateDetails.state is PaymentReady and stateDetails.timestamp has an offset'],
+  ];
+  for (const [clause, title] of fieldClauses) {
+    test(title, { tag: tags(clause) }, async ({ run, api }) => {
+      const problems: Problem[] = [];
+      for (const request of [sample(run, checkoutVariants.atmPage), sample(run, checkoutVariants.embedWeb)]) {
+        const exchange = await api.post('/checkouts', request);
+        problems.push(...checkSuccess(exchange, clause), ...onlyClause(checkCheckoutCreated(exchange), clause));
+        const url = (exchange.response.body as { data?: { checkoutUrl?: unknown } })?.data?.checkoutUrl;
+        if (clause === 'CHK-2' && run.profile.capabilities.hostedPages && typeof url === 'string' && URL.canParse(url)) {
+          const page = await fetch(url, { signal: AbortSignal.timeout(run.profile.timeouts.requestMs) }).catch((error: Error) => error);
+          if (page instanceof Error || !page.ok) {
+            problems.push({ clause, message: `GET ${url}: expected the checkoutUrl to open, got ${page instanceof Error ? page.message : page.status}` });
+          }
+        }
+      }
+      api.expectNoProblems(problems);
+    });
+  }
+
+  test('for layout default, checkoutUrl carries the query parameter page_layout', { tag: tags('CHK-5') }, async ({ run, api, property }) => {
+    requires(run, 'stateful');
+    const defaultLayout = anyValidCheckout.filter((request) => request.page?.layout === 'default');
+    await property(fc.oneof(checkoutVariants.embedMobile, defaultLayout), async (request) => {
+      const exchange = await api.post('/checkouts', request);
+      return [...checkSuccess(exchange, 'CHK-5'), ...onlyClause(checkCheckoutCreated(exchange), 'CHK-5')];
+    }, { runs: Math.min(run.runs, 25) });
+  });
+
+  test('two checkouts created one after the other get different ids and paymentIds', { tag: tags('CHK-7') }, async ({ run, api }) => {
+    requires(run, 'stateful');
+    const request = sample(run, checkoutVariants.atmPage);
+    const first = await createCheckout(api, request);
+    const second = await createCheckout(api, request);
+    api.expectNoProblems(checkDistinctCheckouts(first.exchange, second.exchange));
+  });
+
+  test('storing a payment method with page.layout absent is accepted (4.1 "store a payment method")', { tag: tags('CHK-10') }, async ({ run, api }) => {
+    const request = forCustomer(sample(run, checkoutVariants.storeMethod), await someCustomer(run, api));
+    api.expectNoProblems(checkSuccess(await api.post('/checkouts', request), 'CHK-10'));
+  });
+});
+
+test.describe('refusing broken checkouts', () => {
+  for (const broken of brokenCheckouts) {
+    test(`${broken.name} is refused: ${broken.description}`, { tag: tags(broken.clause) }, async ({ run, api, property }) => {
+      requires(run, 'refusesBrokenRules');
+      await property(broken.arbitrary, async (request) =>
+        checkRefused(await api.post('/checkouts', request as CheckoutRequest), { clause: broken.clause, broken: broken.name }),
+      );
+    });
+  }
+
+  const notObjects: Array<[string, string]> = [
+    ['a body that is not JSON', '{"payment": {"amount": 500'],
+    ['a JSON array', '[{"payment": {"amount": 500}}]'],
+    ['a JSON string', '"checkout"'],
+  ];
+  for (const [name, rawBody] of notObjects) {
+    test(`${name} is refused with a 4xx and the target keeps serving`, { tag: tags('CHK-12') }, async ({ run, api }) => {
+      const refused = await api.send({ method: 'POST', path: '/checkouts', rawBody, headers: { 'content-type': 'application/json' } });
+      const after = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
+      api.expectNoProblems([...checkRefused(refused, { clause: 'CHK-12', broken: name }), ...checkSuccess(after, 'CHK-12')]);
+    });
+  }
+});

@@ -1,0 +1,329 @@
+/**
+ * The specs' fixtures: the run's configuration, an API client that records every exchange, the
+ * test-helper client, the suite's own HTTP receiver, fast-check properties and Chromium. A failing
+ * test carries the exchanges it made as evidence; an INFO test carries them always.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
+import fc from 'fast-check';
+import { clause } from '../src/clauses.ts';
+import { attachmentNames, mask, secretsOf, type Evidence, type Observation, type PropertyRun, type RecordedRequest } from '../src/evidence.ts';
+import { readRunConfig, type RunConfig } from '../src/run-config.ts';
+import type { Exchange, Problem } from '../src/checks/index.ts';
+import { startReceiver, type Receiver } from './receiver.ts';
+
+export { expect };
+export type { Receiver, ReceivedRequest } from './receiver.ts';
+
+/** Playwright tags for clause IDs, with their levels: tags('CHK-5') → ['@CHK-5', '@MUST']. */
+export function tags(...ids: string[]): string[] {
+  const levels = new Set(ids.map((id) => `@${clause(id).level}`));
+  return [...ids.map((id) => `@${id}`), ...levels];
+}
+
+const skipReasons = {
+  testHelpers: 'target has no test helpers',
+  stateful: 'stateless mock: responses do not depend on the request',
+  refusesBrokenRules: 'target does not refuse requests that break a rule (profile: refusesBrokenRules false)',
+  hostedPages: 'target has no hosted pages a browser can open',
+  selectors: 'profile gives no browser selectors for the hosted pages',
+  writes: 'live target: writes not allowed without --allow-writes',
+} as const;
+export type Need = keyof typeof skipReasons;
+
+function lacks(run: RunConfig, need: Need): boolean {
+  switch (need) {
+    case 'selectors':
+      return !run.profile.selectors;
+    case 'writes':
+      return run.profile.live && !run.allowWrites;
+    default:
+      return !run.profile.capabilities[need];
+  }
+}
+
+/** Skips the running test, with the reason, where the target lacks what it needs. */
+export function requires(run: RunConfig, ...needs: Need[]): void {
+  for (const need of needs) base.skip(lacks(run, need), skipReasons[need]);
+}
+
+export interface SendOptions {
+  method: string;
+  path: string;
+  body?: unknown;
+  /** Sent as it is, for bodies that are not JSON. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Leave out the run's headers (SEC-1). */
+  withoutCredentials?: boolean;
+}
+
+export interface Api {
+  readonly baseUrl: string;
+  send(options: SendOptions): Promise<Exchange>;
+  get(path: string): Promise<Exchange>;
+  post(path: string, body: unknown): Promise<Exchange>;
+  /** Every exchange of this test so far. */
+  readonly exchanges: readonly Exchange[];
+  /** Forgets the exchanges so far (a property keeps only its counterexample's). */
+  forget(): void;
+  /** Adds evidence that is not an exchange with the target (a notification the receiver got). */
+  note(evidence: Evidence): void;
+  /** Fails the test with its problems, the exchanges attached as evidence. */
+  expectNoProblems(problems: Problem[]): void;
+}
+
+export interface Helpers {
+  registerCustomer(): Promise<string>;
+  pay(checkoutId: string, body: PayBody): Promise<Exchange>;
+  confirm(paymentId: string, paidAt?: string): Promise<Exchange>;
+  setWebhook(url: string): Promise<void>;
+  removeWebhook(): Promise<void>;
+}
+
+export type PayBody =
+  | { outcome: 'success' | 'failure'; method: 'CC'; card: { number: string; holder: string; expireMonth: string; expireYear: string }; storeConsent?: boolean }
+  | { outcome: 'success' | 'failure'; method: 'MW'; wallet: { countryCode: string; number: string }; storeConsent?: boolean }
+  | { outcome: 'success' | 'failure'; method: 'MB' };
+
+export interface Observer {
+  /** Records what the target did where the reference says "not shown" (INFO). */
+  record(note: string, value: unknown): Promise<void>;
+  /** Runs an INFO test's body: an error is recorded as what was observed, never a failure. */
+  safely(body: () => Promise<void>): Promise<void>;
+}
+
+export interface PropertyOptions {
+  /** Overrides the run's number of cases, for properties whose cases are slow. */
+  runs?: number;
+}
+export type Property = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<Problem[]>, options?: PropertyOptions) => Promise<void>;
+
+/** Pages in the run's Chromium, each in a fresh context (a device's settings for mobile emulation). */
+export interface BrowserPages {
+  newPage(options?: BrowserContextOptions): Promise<Page>;
+}
+
+interface TestFixtures {
+  api: Api;
+  helpers: Helpers;
+  property: Property;
+  observe: Observer;
+  browserPages: BrowserPages;
+}
+
+interface WorkerFixtures {
+  run: RunConfig;
+  receiver: Receiver;
+  sharedChromium: Browser | null;
+}
+
+function describeProblems(problems: Problem[]): string {
+  return problems.map((problem) => `${problem.clause}: ${problem.message}`).join('\n');
+}
+
+async function attachJson(testInfo: TestInfo, name: string, value: unknown, secrets: string[]) {
+  await testInfo.attach(name, { body: JSON.stringify(mask(value, secrets), null, 2), contentType: 'application/json' });
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function createApi(run: RunConfig): Api & { evidence(): Evidence[]; problems: Problem[] } {
+  let exchanges: Exchange[] = [];
+  let notes: Evidence[] = [];
+  const problems: Problem[] = [];
+  const baseUrl = run.baseUrl.replace(/\/$/, '');
+
+  async function send(options: SendOptions): Promise<Exchange> {
+    if (options.method !== 'GET') requires(run, 'writes');
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(options.withoutCredentials ? {} : run.headers),
+      ...(options.body !== undefined && { 'content-type': 'application/json' }),
+      ...options.headers,
+    };
+    const request: RecordedRequest = { method: options.method, url: `${baseUrl}${options.path}`, headers, body: options.body ?? options.rawBody };
+    const started = Date.now();
+    let answer: Response;
+    try {
+      answer = await fetch(request.url, {
+        method: request.method,
+        headers,
+        body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(run.profile.timeouts.requestMs),
+      });
+    } catch (error) {
+      notes.push({ request, response: null, note: `no answer: ${(error as Error).message}` });
+      throw new Error(`${request.method} ${options.path}: no answer within ${run.profile.timeouts.requestMs} ms (${(error as Error).message})`);
+    }
+    const text = await answer.text();
+    const exchange: Exchange = {
+      request,
+      response: { status: answer.status, headers: Object.fromEntries(answer.headers), body: parseBody(text), durationMs: Date.now() - started },
+    };
+    exchanges.push(exchange);
+    return exchange;
+  }
+
+  return {
+    baseUrl,
+    send,
+    get: (path) => send({ method: 'GET', path }),
+    post: (path, body) => send({ method: 'POST', path, body }),
+    get exchanges() {
+      return exchanges;
+    },
+    forget() {
+      exchanges = [];
+      notes = [];
+    },
+    note(evidence) {
+      notes.push(evidence);
+    },
+    problems,
+    expectNoProblems(found) {
+      problems.push(...found);
+      expect(found, `departures from the reference:\n${describeProblems(found)}`).toEqual([]);
+    },
+    evidence() {
+      const fromExchanges = exchanges.map((exchange): Evidence => ({ ...exchange, note: '' }));
+      const summary = problems.length > 0 ? [{ request: null, response: null, note: describeProblems(problems) }] : [];
+      return [...fromExchanges, ...notes, ...summary];
+    },
+  };
+}
+
+/** The test helpers of shared/contracts/test-helpers.md, called through the recording client. */
+export function helperClient(api: Api): Helpers {
+  const ok = (status: number) => status >= 200 && status < 300;
+  const call = async (method: string, path: string, body: unknown, accepted: (status: number) => boolean) => {
+    const exchange = await api.send({ method, path: `/test-helpers${path}`, body });
+    if (!accepted(exchange.response.status)) {
+      throw new Error(`test helper ${method} ${path} answered ${exchange.response.status}: ${JSON.stringify(exchange.response.body)}`);
+    }
+    return exchange;
+  };
+  return {
+    async registerCustomer() {
+      const exchange = await call('POST', '/customers', {}, ok);
+      return (exchange.response.body as { uuid: string }).uuid;
+    },
+    pay: (checkoutId, body) => call('POST', `/checkouts/${encodeURIComponent(checkoutId)}/pay`, body, () => true),
+    confirm: (paymentId, paidAt) => call('POST', `/payments/${encodeURIComponent(paymentId)}/confirm`, paidAt ? { paidAt } : {}, () => true),
+    async setWebhook(url) {
+      await call('PUT', '/webhook', { url }, ok);
+    },
+    async removeWebhook() {
+      await call('DELETE', '/webhook', undefined, (status) => ok(status) || status === 404);
+    },
+  };
+}
+
+const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  run: [async ({}, use) => use(readRunConfig()), { scope: 'worker' }],
+
+  receiver: [
+    async ({ run }, use) => {
+      const receiver = await startReceiver({ host: run.callbackHost, publicUrl: run.publicCallbackUrl });
+      await use(receiver);
+      await receiver.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  api: async ({ run }, use, testInfo) => {
+    const api = createApi(run);
+    await use(api);
+    const failed = testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped';
+    const observing = testInfo.tags.includes('@INFO');
+    if ((failed || observing) && api.evidence().length > 0) {
+      await attachJson(testInfo, attachmentNames.evidence, api.evidence(), secretsOf(run.headers));
+    }
+  },
+
+  helpers: async ({ run, api }, use) => {
+    requires(run, 'testHelpers');
+    await use(helperClient(api));
+  },
+
+  property: async ({ run, api }, use, testInfo) => {
+    await use(async (arbitrary, predicate, options = {}) => {
+      const runs = options.runs ?? run.runs;
+      const result = await fc.check(
+        fc.asyncProperty(arbitrary, async (value) => {
+          const problems = await predicate(value);
+          if (problems.length > 0) throw new Error(describeProblems(problems));
+        }),
+        { seed: run.seed, numRuns: runs },
+      );
+      const propertyRun: PropertyRun = { seed: run.seed, runs, ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }) };
+      await attachJson(testInfo, attachmentNames.property, propertyRun, secretsOf(run.headers));
+      if (!result.failed) return;
+      // Keep only the counterexample's exchanges as evidence: replay it once.
+      api.forget();
+      const counterexample = result.counterexample?.[0];
+      const problems = counterexample === undefined ? [] : await predicate(counterexample as never);
+      api.note({ request: null, response: null, note: `shrunk counterexample (seed ${run.seed}, path ${result.counterexamplePath}): ${JSON.stringify(counterexample)}` });
+      if (problems.length === 0) throw new Error(`property failed (seed ${run.seed}): ${String(result.errorInstance ?? 'unknown error')}`);
+      api.expectNoProblems(problems);
+    });
+  },
+
+  observe: async ({ run }, use, testInfo) => {
+    const record = async (note: string, value: unknown) => {
+      const observation: Observation = { note, value };
+      await attachJson(testInfo, attachmentNames.observation, observation, secretsOf(run.headers));
+    };
+    await use({
+      record,
+      async safely(body) {
+        try {
+          await body();
+        } catch (error) {
+          if (testInfo.expectedStatus === 'skipped') throw error;
+          await record('the observation could not be completed', (error as Error).message);
+        }
+      },
+    });
+  },
+
+  sharedChromium: [
+    async ({ run }, use, workerInfo) => {
+      const { executablePath } = run.chromium;
+      if (!executablePath) return use(null);
+      // A persistent context keeps Chromium's profile and cache inside the run's folder.
+      const userDataDir = join(run.outDir, 'chromium', `worker-${workerInfo.workerIndex}`);
+      mkdirSync(userDataDir, { recursive: true });
+      const context = await chromium.launchPersistentContext(userDataDir, { executablePath, args: chromiumArgs, headless: true });
+      await use(context.browser());
+      await context.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  browserPages: async ({ run, sharedChromium }, use) => {
+    base.skip(!sharedChromium, `no Chromium: ${'reason' in run.chromium ? run.chromium.reason : 'it did not start'}`);
+    requires(run, 'hostedPages');
+    const contexts: Awaited<ReturnType<Browser['newContext']>>[] = [];
+    await use({
+      async newPage(options) {
+        const context = await sharedChromium!.newContext(options);
+        context.setDefaultTimeout(run.profile.timeouts.eventMs);
+        contexts.push(context);
+        return context.newPage();
+      },
+    });
+    for (const context of contexts) await context.close();
+  },
+});

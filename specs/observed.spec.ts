@@ -1,0 +1,104 @@
+/** What the reference marks "not shown": observed and recorded (INFO), never failed. */
+import { randomUUID } from 'node:crypto';
+import { checkoutVariants, validReference } from '../generators/index.ts';
+import type { CheckoutRequest } from '../schemas/generated/types.ts';
+import { observeSignature, paymentIdOf, paymentOf, type Exchange } from '../src/checks/index.ts';
+import { tags, test } from './fixtures.ts';
+import { createReference, getPayment, listMethods, quietMs, sample, someCustomer } from './flows.ts';
+
+const answer = ({ response }: Exchange) => ({ status: response.status, contentType: response.headers['content-type'] ?? null, body: response.body });
+
+test('whether GET /payments/{id} carries apiVersion', { tag: tags('ENV-3') }, async ({ run, api, observe }) => observe.safely(async () => {
+  const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without' })));
+  const body = (await getPayment(api, paymentId)).response.body as { apiVersion?: unknown };
+  await observe.record('apiVersion of the payment query', body?.apiVersion ?? 'absent');
+}));
+
+test('content types and status codes of successful responses', { tag: tags('ENV-5') }, async ({ run, api, observe }) => observe.safely(async () => {
+  const created = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
+  const reference = await api.post('/payments/references', sample(run, validReference({ callback: 'without' })));
+  const payment = await getPayment(api, paymentIdOf(reference) ?? 'unknown');
+  const methods = await listMethods(api, await someCustomer(run, api));
+  const seen = Object.fromEntries(
+    ([['POST /checkouts', created], ['POST /payments/references', reference], ['GET /payments/{id}', payment], ['GET /customers/{uuid}/paymentMethods', methods]] as const).map(([operation, exchange]) => [
+      operation,
+      { status: exchange.response.status, contentType: exchange.response.headers['content-type'] ?? null },
+    ]),
+  );
+  await observe.record('status and Content-Type per operation', seen);
+}));
+
+test('required fields, values beyond those listed, currency and refusals of POST /checkouts', { tag: tags('CHK-13') }, async ({ run, api, observe }) => observe.safely(async () => {
+  const base = sample(run, checkoutVariants.atmPage);
+  const variants: Record<string, CheckoutRequest> = {
+    'empty body': {},
+    'amount only': { payment: { amount: 500 } },
+    'page.language EN': { ...base, page: { ...base.page, language: 'EN' } },
+    'page.layout other': { ...base, page: { ...base.page, layout: 'fullscreen' } },
+    'paymentMethod.code DD': { ...base, payment: { ...base.payment, paymentMethod: { code: 'DD' } } },
+    'redirects[].type success': { ...base, redirects: [{ type: 'success', url: 'https://shop.example/ok' }] },
+    'payment.currency USD': { ...base, payment: { ...base.payment, currency: 'USD' } } as CheckoutRequest,
+    'embed without action (a refusal)': { ...sample(run, checkoutVariants.embedWeb), redirects: [] },
+  };
+  const seen: Record<string, unknown> = {};
+  for (const [name, request] of Object.entries(variants)) seen[name] = answer(await api.post('/checkouts', request));
+  await observe.record('answers of POST /checkouts beyond the listed values', seen);
+}));
+
+test('stored-method lists for a customer with nothing stored, an unknown customer and a uuid that is not a UUID', { tag: tags('PML-7') }, async ({ run, api, observe }) => observe.safely(async () => {
+  const seen: Record<string, unknown> = {};
+  if (run.profile.capabilities.testHelpers) seen['registered, nothing stored'] = answer(await listMethods(api, await someCustomer(run, api)));
+  seen['unknown customer'] = answer(await listMethods(api, randomUUID()));
+  seen['not a UUID'] = answer(await listMethods(api, 'not-a-uuid'));
+  await observe.record('answers of GET /customers/{uuid}/paymentMethods', seen);
+}));
+
+test('the reference creation answer, the state before payment and an unknown payment id', { tag: tags('REF-10') }, async ({ run, api, observe }) => observe.safely(async () => {
+  const created = await api.post('/payments/references', sample(run, validReference({ callback: 'without' })));
+  const paymentId = paymentIdOf(created);
+  const before = paymentId ? paymentOf(await getPayment(api, paymentId))?.stateDetails?.state : undefined;
+  const unknown = await getPayment(api, `unknown-${randomUUID()}`);
+  await observe.record('reference creation, state before payment, unknown id', {
+    creation: answer(created),
+    paymentIdFromDataId: paymentId ?? 'none: the checks that need it are skipped',
+    stateBeforePayment: before ?? null,
+    unknownPaymentId: answer(unknown),
+  });
+}));
+
+test('notification payload, headers and signature', { tag: tags('EVT-5') }, async ({ run, api, helpers, receiver, observe }) => observe.safely(async () => {
+  const path = receiver.newPath('callback');
+  const { paymentId } = await createReference(api, { ...sample(run, validReference({ callback: 'without', around: new Date() })), callbackUrl: receiver.urlOf(path) });
+  await helpers.confirm(paymentId);
+  const notification = await receiver.waitFor((request) => request.path === path, run.profile.timeouts.eventMs);
+  const retried = notification ? await receiver.waitFor((request) => request.path === path && request !== notification, quietMs(run)) : undefined;
+  if (notification) api.note({ request: notification, response: null, note: 'the notification as received' });
+  const secret = run.profile.notificationSecret;
+  await observe.record('the notification of a confirmed reference', {
+    received: Boolean(notification),
+    method: notification?.method,
+    headers: notification?.headers,
+    body: notification?.body,
+    signature: notification && secret ? observeSignature(notification.headers, notification.rawBody, secret) : 'no notificationSecret in the profile',
+    sentAgainAfterA200: Boolean(retried),
+  });
+}));
+
+test('how the target authenticates callers: a request without credentials', { tag: tags('SEC-1') }, async ({ run, api, observe }) => observe.safely(async () => {
+  const withoutCredentials = await api.send({ method: 'POST', path: '/checkouts', body: sample(run, checkoutVariants.atmPage), withoutCredentials: true });
+  await observe.record('POST /checkouts without the run\'s headers', { headerNames: Object.keys(run.headers), answer: answer(withoutCredentials) });
+}));
+
+test('amount bounds and field lengths', { tag: tags('SEC-2') }, async ({ run, api, observe }) => observe.safely(async () => {
+  const base = sample(run, checkoutVariants.atmPage);
+  const seen: Record<string, unknown> = {};
+  for (const [name, payment] of Object.entries({
+    'amount 1': { amount: 1 },
+    'amount 2^31-1': { amount: 2 ** 31 - 1 },
+    'amount 2^53-1': { amount: Number.MAX_SAFE_INTEGER },
+    'summary of 10,000 characters': { summary: 'x'.repeat(10_000) },
+  })) {
+    seen[name] = (({ status, body }) => ({ status, body }))(answer(await api.post('/checkouts', { ...base, payment: { ...base.payment, ...payment } })));
+  }
+  await observe.record('answers at the edges (rate limits and checkout expiry are not probed)', seen);
+}));

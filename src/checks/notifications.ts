@@ -1,0 +1,43 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { RecordedRequest } from '../evidence.ts';
+import { show, type Problem } from './problem.ts';
+
+function holdsValue(node: unknown, wanted: Set<string>): boolean {
+  if (typeof node === 'string' || typeof node === 'number') return wanted.has(String(node));
+  if (Array.isArray(node)) return node.some((item) => holdsValue(item, wanted));
+  if (node && typeof node === 'object') return Object.values(node).some((value) => holdsValue(value, wanted));
+  return false;
+}
+
+/** Whether a notification names the payment (its id or its reference) anywhere in its body or its address. */
+export function identifiesPayment(notification: RecordedRequest, payment: { id: string; reference?: string }): boolean {
+  const wanted = new Set([payment.id, ...(payment.reference ? [payment.reference] : [])]);
+  const query = [...new URL(notification.url, 'http://receiver').searchParams.values()];
+  return holdsValue(notification.body, wanted) || query.some((value) => wanted.has(value));
+}
+
+/** EVT-3: the notification identifies the payment it is about, so the merchant can query it. */
+export function checkNotificationIdentifies(notification: RecordedRequest, context: { id: string; reference?: string }): Problem[] {
+  if (identifiesPayment(notification, context)) return [];
+  return [
+    {
+      clause: 'EVT-3',
+      message: `notification ${notification.method} ${notification.url}: expected the payment id ${show(context.id)}${context.reference ? ` or its reference ${show(context.reference)}` : ''} in it, got ${show(notification.body)}`,
+    },
+  ];
+}
+
+/**
+ * The provider's published signature (provider-facts.md), observed only (EVT-5):
+ * `PayPay-Signature: hash=<hex>,ts=<unix seconds>`, HMAC-SHA256 of the raw body followed by ts.
+ */
+export function observeSignature(headers: Record<string, string>, rawBody: string, secret: string): { present: boolean; valid: boolean | null; note: string } {
+  const header = Object.entries(headers).find(([name]) => name.toLowerCase() === 'paypay-signature')?.[1];
+  if (!header) return { present: false, valid: null, note: 'no PayPay-Signature header' };
+  const parts = Object.fromEntries(header.split(',').map((part) => part.trim().split('=', 2) as [string, string]));
+  if (!parts.hash || !parts.ts) return { present: true, valid: false, note: `PayPay-Signature without hash and ts: ${header}` };
+  const expected = createHmac('sha256', secret).update(rawBody + parts.ts).digest();
+  const given = Buffer.from(parts.hash, 'hex');
+  const valid = given.length === expected.length && timingSafeEqual(given, expected);
+  return { present: true, valid, note: valid ? 'signature verifies' : 'signature does not verify with the profile secret' };
+}

@@ -1,0 +1,46 @@
+import type { RecordedRequest, RecordedResponse } from '../evidence.ts';
+import type { SchemaProblem } from '../schemas.ts';
+
+/** One departure from the reference, named against the clause it breaks. */
+export interface Problem {
+  clause: string;
+  message: string;
+}
+
+/** One request to the target and what it answered. */
+export interface Exchange {
+  request: RecordedRequest;
+  response: RecordedResponse;
+}
+
+/** "POST /checkouts": how a message names the operation an exchange belongs to. */
+export function operationOf(request: RecordedRequest): string {
+  return `${request.method} ${new URL(request.url).pathname}`;
+}
+
+export function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** Schema problems as Problems, each named against the first clause its schema keyword serves. */
+export function fromSchema(problems: SchemaProblem[], where: string, fallbackClause: string): Problem[] {
+  return problems.map((problem) => ({
+    clause: problem.clauses[0] ?? fallbackClause,
+    message: `${where} ${problem.path}: expected ${problem.expected}, got ${show(problem.actual)}`,
+  }));
+}
+
+export const isSuccess = (status: number) => status >= 200 && status < 300;
+
+/** A successful answer, else one problem naming the status and body that came instead. */
+export function checkSuccess(exchange: Exchange, clause: string): Problem[] {
+  const { status, body } = exchange.response;
+  if (isSuccess(status)) return [];
+  return [{ clause, message: `${operationOf(exchange.request)}: expected a 2xx status, got ${status} with body ${show(body)}` }];
+}
+
+export function onlyClause(problems: Problem[], clause: string): Problem[] {
+  return problems.filter((problem) => problem.clause === clause);
+}

@@ -1,0 +1,93 @@
+import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts';
+import { validateResponse } from '../schemas.ts';
+import { checkSuccess, fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
+
+function dataOf(exchange: Exchange): Partial<Payment> | undefined {
+  const data = (exchange.response.body as { data?: unknown } | null)?.data;
+  return data && typeof data === 'object' && !Array.isArray(data) ? (data as Partial<Payment>) : undefined;
+}
+
+/** The payment id in a POST /payments/references answer (data.id), where the target gives one (REF-10). */
+export function paymentIdOf(exchange: Exchange): string | undefined {
+  const id = dataOf(exchange)?.id;
+  return typeof id === 'string' && id !== '' ? id : typeof id === 'number' ? String(id) : undefined;
+}
+
+/** The payment of a GET /payments/{id} answer. */
+export function paymentOf(exchange: Exchange): Partial<Payment> | undefined {
+  return dataOf(exchange);
+}
+
+/** REF-1: a valid reference request succeeds. */
+export function checkReferenceCreated(exchange: Exchange): Problem[] {
+  return checkSuccess(exchange, 'REF-1');
+}
+
+/** REF-2..4 (with ENV-1 of its envelope): GET /payments/{id} answers the payment of 2.6. */
+export function checkPayment(exchange: Exchange): Problem[] {
+  const refused = checkSuccess(exchange, 'REF-3');
+  if (refused.length > 0) return refused;
+  return fromSchema(validateResponse('payment', exchange.response.body), `${operationOf(exchange.request)} response`, 'REF-3');
+}
+
+const sameInstant = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && Date.parse(a) === Date.parse(b);
+
+/** REF-5: the payment carries the amount, the validity instants and the method codes that were requested. */
+export function checkPaymentEchoes(exchange: Exchange, context: { requested: ReferenceRequest }): Problem[] {
+  const payment = dataOf(exchange);
+  const { requested } = context;
+  const where = `${operationOf(exchange.request)} response /data`;
+  const problems: Problem[] = [];
+  if (payment?.amount !== requested.amount) {
+    problems.push({ clause: 'REF-5', message: `${where}/amount: expected ${requested.amount} as requested, got ${show(payment?.amount)}` });
+  }
+  for (const edge of ['start', 'end'] as const) {
+    const got = payment?.validDate?.[edge];
+    if (!sameInstant(got, requested.validDate[edge])) {
+      problems.push({ clause: 'REF-5', message: `${where}/validDate/${edge}: expected the instant ${show(requested.validDate[edge])} as requested, got ${show(got)}` });
+    }
+  }
+  const wanted = [...new Set(requested.availableMethods.map((method) => method.code))].sort();
+  const got = [...new Set((payment?.availableMethods ?? []).map((method) => method?.code))].sort();
+  if (show(wanted) !== show(got)) {
+    problems.push({ clause: 'REF-5', message: `${where}/availableMethods: expected the codes ${show(wanted)} as requested, got ${show(got)}` });
+  }
+  return problems;
+}
+
+/** REF-6: a confirmed payment says so, and was not updated before it was created. */
+export function checkConfirmed(exchange: Exchange): Problem[] {
+  const payment = dataOf(exchange);
+  const where = `${operationOf(exchange.request)} response /data`;
+  const problems: Problem[] = [];
+  if (payment?.stateDetails?.state !== 'confirmed') {
+    problems.push({ clause: 'REF-6', message: `${where}/stateDetails/state: expected "confirmed" after the payment was confirmed, got ${show(payment?.stateDetails?.state)}` });
+  }
+  const [created, updated] = [Date.parse(String(payment?.createdAt)), Date.parse(String(payment?.updatedAt))];
+  if (!(updated >= created)) {
+    problems.push({ clause: 'REF-6', message: `${where}/updatedAt: expected not earlier than createdAt ${show(payment?.createdAt)}, got ${show(payment?.updatedAt)}` });
+  }
+  return problems;
+}
+
+/** REF-7: a payment outside the window leaves the reference unconfirmed. */
+export function checkNotConfirmed(exchange: Exchange, context: { why: string }): Problem[] {
+  const state = dataOf(exchange)?.stateDetails?.state;
+  if (state !== 'confirmed') return [];
+  return [{ clause: 'REF-7', message: `${operationOf(exchange.request)} response /data/stateDetails/state: expected not "confirmed" ${context.why}, got "confirmed"` }];
+}
+
+/** REF-8: references valid at the same time are distinct. */
+export function checkDistinctReferences(payments: Partial<Payment>[]): Problem[] {
+  const owner = new Map<string, unknown>();
+  const problems: Problem[] = [];
+  for (const payment of payments) {
+    const reference = payment.referenceDetails?.reference;
+    if (typeof reference !== 'string') continue;
+    if (owner.has(reference)) {
+      problems.push({ clause: 'REF-8', message: `GET /payments/{id} /data/referenceDetails/reference: expected a reference of its own for payment ${show(payment.id)}, got ${show(reference)} of payment ${show(owner.get(reference))}` });
+    }
+    owner.set(reference, payment.id);
+  }
+  return problems;
+}

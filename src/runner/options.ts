@@ -1,0 +1,146 @@
+/** The options of "checkout-conformance run", parsed and checked; a bad one is a UsageError. */
+import { parseArgs } from 'node:util';
+
+export class UsageError extends Error {}
+
+export interface RunOptions {
+  /** null: start the reference sandbox in-process. */
+  baseUrl: string | null;
+  target: 'prism' | null;
+  profilePath: string | null;
+  /** --header values, in the order given. */
+  headers: Record<string, string>;
+  /** null: reports/<timestamp>. */
+  outDir: string | null;
+  strict: boolean;
+  /** null: a random seed, recorded in the report. */
+  seed: number | null;
+  grep: string | null;
+  callbackHost: string;
+  publicCallbackUrl: string | null;
+  runs: number;
+  allowWrites: boolean;
+  /** The whole run's time-out. */
+  timeoutMs: number;
+  /** null: the Playwright config's default. */
+  workers: number | null;
+}
+
+export const defaultRuns = 100;
+const defaultTimeoutMs = 20 * 60_000;
+
+export const runUsage = `Usage: checkout-conformance run [options]
+
+Target (default: the reference sandbox, started in-process on a free loopback port)
+  --base-url URL               run against the target at URL
+  --target prism               run against a Prism mock of schemas/generated/openapi.json
+  --profile FILE               target profile (JSON): headers, capabilities, selectors, time-outs
+  --header "Name: value"       extra request header, repeatable; never written to a report
+
+Run
+  --out DIR                    where the report goes (default reports/<timestamp>)
+  --strict                     SHOULD failures also make the run non-conformant
+  --seed N                     seed of every generator (default: random, recorded in the report)
+  --grep TEXT                  only the checks whose title or clause ID matches (CHK-1 is exactly CHK-1)
+  --runs N                     fast-check cases per property (default ${defaultRuns})
+  --allow-writes               allow state-changing requests to a live target
+  --timeout-ms N               time-out of the whole run (default ${defaultTimeoutMs})
+  --workers N                  parallel Playwright workers
+  --callback-host HOST         where the suite's notification receiver listens (default 127.0.0.1)
+  --public-callback-url URL    the address the target must call to reach that receiver
+
+Exit status: 0 conformant, 1 non-conformant, 2 the run could not be made.`;
+
+export function parseRunOptions(args: string[]): RunOptions {
+  const { values, positionals } = parseOrExplain(args);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
+  if (values['base-url'] !== undefined && values.target !== undefined) {
+    throw new UsageError('--base-url and --target cannot be used together');
+  }
+  if (values.target !== undefined && values.target !== 'prism') {
+    throw new UsageError(`--target must be "prism", not "${values.target}"`);
+  }
+  return {
+    baseUrl: values['base-url'] === undefined ? null : httpUrl('--base-url', values['base-url']),
+    target: values.target === undefined ? null : 'prism',
+    profilePath: values.profile ?? null,
+    headers: parseHeaders(values.header ?? []),
+    outDir: values.out ?? null,
+    strict: values.strict ?? false,
+    seed: values.seed === undefined ? null : integer('--seed', values.seed, -(2 ** 31), 2 ** 31 - 1),
+    grep: values.grep ?? null,
+    callbackHost: values['callback-host'] ?? '127.0.0.1',
+    publicCallbackUrl:
+      values['public-callback-url'] === undefined ? null : httpUrl('--public-callback-url', values['public-callback-url']),
+    runs: values.runs === undefined ? defaultRuns : integer('--runs', values.runs, 1, 1_000_000),
+    allowWrites: values['allow-writes'] ?? false,
+    timeoutMs: values['timeout-ms'] === undefined ? defaultTimeoutMs : integer('--timeout-ms', values['timeout-ms'], 1000, 24 * 3_600_000),
+    workers: values.workers === undefined ? null : integer('--workers', values.workers, 1, 64),
+  };
+}
+
+function parseOrExplain(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        'base-url': { type: 'string' },
+        target: { type: 'string' },
+        profile: { type: 'string' },
+        header: { type: 'string', multiple: true },
+        out: { type: 'string' },
+        strict: { type: 'boolean' },
+        seed: { type: 'string' },
+        grep: { type: 'string' },
+        'callback-host': { type: 'string' },
+        'public-callback-url': { type: 'string' },
+        runs: { type: 'string' },
+        'allow-writes': { type: 'boolean' },
+        'timeout-ms': { type: 'string' },
+        workers: { type: 'string' },
+      },
+    });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const message = (error as Error).message;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const option = /'([^']+)'/.exec(message)?.[1] ?? message;
+      throw new UsageError(`unknown option ${option}`);
+    }
+    // node's own messages, e.g. "Option '--seed <value>' argument missing", on one line.
+    throw new UsageError(message.replace(/\s*\n\s*/g, ' '));
+  }
+}
+
+function integer(option: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^-?\d+$/.test(text) || value < min || value > max) {
+    throw new UsageError(`${option} must be an integer from ${min} to ${max}, not "${text}"`);
+  }
+  return value;
+}
+
+function httpUrl(option: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${option} must be an absolute http(s) URL, not "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`${option} must be an http(s) URL, not "${text}"`);
+  }
+  return text;
+}
+
+function parseHeaders(lines: string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const match = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):\s*(.*)$/.exec(line);
+    if (!match) throw new UsageError('--header must look like "Name: value"');
+    headers[match[1]] = match[2].trim();
+  }
+  return headers;
+}

@@ -1,0 +1,54 @@
+/** Runs the specs: "playwright test" as a child, in its own process group, bounded in time. */
+import { fileURLToPath } from 'node:url';
+import { runConfigEnv } from '../run-config.ts';
+import { exited, signalGroup, spawnGroup, stopGroup } from './processes.ts';
+
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+/** Past the run's time-out, Playwright gets this long to stop by itself before it is killed. */
+const stopGraceMs = 30_000;
+
+/**
+ * --grep TEXT as Playwright's pattern (matched against titles and tags). TEXT is literal, and a
+ * clause ID matches exactly that clause: CHK-1 is not CHK-10. Alternatives may be joined by "|".
+ */
+export function grepPattern(text: string): string {
+  return text
+    .split('|')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0)
+    .map((part) => (/^[A-Za-z]+-\d+$/.test(part) ? `\\b${part}\\b` : part.replace(/[.*+?^${}()[\]\\/]/g, '\\$&')))
+    .join('|');
+}
+
+export interface PlaywrightRun {
+  configFile: string;
+  grep: string | null;
+  workers: number | null;
+  timeoutMs: number;
+}
+
+/** Resolves with Playwright's exit code (null when it had to be killed). */
+export async function runPlaywright(run: PlaywrightRun): Promise<number | null> {
+  const args = ['test', '--config', `${packageRoot}playwright.config.ts`, '--global-timeout', String(run.timeoutMs)];
+  if (run.grep) args.push('--grep', grepPattern(run.grep));
+  if (run.workers) args.push('--workers', String(run.workers));
+  const child = spawnGroup(`${packageRoot}node_modules/.bin/playwright`, args, {
+    cwd: packageRoot,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, [runConfigEnv]: run.configFile },
+  });
+  // Its own process group does not get the terminal's Ctrl-C: pass signals on.
+  const forward = (signal: NodeJS.Signals) => signalGroup(child, signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  const deadline = setTimeout(() => void stopGroup(child), run.timeoutMs + stopGraceMs);
+  try {
+    await exited(child);
+    return child.exitCode;
+  } finally {
+    clearTimeout(deadline);
+    process.off('SIGINT', forward);
+    process.off('SIGTERM', forward);
+    signalGroup(child, 'SIGKILL'); // workers that outlived the runner
+  }
+}

@@ -1,0 +1,96 @@
+/** Target profiles: read, checked against the Profile type, and merged with --header. */
+import { readFileSync } from 'node:fs';
+import Ajv2020Module from 'ajv/dist/2020.js';
+import { secretsOf } from '../evidence.ts';
+import type { Profile } from '../run-config.ts';
+
+const Ajv2020 = Ajv2020Module.default;
+
+export class ProfileError extends Error {}
+
+/** The profiles that ship with the project, by file name. */
+export const builtInProfile = (file: 'sandbox.json' | 'prism.json') => new URL(`../../profiles/${file}`, import.meta.url);
+
+const selectorRoles = [
+  'paymentForm', 'methodCard', 'methodWallet', 'cardNumber', 'cardHolder', 'expireMonth', 'expireYear',
+  'walletCountryCode', 'walletNumber', 'storeConsent', 'payButton', 'amount', 'atmEntity', 'atmReference',
+];
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
+const flag = { type: 'boolean' };
+const milliseconds = { type: 'integer', minimum: 1 };
+
+const profileSchema = {
+  type: 'object',
+  required: ['name', 'live', 'headers', 'capabilities', 'timeouts'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    live: flag,
+    headers: stringMap,
+    capabilities: {
+      type: 'object',
+      required: ['testHelpers', 'hostedPages', 'stateful', 'refusesBrokenRules'],
+      additionalProperties: false,
+      properties: { testHelpers: flag, hostedPages: flag, stateful: flag, refusesBrokenRules: flag },
+    },
+    selectors: {
+      type: 'object',
+      required: selectorRoles,
+      additionalProperties: false,
+      properties: Object.fromEntries(selectorRoles.map((role) => [role, { type: 'string', minLength: 1 }])),
+    },
+    timeouts: {
+      type: 'object',
+      required: ['requestMs', 'eventMs'],
+      additionalProperties: false,
+      properties: { requestMs: milliseconds, eventMs: milliseconds },
+    },
+    notificationSecret: { type: 'string', minLength: 1 },
+  },
+};
+
+const validateProfile = new Ajv2020({ allErrors: false }).compile<Profile>(profileSchema);
+
+/** A value still holding the "<…>" placeholder of an example profile. */
+const placeholder = /<[^>]+>/;
+
+export function loadProfile(file: string | URL): Profile {
+  let profile: unknown;
+  try {
+    profile = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ProfileError(`profile ${file}: ${(error as Error).message}`);
+  }
+  if (!validateProfile(profile)) {
+    const [problem] = validateProfile.errors ?? [];
+    const where = problem?.instancePath || '(top level)';
+    const extra = problem?.params && 'additionalProperty' in problem.params ? ` "${problem.params.additionalProperty}"` : '';
+    throw new ProfileError(`profile ${file}: ${where} ${problem?.message ?? 'is not a profile'}${extra}`);
+  }
+  return profile;
+}
+
+/**
+ * The headers of the run: the profile's, with the --header ones over them (names compare
+ * case-insensitively). No "<…>" placeholder of an example profile may be left, there or in the
+ * notification secret.
+ */
+export function runHeaders(profile: Profile, extra: Record<string, string>): Record<string, string> {
+  const overridden = new Set(Object.keys(extra).map((name) => name.toLowerCase()));
+  const merged = Object.fromEntries(Object.entries(profile.headers).filter(([name]) => !overridden.has(name.toLowerCase())));
+  Object.assign(merged, extra);
+  for (const [name, value] of Object.entries(merged)) {
+    if (placeholder.test(value)) {
+      throw new ProfileError(`header ${name} still holds the profile's placeholder: fill it in or pass --header "${name}: …"`);
+    }
+  }
+  if (profile.notificationSecret !== undefined && placeholder.test(profile.notificationSecret)) {
+    throw new ProfileError(`the profile's notificationSecret still holds a placeholder: fill it in or remove it`);
+  }
+  return merged;
+}
+
+/** Everything of a run that must never reach a report: header values and the signature secret. */
+export function secretsOfRun(headers: Record<string, string>, profile: Profile | null): string[] {
+  return [...secretsOf(headers), ...(profile?.notificationSecret ? [profile.notificationSecret] : [])];
+}

@@ -1,0 +1,112 @@
+/** report.html: one self-contained page (no external resource) a partner can open offline. */
+import type { Evidence } from '../evidence.ts';
+import type { Report, ReportClause, ReportTest } from './report.ts';
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+const json = (value: unknown) => `<pre>${escapeHtml(JSON.stringify(value, null, 2) ?? 'null')}</pre>`;
+const statuses = ['failed', 'warning', 'passed', 'skipped', 'untested', 'observed'];
+const levels = ['MUST', 'SHOULD', 'INFO'];
+
+export function renderHtml(report: Report): string {
+  const title = `Conformance of ${report.target.baseUrl}: ${report.verdict}`;
+  const options = (values: string[]) => values.map((v) => `<option value="${v}">${v}</option>`).join('');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${style}</style>
+</head>
+<body>
+<h1>checkout-conformance: <span class="status ${report.verdict}">${report.verdict}</span></h1>
+${report.reason ? `<p class="reason">${escapeHtml(report.reason)}</p>` : ''}
+<dl>
+<dt>Target</dt><dd>${escapeHtml(report.target.baseUrl)} (${escapeHtml(report.target.kind)}, profile ${escapeHtml(report.target.profile)})</dd>
+<dt>Suite</dt><dd>${escapeHtml(report.suite.name)} ${escapeHtml(report.suite.version)}</dd>
+<dt>Seed</dt><dd>${report.seed} (${report.runs} cases per property${report.strict ? ', strict' : ''}${report.grep ? `, grep ${escapeHtml(report.grep)}` : ''})</dd>
+<dt>Run</dt><dd>${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)}</dd>
+<dt>Clauses</dt><dd>${Object.entries(report.summary).map(([name, count]) => `${count} ${name}`).join(', ')}</dd>
+</dl>
+<p class="filters">
+<label>Status <select id="status"><option value="">all</option>${options(statuses)}</select></label>
+<label>Level <select id="level"><option value="">all</option>${options(levels)}</select></label>
+</p>
+<table>
+<thead><tr><th>Clause</th><th>Level</th><th>Status</th><th>Statement and tests</th></tr></thead>
+<tbody>
+${report.clauses.map((clause) => clauseRow(clause, report.seed)).join('\n')}
+</tbody>
+</table>
+<script>${filterScript}</script>
+</body>
+</html>
+`;
+}
+
+function clauseRow(clause: ReportClause, seed: number): string {
+  const open = clause.status === 'failed' || clause.status === 'warning' ? ' open' : '';
+  const tests = clause.tests.length
+    ? `<details${open}><summary>${clause.tests.length} test${clause.tests.length === 1 ? '' : 's'}</summary>${clause.tests.map((test) => testBlock(test, seed)).join('')}</details>`
+    : '';
+  return `<tr data-status="${clause.status}" data-level="${clause.level}">
+<td>${escapeHtml(clause.id)}</td><td>${clause.level}</td><td><span class="status ${clause.status}">${clause.status}</span></td>
+<td><p>${escapeHtml(clause.statement)}</p>${tests}</td></tr>`;
+}
+
+function testBlock(test: ReportTest, seed: number): string {
+  const parts = [`<h3><span class="status ${test.status}">${test.status}</span> ${escapeHtml(test.title)} <small>${escapeHtml(test.file)}</small></h3>`];
+  if (test.reason) parts.push(`<pre class="reason">${escapeHtml(test.reason)}</pre>`);
+  if (test.status === 'failed') {
+    parts.push(`<p>Seed ${seed}. Replay: <code>${escapeHtml(test.replay ?? '')}</code></p>`);
+    if (test.property) {
+      parts.push(`<p>Property: seed ${test.property.seed}, ${test.property.runs} runs${test.property.path ? `, path <code>${escapeHtml(test.property.path)}</code>` : ''}</p>`);
+      if (test.property.counterexample !== undefined) parts.push(`<p>Counterexample</p>${json(test.property.counterexample)}`);
+    }
+  }
+  parts.push(...test.evidence.map(evidenceBlock));
+  parts.push(...test.observations.map((o) => `<p>Observed: ${escapeHtml(o.note)}</p>${json(o.value)}`));
+  return `<div class="test">${parts.join('\n')}</div>`;
+}
+
+function evidenceBlock(evidence: Evidence): string {
+  return `<div class="evidence"><p>${escapeHtml(evidence.note)}</p>
+<div class="exchange"><div><p>Request</p>${json(evidence.request)}</div><div><p>Response</p>${json(evidence.response)}</div></div></div>`;
+}
+
+const style = `
+body { font: 14px/1.4 system-ui, sans-serif; margin: 2em; color: #222; }
+dl { display: grid; grid-template-columns: max-content 1fr; gap: .2em 1em; }
+dt { font-weight: bold; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border-bottom: 1px solid #ddd; padding: .4em; text-align: left; vertical-align: top; }
+td p { margin: 0 0 .3em; }
+pre { background: #f6f6f6; padding: .5em; overflow-x: auto; white-space: pre-wrap; word-break: break-word; }
+.status { padding: 0 .4em; border-radius: 3px; font-weight: bold; }
+.passed, .conformant { background: #d9f2d9; }
+.failed, .non-conformant { background: #f8d0d0; }
+.warning, .incomplete { background: #fbe7c0; }
+.skipped, .untested { background: #e6e6e6; }
+.observed { background: #d6e6f8; }
+.reason { color: #8a1f1f; }
+.test { border-left: 3px solid #ddd; padding-left: .8em; margin: .6em 0; }
+.test h3 { font-size: 1em; margin: .2em 0; }
+.exchange { display: grid; grid-template-columns: 1fr 1fr; gap: .5em; }
+`;
+
+const filterScript = `
+const rows = Array.from(document.querySelectorAll('tbody tr'));
+const statusFilter = document.getElementById('status');
+const levelFilter = document.getElementById('level');
+function applyFilters() {
+  for (const row of rows) {
+    row.hidden = (statusFilter.value && row.dataset.status !== statusFilter.value) ||
+      (levelFilter.value && row.dataset.level !== levelFilter.value);
+  }
+}
+statusFilter.addEventListener('change', applyFilters);
+levelFilter.addEventListener('change', applyFilters);
+`;

@@ -1,0 +1,27 @@
+/** summary.md: the verdict, the counts and the clauses that need a look, for a pull-request comment. */
+import type { Report } from './report.ts';
+
+const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+
+export function renderSummary(report: Report): string {
+  const { summary } = report;
+  const lines = [
+    `## checkout-conformance: ${report.verdict}`,
+    '',
+    ...(report.reason ? [`**Incomplete:** ${cell(report.reason)}`, ''] : []),
+    `Target ${report.target.baseUrl} (profile ${report.target.profile}), suite ${report.suite.version}, seed ${report.seed}${report.strict ? ', strict' : ''}.`,
+    '',
+    '| passed | failed | warnings | skipped | observed | untested |',
+    '|---|---|---|---|---|---|',
+    `| ${summary.passed} | ${summary.failed} | ${summary.warnings} | ${summary.skipped} | ${summary.observed} | ${summary.untested} |`,
+  ];
+  const notPassed = report.clauses.filter((clause) => clause.status !== 'passed' && clause.status !== 'observed');
+  if (notPassed.length > 0) {
+    lines.push('', '| clause | level | status | why |', '|---|---|---|---|');
+    for (const clause of notPassed) {
+      const why = clause.tests.find((test) => test.status !== 'passed' && test.reason)?.reason ?? (clause.tests.length ? '' : 'no check');
+      lines.push(`| ${clause.id} | ${clause.level} | ${clause.status} | ${cell(why.split('\n')[0])} |`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

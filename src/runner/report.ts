@@ -1,0 +1,162 @@
+/**
+ * The conformance report (shared/contracts/cli-and-report.md): every clause of the catalogue in
+ * order, its status from the tests tagged with it, and the run's verdict.
+ */
+import { readFileSync } from 'node:fs';
+import type { Clause, ClauseLevel } from '../clauses.ts';
+import type { Evidence, Observation, PropertyRun } from '../evidence.ts';
+import type { RunConfig } from '../run-config.ts';
+import { defaultRuns } from './options.ts';
+import type { RawResults, RawTest } from './raw-results.ts';
+
+export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
+export type ClauseStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'untested' | 'observed';
+
+export interface ReportTest {
+  title: string;
+  file: string;
+  status: RawTest['status'];
+  reason: string | null;
+  evidence: Evidence[];
+  observations: Observation[];
+  property: PropertyRun | null;
+  /** The command that runs this clause again with the same seed; set on failures. */
+  replay: string | null;
+}
+
+export interface ReportClause {
+  id: string;
+  level: ClauseLevel;
+  section: string;
+  statement: string;
+  status: ClauseStatus;
+  tests: ReportTest[];
+}
+
+export interface Summary {
+  passed: number;
+  failed: number;
+  warnings: number;
+  skipped: number;
+  observed: number;
+  untested: number;
+}
+
+export interface Report {
+  verdict: Verdict;
+  reason: string | null;
+  target: { baseUrl: string; profile: string; kind: RunConfig['targetKind'] };
+  suite: { name: string; version: string };
+  seed: number;
+  runs: number;
+  strict: boolean;
+  grep: string | null;
+  startedAt: string;
+  finishedAt: string;
+  summary: Summary;
+  clauses: ReportClause[];
+}
+
+/** What the report needs to know about the run besides the test results. */
+export interface RunContext {
+  baseUrl: string;
+  targetKind: RunConfig['targetKind'];
+  profileName: string;
+  /** --profile as given, for the replay command. */
+  profilePath: string | null;
+  seed: number;
+  runs: number;
+  strict: boolean;
+  grep: string | null;
+  startedAt: string;
+  finishedAt: string;
+}
+
+const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+
+/**
+ * raw is null when no test ran; runFailure is why the run could not be made (target unreachable,
+ * crash), which makes it incomplete whatever the tests say.
+ */
+export function buildReport(catalogue: readonly Clause[], raw: RawResults | null, context: RunContext, runFailure: string | null = null): Report {
+  const clauses = catalogue.map((clause) => reportClause(clause, raw?.tests ?? [], context));
+  const summary: Summary = { passed: 0, failed: 0, warnings: 0, skipped: 0, observed: 0, untested: 0 };
+  for (const { status } of clauses) summary[status === 'warning' ? 'warnings' : status] += 1;
+  const reason = runFailure ?? incompleteReason(raw, context);
+  const anyFailed = clauses.some((clause) => clause.status === 'failed');
+  return {
+    verdict: reason ? 'incomplete' : anyFailed ? 'non-conformant' : 'conformant',
+    reason,
+    target: { baseUrl: context.baseUrl, profile: context.profileName, kind: context.targetKind },
+    suite: { name: packageJson.name, version: packageJson.version },
+    seed: context.seed,
+    runs: context.runs,
+    strict: context.strict,
+    grep: context.grep,
+    startedAt: context.startedAt,
+    finishedAt: context.finishedAt,
+    summary,
+    clauses,
+  };
+}
+
+export function exitCodeOf(verdict: Verdict): 0 | 1 | 2 {
+  return verdict === 'conformant' ? 0 : verdict === 'non-conformant' ? 1 : 2;
+}
+
+function incompleteReason(raw: RawResults | null, context: RunContext): string | null {
+  if (!raw) return 'the test runner ended without results';
+  if (raw.status === 'timedout') return "the run's time-out was reached before every check ran";
+  if (raw.status === 'interrupted') return 'the run was interrupted';
+  const firstError = raw.errors[0]?.split('\n')[0];
+  if (raw.tests.length === 0) {
+    return context.grep ? `no check matches --grep ${context.grep}` : `no check ran${firstError ? `: ${firstError}` : ''}`;
+  }
+  if (firstError) return `the checks could not all run: ${firstError}`;
+  return null;
+}
+
+function reportClause(clause: Clause, rawTests: readonly RawTest[], context: RunContext): ReportClause {
+  const tests = rawTests.filter((test) => test.clauseIds.includes(clause.id));
+  return {
+    id: clause.id,
+    level: clause.level,
+    section: clause.section,
+    statement: clause.statement,
+    status: clauseStatus(clause.level, tests, context.strict),
+    tests: tests.map((test) => ({
+      title: test.title,
+      file: test.file,
+      status: test.status,
+      reason: test.reason,
+      evidence: test.evidence,
+      observations: test.observations,
+      property: test.property,
+      replay: test.status === 'failed' ? replayCommand(context, clause.id) : null,
+    })),
+  };
+}
+
+export function clauseStatus(level: ClauseLevel, tests: readonly RawTest[], strict: boolean): ClauseStatus {
+  if (tests.length === 0) return 'untested';
+  if (tests.every((test) => test.status === 'skipped')) return 'skipped';
+  if (level === 'INFO') return 'observed';
+  if (tests.some((test) => test.status === 'failed')) return level === 'SHOULD' && !strict ? 'warning' : 'failed';
+  return 'passed';
+}
+
+/** One line that runs a clause again against the same target with the same seed. */
+export function replayCommand(context: RunContext, clauseId: string): string {
+  const args = ['npx', 'checkout-conformance', 'run'];
+  if (context.targetKind === 'prism') args.push('--target', 'prism');
+  if (context.targetKind === 'url') args.push('--base-url', context.baseUrl);
+  if (context.profilePath) args.push('--profile', context.profilePath);
+  args.push('--seed', String(context.seed));
+  if (context.runs !== defaultRuns) args.push('--runs', String(context.runs));
+  args.push('--grep', clauseId);
+  return args.map(shellQuote).join(' ');
+}
+
+function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

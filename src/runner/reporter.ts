@@ -1,0 +1,77 @@
+/**
+ * Playwright reporter: writes every test's outcome, clause IDs and JSON attachments to the run's
+ * folder (raw-results.json), masked; src/runner/report.ts builds the conformance report from it.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+import type { FullConfig, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { attachmentNames, mask, type Evidence, type Observation, type PropertyRun } from '../evidence.ts';
+import { readRunConfig } from '../run-config.ts';
+import { secretsOfRun } from './profile.ts';
+import { clauseIdsOf, rawResultsFile, type RawResults, type RawTest } from './raw-results.ts';
+
+type Attachment = TestResult['attachments'][number];
+
+export default class ConformanceReporter implements Reporter {
+  private readonly run = readRunConfig();
+  private rootDir = '';
+  private readonly tests = new Map<TestCase, RawTest>();
+  private readonly errors: string[] = [];
+
+  onBegin(config: FullConfig): void {
+    this.rootDir = config.rootDir;
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const jsonOf = (name: string) =>
+      result.attachments.filter((a) => a.name === name && a.contentType === 'application/json').map(parseAttachment);
+    const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' || result.status === 'interrupted' ? 'skipped' : 'failed';
+    this.tests.set(test, {
+      title: test.titlePath().slice(3).join(' › '),
+      file: relative(this.rootDir, test.location.file),
+      clauseIds: clauseIdsOf(test.tags),
+      status,
+      reason: reasonOf(status, test, result),
+      evidence: jsonOf(attachmentNames.evidence).flat() as Evidence[],
+      observations: jsonOf(attachmentNames.observation) as Observation[],
+      property: (jsonOf(attachmentNames.property).at(-1) as PropertyRun | undefined) ?? null,
+      durationMs: result.duration,
+    });
+  }
+
+  onError(error: TestError): void {
+    this.errors.push(messageOf(error));
+  }
+
+  onEnd(result: FullResult): void {
+    const raw: RawResults = { status: result.status, errors: this.errors, tests: [...this.tests.values()] };
+    writeFileSync(`${this.run.outDir}/${rawResultsFile}`, JSON.stringify(mask(raw, secretsOfRun(this.run.headers, this.run.profile)), null, 2));
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+}
+
+function reasonOf(status: RawTest['status'], test: TestCase, result: TestResult): string | null {
+  if (status === 'skipped') {
+    if (result.status === 'interrupted') return 'the run was interrupted';
+    const skip = [...result.annotations, ...test.annotations].find((a) => a.type === 'skip' || a.type === 'fixme');
+    return skip?.description ?? 'skipped';
+  }
+  if (status === 'failed') {
+    if (result.status === 'timedOut') return `test time-out after ${result.duration} ms`;
+    return result.error ? messageOf(result.error) : 'failed';
+  }
+  return null;
+}
+
+function messageOf(error: TestError): string {
+  return stripVTControlCharacters(error.message ?? error.value ?? 'unknown error');
+}
+
+function parseAttachment(attachment: Attachment): unknown {
+  const text = attachment.body ? attachment.body.toString('utf8') : readFileSync(attachment.path!, 'utf8');
+  return JSON.parse(text);
+}

@@ -1,0 +1,124 @@
+/**
+ * "checkout-conformance run": resolve the target, check it answers, run the specs, write the
+ * report. Whatever happens, the target is stopped and the four report files are written.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { randomInt } from 'node:crypto';
+import { clauses } from '../clauses.ts';
+import { mask } from '../evidence.ts';
+import type { Profile, RunConfig } from '../run-config.ts';
+import { findChromium } from './chromium.ts';
+import type { RunOptions } from './options.ts';
+import { runPlaywright } from './playwright.ts';
+import { preflight } from './preflight.ts';
+import { runHeaders, secretsOfRun } from './profile.ts';
+import { rawResultsFile, type RawResults } from './raw-results.ts';
+import { buildReport, exitCodeOf, type Report } from './report.ts';
+import { profileFor, startTarget, type Target } from './target.ts';
+import { writeReport } from './write-report.ts';
+
+const say = (line: string) => console.log(`checkout-conformance: ${line}`);
+
+export async function runConformance(options: RunOptions): Promise<number> {
+  const startedAt = new Date();
+  const outDir = resolve(options.outDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
+  mkdirSync(outDir, { recursive: true });
+  const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
+  const interruption = watchInterruption();
+  let profile: Profile | null = null;
+  let headers = options.headers;
+  let target: Target | null = null;
+  let raw: RawResults | null = null;
+  let failure: string | null = null;
+  try {
+    profile = profileFor(options);
+    headers = runHeaders(profile, options.headers);
+    target = await startTarget(options, profile, outDir);
+    say(`target ${target.baseUrl} (${target.kind}, profile ${profile.name}), seed ${seed}`);
+    failure = interruption.reason() ?? (await preflight(target.baseUrl, headers, profile.timeouts.requestMs));
+    if (!failure) {
+      const run: RunConfig = {
+        baseUrl: target.baseUrl,
+        targetKind: target.kind,
+        profile,
+        headers,
+        seed,
+        runs: options.runs,
+        strict: options.strict,
+        allowWrites: options.allowWrites,
+        callbackHost: options.callbackHost,
+        publicCallbackUrl: options.publicCallbackUrl,
+        outDir,
+        chromium: await findChromium(),
+      };
+      if (run.chromium.executablePath === null) say(`${run.chromium.reason}; the browser checks are skipped`);
+      raw = await runSpecs(run, options, secretsOfRun(headers, profile));
+      failure = interruption.reason() ?? (raw ? null : 'the test runner ended without results');
+    }
+  } catch (error) {
+    failure = (error as Error).message;
+  } finally {
+    await target?.stop();
+    interruption.stop();
+  }
+  const report = buildReport(clauses(), raw, {
+    baseUrl: target?.baseUrl ?? options.baseUrl ?? `${options.target ?? 'sandbox'} (not started)`,
+    targetKind: target?.kind ?? (options.baseUrl ? 'url' : options.target ?? 'sandbox'),
+    profileName: profile?.name ?? options.profilePath ?? 'none',
+    profilePath: options.profilePath,
+    seed,
+    runs: options.runs,
+    strict: options.strict,
+    grep: options.grep,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+  }, failure);
+  const htmlPath = writeReport(outDir, report, secretsOfRun(headers, profile));
+  printOutcome(report, htmlPath);
+  return exitCodeOf(report.verdict);
+}
+
+/**
+ * The specs read the run config from a private file (it holds the credentials); the run's folder
+ * keeps a masked copy. Resolves to the reporter's raw results, or null when there are none.
+ */
+async function runSpecs(run: RunConfig, options: RunOptions, secrets: string[]): Promise<RawResults | null> {
+  writeFileSync(join(run.outDir, 'run-config.json'), `${JSON.stringify(mask(run, secrets), null, 2)}\n`);
+  const privateDir = mkdtempSync(join(tmpdir(), 'checkout-conformance-'));
+  const configFile = join(privateDir, 'run-config.json');
+  writeFileSync(configFile, JSON.stringify(run), { mode: 0o600 });
+  const rawFile = join(run.outDir, rawResultsFile);
+  rmSync(rawFile, { force: true });
+  try {
+    await runPlaywright({ configFile, grep: options.grep, workers: options.workers, timeoutMs: options.timeoutMs });
+  } finally {
+    rmSync(privateDir, { recursive: true, force: true });
+  }
+  return existsSync(rawFile) ? (JSON.parse(readFileSync(rawFile, 'utf8')) as RawResults) : null;
+}
+
+/** Ctrl-C or a CI cancel: the run winds down (the target stopped, the report written), not dies. */
+function watchInterruption() {
+  let signal: NodeJS.Signals | null = null;
+  const record = (received: NodeJS.Signals) => {
+    signal ??= received;
+  };
+  process.on('SIGINT', record);
+  process.on('SIGTERM', record);
+  return {
+    reason: () => (signal ? `the run was interrupted (${signal})` : null),
+    stop: () => {
+      process.off('SIGINT', record);
+      process.off('SIGTERM', record);
+    },
+  };
+}
+
+function printOutcome(report: Report, htmlPath: string): void {
+  const counts = Object.entries(report.summary).map(([name, count]) => `${count} ${name}`).join(', ');
+  say(`${report.verdict}: ${counts}`);
+  if (report.reason) say(report.reason);
+  say(`report ${htmlPath}`);
+}

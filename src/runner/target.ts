@@ -1,0 +1,84 @@
+/** The target of a run: the reference sandbox in-process, a Prism mock, or a URL given by the user. */
+import { createWriteStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Profile, RunConfig } from '../run-config.ts';
+import type { RunOptions } from './options.ts';
+import { exited, freePort, spawnGroup, stopGroup } from './processes.ts';
+import { builtInProfile, loadProfile } from './profile.ts';
+
+export interface Target {
+  kind: RunConfig['targetKind'];
+  baseUrl: string;
+  profile: Profile;
+  stop(): Promise<void>;
+}
+
+const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
+const prismStartMs = 60_000;
+
+/** A target known only by its URL: the checks assume nothing beyond the reference. */
+const unprofiled: Profile = {
+  name: 'unprofiled',
+  live: false,
+  headers: {},
+  capabilities: { testHelpers: false, hostedPages: true, stateful: true, refusesBrokenRules: true },
+  timeouts: { requestMs: 10_000, eventMs: 30_000 },
+};
+
+/** The profile of the run: --profile, else the one that ships for the target. */
+export function profileFor(options: RunOptions): Profile {
+  if (options.profilePath) return loadProfile(options.profilePath);
+  if (options.baseUrl) return unprofiled;
+  return loadProfile(builtInProfile(options.target === 'prism' ? 'prism.json' : 'sandbox.json'));
+}
+
+/** Starts (or, for --base-url, just names) the target. logDir receives Prism's log. */
+export async function startTarget(options: RunOptions, profile: Profile, logDir: string): Promise<Target> {
+  if (options.baseUrl) return { kind: 'url', baseUrl: options.baseUrl, profile, stop: async () => {} };
+  if (options.target === 'prism') return startPrism(profile, logDir);
+  const { startSandbox } = await import('../sandbox/index.ts');
+  // The sandbox signs its notifications with the profile's secret, so that the signature is checkable.
+  const secret = profile.notificationSecret ? { notificationSecret: profile.notificationSecret } : {};
+  const sandbox = await startSandbox({ port: 0, db: ':memory:', ...secret });
+  return { kind: 'sandbox', baseUrl: sandbox.url, profile, stop: () => sandbox.close() };
+}
+
+async function startPrism(profile: Profile, logDir: string): Promise<Target> {
+  const port = await freePort();
+  const prism = spawnGroup(
+    `${packageRoot}node_modules/.bin/prism`,
+    ['mock', '-h', '127.0.0.1', '-p', String(port), `${packageRoot}schemas/generated/openapi.json`],
+    { cwd: packageRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const log = createWriteStream(`${logDir}/prism.log`);
+  prism.stdout!.pipe(log);
+  prism.stderr!.pipe(log);
+  const stop = () => stopGroup(prism);
+  try {
+    await listening(prism);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { kind: 'prism', baseUrl: `http://127.0.0.1:${port}`, profile, stop };
+}
+
+/** Resolves when Prism says it listens; rejects when it exits or takes too long. */
+function listening(prism: ReturnType<typeof spawnGroup>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => done(new Error(`Prism did not start within ${prismStartMs} ms (see prism.log)`)), prismStartMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Prism is listening on')) done();
+    };
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      prism.stdout!.off('data', onData);
+      if (error) reject(error);
+      else resolve();
+    };
+    prism.stdout!.on('data', onData);
+    void exited(prism).then(() => done(new Error('Prism exited before listening (see prism.log)')));
+  });
+}

@@ -1,0 +1,19 @@
+/** Writes the four report files, every one of them masked. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mask } from '../evidence.ts';
+import type { Report } from './report.ts';
+import { renderHtml } from './report-html.ts';
+import { renderJunit } from './report-junit.ts';
+import { renderSummary } from './report-summary.ts';
+
+/** secrets: the run's header values (secretsOf), masked wherever they appear. Returns report.html's path. */
+export function writeReport(dir: string, report: Report, secrets: readonly string[]): string {
+  const masked = mask(report, secrets);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'report.json'), `${JSON.stringify(masked, null, 2)}\n`);
+  writeFileSync(join(dir, 'junit.xml'), renderJunit(masked));
+  writeFileSync(join(dir, 'summary.md'), renderSummary(masked));
+  writeFileSync(join(dir, 'report.html'), renderHtml(masked));
+  return join(dir, 'report.html');
+}

@@ -1,0 +1,69 @@
+/** "checkout-conformance sandbox": the reference sandbox alone, until SIGINT or SIGTERM. */
+import { parseArgs } from 'node:util';
+import { UsageError } from '../runner/options.ts';
+import { defaultSandboxOptions, startSandbox, type SandboxOptions } from './index.ts';
+
+export const sandboxUsage = `Usage: checkout-conformance sandbox [options]
+
+  --port N                     port on 127.0.0.1 (default 0: a free one, printed)
+  --db FILE                    SQLite database file, or :memory: (default ${defaultSandboxOptions.db})
+  --entity DIGITS              entity number of ATM references (default ${defaultSandboxOptions.entity})
+  --notification-secret TEXT   key of the PayPay-Signature of notifications
+  --help`;
+
+function parseSandboxOptions(args: string[]): SandboxOptions | 'help' {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args,
+      strict: true,
+      options: {
+        port: { type: 'string' },
+        db: { type: 'string' },
+        entity: { type: 'string' },
+        'notification-secret': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const { values } = parsed;
+  if (values.help) return 'help';
+  const options: SandboxOptions = {};
+  if (values.port !== undefined) {
+    if (!/^[0-9]{1,5}$/.test(values.port) || Number(values.port) > 65535) {
+      throw new UsageError(`--port must be a port number from 0 to 65535, not "${values.port}"`);
+    }
+    options.port = Number(values.port);
+  }
+  if (values.db !== undefined) {
+    if (values.db === '') throw new UsageError('--db needs a file path or :memory:');
+    options.db = values.db;
+  }
+  if (values.entity !== undefined) {
+    if (!/^[0-9]{5}$/.test(values.entity)) throw new UsageError(`--entity must be 5 digits, not "${values.entity}"`);
+    options.entity = values.entity;
+  }
+  if (values['notification-secret'] !== undefined) options.notificationSecret = values['notification-secret'];
+  return options;
+}
+
+/** Starts the sandbox, prints its URL and stops it cleanly on SIGINT or SIGTERM. */
+export async function sandboxCommand(args: string[]): Promise<void> {
+  const options = parseSandboxOptions(args);
+  if (options === 'help') {
+    console.log(sandboxUsage);
+    return;
+  }
+  const sandbox = await startSandbox(options);
+  console.log(`reference sandbox listening on ${sandbox.url} (database ${options.db ?? defaultSandboxOptions.db})`);
+  const stop = async () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await sandbox.close();
+    console.log('reference sandbox stopped');
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

@@ -1,0 +1,115 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validateRequest, type RequestBody } from '../../schemas.ts';
+import type { CheckoutRequest, ReferenceRequest } from '../../../schemas/generated/types.ts';
+import { path, type SandboxContext } from '../app.ts';
+import { Refusal, reasonsFromProblems, refuse } from '../errors.ts';
+import { methodNames, offeredMethods, type PayMethod } from '../payments.ts';
+import { paymentResource } from '../store.ts';
+import { checkoutTimestamp, isoWithOffset } from '../time.ts';
+
+const apiVersion = '1.0';
+/** Checkout expiry is not shown by the reference; a checkout here can be paid for 30 days. */
+const checkoutValidityMs = 30 * 24 * 60 * 60 * 1000;
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The body, checked against its schema; a refused body changes nothing. */
+export function validBody<T>(request: FastifyRequest, schema: RequestBody): T {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw refuse(400, 'not_an_object', 'the body must be a JSON object', 'the body is a JSON object', '');
+  }
+  const problems = validateRequest(schema, body);
+  if (problems.length > 0) throw new Refusal(422, reasonsFromProblems(problems));
+  return body as T;
+}
+
+function availableMethod(code: string, type = 'REALTIME') {
+  return { code, type, name: methodNames[code as PayMethod] ?? code };
+}
+
+/** Section 4 of the reference. */
+export function apiRoutes(app: FastifyInstance, { store, baseUrl }: SandboxContext) {
+  path(app, '/checkouts', {
+    POST: async (request, reply) => {
+      const body = validBody<CheckoutRequest>(request, 'checkout');
+      const { payment = {}, page = {} } = body;
+      const now = Date.now();
+      const checkout = store.createCheckout(
+        {
+          created_at: checkoutTimestamp(now),
+          layout: page.layout ?? null,
+          language: page.language ?? null,
+          method_code: payment.paymentMethod?.code ?? null,
+          amount: payment.amount ?? 0,
+          summary: payment.summary ?? null,
+          customer_uuid: payment.customer?.uuid?.toLowerCase() ?? null,
+          create_registration: payment.paymentMethod?.details?.createRegistration === true ? 1 : 0,
+          allow_registration: payment.paymentMethod?.details?.allowRegistration === true ? 1 : 0,
+          action_url: body.redirects?.find((redirect) => redirect.type === 'action')?.url ?? null,
+          request: JSON.stringify(body),
+        },
+        {
+          amount: payment.amount ?? 0,
+          validStart: isoWithOffset(now),
+          validEnd: isoWithOffset(now + checkoutValidityMs),
+          availableMethods: offeredMethods(payment.paymentMethod?.code ?? null).map((code) => availableMethod(code)),
+          callbackUrl: null,
+        },
+        isoWithOffset(now),
+      );
+      const checkoutUrl =
+        page.layout === 'embed'
+          ? `${baseUrl()}/embed/${checkout.id}/widget.js`
+          : `${baseUrl()}/pay/${checkout.id}${page.layout === undefined ? '' : `?page_layout=${encodeURIComponent(page.layout)}`}`;
+      return reply.code(201).send({
+        apiVersion,
+        date: isoWithOffset(now),
+        success: true,
+        data: {
+          id: checkout.id,
+          createdAt: checkout.created_at,
+          checkoutUrl,
+          paymentId: String(checkout.payment_id),
+          stateDetails: { state: 'PaymentReady', timestamp: isoWithOffset(now) },
+        },
+      });
+    },
+  });
+
+  path(app, '/customers/:uuid/paymentMethods', {
+    GET: async (request) => {
+      const { uuid } = request.params as { uuid: string };
+      if (!uuidPattern.test(uuid)) throw refuse(400, 'invalid_field', `uuid: "${uuid}" is not a UUID`, 'a customer UUID', 'uuid', ['PML-7']);
+      return { apiVersion, date: isoWithOffset(), success: true, data: store.storedMethods(uuid.toLowerCase()) };
+    },
+  });
+
+  path(app, '/payments/references', {
+    POST: async (request, reply) => {
+      const body = validBody<ReferenceRequest>(request, 'reference');
+      const paymentId = store.createReference(
+        {
+          amount: body.amount,
+          validStart: body.validDate.start,
+          validEnd: body.validDate.end,
+          availableMethods: body.availableMethods.map((method) => {
+            const { type } = method as { type?: unknown };
+            return availableMethod(method.code, typeof type === 'string' ? type : undefined);
+          }),
+          callbackUrl: body.callbackUrl ?? null,
+        },
+        isoWithOffset(),
+      );
+      return reply.code(201).send({ date: isoWithOffset(), success: true, data: paymentResource(store.payment(paymentId)!) });
+    },
+  });
+
+  path(app, '/payments/:id', {
+    GET: async (request) => {
+      const { id } = request.params as { id: string };
+      const payment = /^[0-9]{1,15}$/.test(id) ? store.payment(Number(id)) : undefined;
+      if (!payment) throw refuse(404, 'not_found', `no payment with id ${id}`, 'an existing payment id', 'id', ['REF-10']);
+      return { date: isoWithOffset(), success: true, data: paymentResource(payment) };
+    },
+  });
+}

@@ -1,0 +1,171 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { validateRequest, type RequestBody } from '../src/schemas.ts';
+import {
+  allowedLayoutCodeCombinations,
+  anyValidCheckout,
+  brokenCheckouts,
+  brokenReferences,
+  card,
+  cardBrand,
+  checkoutEdgeCases,
+  checkoutOf,
+  checkoutVariants,
+  declinedSuffix,
+  formatWithOffset,
+  luhnValid,
+  maxAmount,
+  validReference,
+  wallet,
+  type BrokenCase,
+} from '../generators/index.ts';
+
+const seed = 20_240_601;
+const numRuns = 200;
+const check = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => void) =>
+  fc.assert(fc.property(arbitrary, predicate), { seed, numRuns });
+
+const schemaValid = (body: RequestBody) => (value: unknown) => assert.deepEqual(validateRequest(body, value), []);
+
+const validCheckouts: [string, fc.Arbitrary<unknown>][] = [
+  ...Object.entries(checkoutVariants),
+  ...Object.entries(checkoutEdgeCases),
+  ['anyValidCheckout', anyValidCheckout],
+  ...allowedLayoutCodeCombinations.map((combination): [string, fc.Arbitrary<unknown>] => [`combination ${JSON.stringify(combination)}`, checkoutOf(combination)]),
+];
+for (const [name, arbitrary] of validCheckouts) {
+  test(`valid checkout ${name} is schema-valid`, () => check(arbitrary, schemaValid('checkout')));
+}
+
+for (const callback of ['with', 'without', 'either'] as const) {
+  test(`valid reference (callback ${callback}) is schema-valid`, () => check(validReference({ callback }), schemaValid('reference')));
+}
+
+function assertBrokenFor(body: RequestBody, { clause }: BrokenCase) {
+  return (value: unknown) => {
+    const problems = validateRequest(body, value);
+    assert.ok(problems.length > 0, `accepted: ${JSON.stringify(value)}`);
+    for (const problem of problems) assert.ok(problem.clauses.includes(clause), `${JSON.stringify(problem)} does not name ${clause}`);
+  };
+}
+for (const broken of brokenCheckouts) {
+  test(`broken checkout "${broken.name}" is refused for ${broken.clause} only`, () => check(broken.arbitrary, assertBrokenFor('checkout', broken)));
+}
+for (const broken of brokenReferences) {
+  test(`broken reference "${broken.name}" is refused for ${broken.clause} only`, () => check(broken.arbitrary, assertBrokenFor('reference', broken)));
+}
+
+test('the broken cases name the clauses of rules 1 and 3, of the documented types and of REF-9', () => {
+  assert.deepEqual([...new Set(brokenCheckouts.map((c) => c.clause))].sort(), ['CHK-10', 'CHK-11', 'CHK-9']);
+  assert.deepEqual([...new Set(brokenReferences.map((c) => c.clause))], ['REF-9']);
+});
+
+test('each variant of 4.1 carries what its row lists', () => {
+  check(checkoutVariants.storeMethod, ({ payment, page }) => {
+    assert.equal(page?.layout, undefined);
+    assert.equal(payment?.recurring?.amountQualifier, 'ESTM');
+    assert.ok(payment?.customer?.uuid);
+    assert.equal(payment?.paymentMethod?.code, 'CC');
+    assert.equal(payment?.paymentMethod?.details?.createRegistration, true);
+    assert.equal(page?.language, 'PT');
+  });
+  check(checkoutVariants.storeWithConsent, ({ payment, page }) => {
+    assert.equal(page?.layout, 'basic');
+    assert.equal(payment?.paymentMethod?.details?.allowRegistration, true);
+    assert.equal(payment?.paymentMethod?.code, 'CC');
+    assert.ok(payment?.customer?.uuid && payment.billingAddress && payment.code && payment.summary);
+  });
+  check(checkoutVariants.embedWeb, ({ page, redirects }) => {
+    assert.equal(page?.layout, 'embed');
+    assert.ok(redirects?.some((r) => r.type === 'action' && r.url.startsWith('https://')));
+  });
+  check(checkoutVariants.embedMobile, ({ page, redirects }) => {
+    assert.equal(page?.layout, 'default');
+    assert.ok(redirects?.some((r) => r.type === 'action' && !/^https?:/.test(r.url) && /^[a-z][a-z0-9]*:\/\//.test(r.url)));
+  });
+  check(checkoutVariants.atmPage, ({ payment, page }) => {
+    assert.equal(payment?.paymentMethod?.code, 'MB');
+    assert.equal(page?.layout, 'web');
+  });
+});
+
+test('edge cases reach the amount bounds, non-ASCII names and action URLs with a query of their own', () => {
+  const amounts = fc.sample(checkoutEdgeCases.amountBounds, { seed, numRuns }).map((c) => c.payment?.amount);
+  assert.ok(amounts.includes(1) && amounts.includes(maxAmount));
+  check(checkoutEdgeCases.nonAsciiNames, ({ payment }) => assert.match(`${payment?.customer?.firstName}${payment?.customer?.lastName}`, /[^\x00-\x7F]/));
+  check(checkoutEdgeCases.actionUrlWithQuery, ({ redirects }) => assert.ok(new URL(redirects![0].url).search.length > 1));
+  const optionalPresent = fc.sample(checkoutEdgeCases.layoutCodeCombinations, { seed, numRuns }).map((c) => Boolean(c.payment?.billingAddress));
+  assert.ok(optionalPresent.includes(true) && optionalPresent.includes(false));
+});
+
+test('rule 1 and 3 combinations: embed always has its action redirect, storing only CC/MW with basic, default or no layout', () => {
+  assert.ok(allowedLayoutCodeCombinations.some((c) => c.layout === undefined && c.registration));
+  for (const { layout, code, registration } of allowedLayoutCodeCombinations) {
+    if (registration) assert.ok(['CC', 'MW'].includes(code) && [undefined, 'basic', 'default'].includes(layout), JSON.stringify({ layout, code }));
+  }
+  // 5 layouts (none included) x 3 codes, plus 2 registrations for each of 2 codes x 3 layouts.
+  assert.equal(allowedLayoutCodeCombinations.length, 5 * 3 + 2 * 2 * 3);
+});
+
+test('validReference: several UTC offsets, and around an instant the window contains it', () => {
+  const offsets = new Set(
+    fc.sample(validReference(), { seed, numRuns }).flatMap(({ validDate }) => [validDate.start, validDate.end].map((t) => /(Z|[+-]\d\d:\d\d)$/.exec(t)![1])),
+  );
+  assert.ok(offsets.size >= 4, [...offsets].join(' '));
+  const now = new Date();
+  check(validReference({ around: now }), (reference) => {
+    const { validDate } = reference;
+    assert.deepEqual(validateRequest('reference', reference), []);
+    assert.ok(Date.parse(validDate.start) < now.getTime() && now.getTime() < Date.parse(validDate.end));
+  });
+  check(validReference({ callback: 'with' }), (reference) => assert.ok(reference.callbackUrl));
+  check(validReference({ callback: 'without' }), (reference) => assert.equal('callbackUrl' in reference, false));
+});
+
+test('formatWithOffset writes the same instant at the given offset', () => {
+  const instant = Date.UTC(2030, 0, 1, 0, 0, 0);
+  assert.equal(formatWithOffset(instant, 'Z'), '2030-01-01T00:00:00Z');
+  assert.equal(formatWithOffset(instant, '+05:30'), '2030-01-01T05:30:00+05:30');
+  assert.equal(formatWithOffset(instant, '-03:00'), '2029-12-31T21:00:00-03:00');
+  assert.equal(Date.parse(formatWithOffset(instant, '-09:30')), instant);
+});
+
+test('luhnValid and cardBrand', () => {
+  assert.equal(luhnValid('4111111111111111'), true);
+  assert.equal(luhnValid('4111111111111112'), false);
+  assert.equal(luhnValid('4111 1111 1111 1111'), false);
+  assert.equal(cardBrand('4111111111111111'), 'VISA');
+  assert.equal(cardBrand('5500000000000004'), 'MASTERCARD');
+  assert.equal(cardBrand('378282246310005'), 'AMEX');
+  assert.equal(cardBrand('6011111111111117'), 'UNKNOWN');
+});
+
+test('cards: Luhn-valid, of a known brand, with a holder and a future expiry; declined ones end in 0002, others never', () => {
+  const thisYear = new Date().getUTCFullYear();
+  const wellFormed = ({ number, holder, expireMonth, expireYear }: { number: string; holder: string; expireMonth: string; expireYear: string }) => {
+    assert.ok(luhnValid(number), number);
+    assert.notEqual(cardBrand(number), 'UNKNOWN');
+    assert.ok(holder.trim().length > 0);
+    assert.match(expireMonth, /^(0[1-9]|1[0-2])$/);
+    assert.match(expireYear, /^[0-9]{4}$/);
+    assert.ok(Number(expireYear) > thisYear);
+  };
+  check(card(), (c) => {
+    wellFormed(c);
+    assert.equal(c.number.endsWith(declinedSuffix), false);
+  });
+  check(card({ declined: true }), (c) => {
+    wellFormed(c);
+    assert.ok(c.number.endsWith(declinedSuffix));
+  });
+  const brands = new Set(fc.sample(card(), { seed, numRuns }).map((c) => cardBrand(c.number)));
+  assert.deepEqual([...brands].sort(), ['AMEX', 'MASTERCARD', 'VISA']);
+});
+
+test('wallets: country code 351 and a 9-digit number', () => {
+  check(wallet(), ({ countryCode, number }) => {
+    assert.equal(countryCode, '351');
+    assert.match(number, /^[0-9]{9}$/);
+  });
+});

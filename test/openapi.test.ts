@@ -1,0 +1,150 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { validateRequest, validateResource, validateResponse, type RequestBody, type ResponseBody } from '../src/schemas.ts';
+import { generatedFiles } from '../src/generate.ts';
+import { brokenCheckouts, brokenReferences, checkoutVariants, validReference, type BrokenCase } from '../generators/index.ts';
+
+const openapiPath = fileURLToPath(new URL(generatedFiles.openapi, generatedFiles.root));
+const openapi = JSON.parse(readFileSync(openapiPath, 'utf8'));
+const prismBin = fileURLToPath(new URL('node_modules/.bin/prism', generatedFiles.root));
+const seed = 20_240_601;
+
+type Operation = { tags: string[]; requestBody?: { content: Record<string, MediaType> }; responses: Record<string, { content?: Record<string, MediaType> }> };
+type MediaType = { schema: { $ref: string }; examples?: Record<string, { value: unknown }> };
+const operation = (path: string, method: string): Operation => openapi.paths[path][method];
+
+test('the OpenAPI document is valid (swagger-parser)', async () => {
+  await SwaggerParser.validate(structuredClone(openapi));
+});
+
+test('the four paths of the reference and the test helpers, tagged test-helpers', () => {
+  const reference = ['/checkouts', '/customers/{uuid}/paymentMethods', '/payments/references', '/payments/{id}'];
+  const helpers = ['/test-helpers/customers', '/test-helpers/checkouts/{checkoutId}/pay', '/test-helpers/payments/{paymentId}/confirm', '/test-helpers/webhook', '/test-helpers/notifications'];
+  assert.deepEqual(Object.keys(openapi.paths).sort(), [...reference, ...helpers].sort());
+  for (const path of helpers) for (const method of Object.keys(openapi.paths[path])) assert.deepEqual(operation(path, method).tags, ['test-helpers']);
+  for (const path of reference) for (const method of Object.keys(openapi.paths[path])) assert.ok(!operation(path, method).tags.includes('test-helpers'));
+});
+
+test('every $ref points at a component that exists', () => {
+  const refs = JSON.stringify(openapi).match(/"\$ref":"[^"]*"/g) ?? [];
+  assert.ok(refs.length > 0);
+  for (const ref of refs) {
+    const name = /^"\$ref":"#\/components\/schemas\/([A-Za-z]+)"$/.exec(ref)?.[1];
+    assert.ok(name && openapi.components.schemas[name], ref);
+  }
+});
+
+const responseBodyOf: Record<string, ResponseBody> = {
+  'post /checkouts': 'checkoutCreated',
+  'get /customers/{uuid}/paymentMethods': 'storedPaymentMethods',
+  'get /payments/{id}': 'payment',
+};
+const requestBodyOf: Record<string, RequestBody> = { 'post /checkouts': 'checkout', 'post /payments/references': 'reference' };
+
+test('every example of a reference operation is valid per the validators', () => {
+  for (const [key, body] of Object.entries(responseBodyOf)) {
+    const [method, path] = key.split(' ');
+    const examples = Object.values(operation(path, method).responses['200'].content!['application/json'].examples ?? {});
+    assert.ok(examples.length > 0, `${key} has no example`);
+    for (const { value } of examples) assert.deepEqual(validateResponse(body, value), [], key);
+  }
+  for (const [key, body] of Object.entries(requestBodyOf)) {
+    const [method, path] = key.split(' ');
+    for (const { value } of Object.values(operation(path, method).requestBody!.content['application/json'].examples ?? {})) {
+      assert.deepEqual(validateRequest(body, value), [], key);
+    }
+  }
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/** Resolves once Prism says it listens; rejects if it exits first. */
+function listening(prism: ChildProcessByStdio<null, Readable, Readable>): Promise<void> {
+  let output = '';
+  return new Promise<void>((resolve, reject) => {
+    prism.stdout.on('data', (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes('Prism is listening')) resolve();
+    });
+    prism.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    prism.once('exit', (code) => reject(new Error(`prism exited (${code}): ${output}`)));
+  });
+}
+
+test('Prism 5.14.2 mocks the document: valid bodies from static examples, 422 for broken requests', { timeout: 60_000 }, async (t) => {
+  const port = await freePort();
+  // Started directly (not through npx or a shell) so that its pid is Prism's own, and stopped by it.
+  const prism = spawn(prismBin, ['mock', '-p', String(port), '-h', '127.0.0.1', openapiPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+  try {
+    await listening(prism);
+    await t.test('a valid POST /checkouts of each variant gets a body valid per validateResponse', async () => {
+      for (const variant of Object.values(checkoutVariants)) {
+        const [checkout] = fc.sample(variant, { seed, numRuns: 1 });
+        const { status, body } = await call('POST', '/checkouts', checkout);
+        assert.equal(status, 200, JSON.stringify(checkout));
+        assert.deepEqual(validateResponse('checkoutCreated', body), []);
+      }
+    });
+    await t.test('the stored payment methods and the payment query answer valid bodies', async () => {
+      const methods = await call('GET', '/customers/e2343605-cf46-43de-b20b-9b7d1c95a9b2/paymentMethods');
+      assert.equal(methods.status, 200);
+      assert.deepEqual(validateResponse('storedPaymentMethods', methods.body), []);
+      const payment = await call('GET', '/payments/50438');
+      assert.equal(payment.status, 200);
+      assert.deepEqual(validateResponse('payment', payment.body), []);
+    });
+    await t.test('a valid reference request gets the documented envelope with a payment id', async () => {
+      const [reference] = fc.sample(validReference(), { seed, numRuns: 1 });
+      const { status, body } = await call('POST', '/payments/references', reference);
+      assert.equal(status, 200);
+      assert.deepEqual(validateResource('envelope.schema.json', body), []);
+      assert.equal(typeof body.data.id, 'string');
+    });
+    await t.test('embed without an action redirect is refused with 422: Prism honours if/then', async () => {
+      const [embed] = fc.sample(checkoutVariants.embedWeb, { seed, numRuns: 1 });
+      const { status } = await call('POST', '/checkouts', { ...embed, redirects: [] });
+      assert.equal(status, 422);
+    });
+    // x-not-before (validDate.end not before start) is this suite's own ajv keyword: Prism ignores it.
+    const prismSees = (broken: BrokenCase) => broken.name !== 'end before start';
+    const cases: [string, BrokenCase][] = [
+      ...brokenCheckouts.map((broken): [string, BrokenCase] => ['/checkouts', broken]),
+      ...brokenReferences.filter(prismSees).map((broken): [string, BrokenCase] => ['/payments/references', broken]),
+    ];
+    await t.test('every other broken request is refused with 422', async () => {
+      for (const [path, broken] of cases) {
+        for (const request of fc.sample(broken.arbitrary, { seed, numRuns: 3 })) {
+          const { status } = await call('POST', path, request);
+          assert.equal(status, 422, `${broken.name}: ${JSON.stringify(request)}`);
+        }
+      }
+    });
+  } finally {
+    prism.kill('SIGTERM');
+    if (prism.exitCode === null && prism.signalCode === null) await once(prism, 'exit');
+  }
+});

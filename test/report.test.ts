@@ -1,0 +1,169 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clauses } from '../src/clauses.ts';
+import { secretsOf } from '../src/evidence.ts';
+import type { RawResults, RawTest } from '../src/runner/raw-results.ts';
+import { buildReport, clauseStatus, exitCodeOf, type RunContext } from '../src/runner/report.ts';
+import { renderJunit } from '../src/runner/report-junit.ts';
+import { writeReport } from '../src/runner/write-report.ts';
+
+const context: RunContext = {
+  baseUrl: 'https://target.example/api',
+  targetKind: 'url',
+  profileName: 'example',
+  profilePath: 'profiles/example.json',
+  seed: 42,
+  runs: 100,
+  strict: false,
+  grep: null,
+  startedAt: '2025-01-01T00:00:00.000Z',
+  finishedAt: '2025-01-01T00:01:00.000Z',
+};
+
+function rawTest(clauseId: string, status: RawTest['status'], extra: Partial<RawTest> = {}): RawTest {
+  return {
+    title: `checks ${clauseId}`,
+    file: 'specs/checkouts.spec.ts',
+    clauseIds: [clauseId],
+    status,
+    reason: status === 'passed' ? null : `${status} for a reason`,
+    evidence: [],
+    observations: [],
+    property: null,
+    durationMs: 5,
+    ...extra,
+  };
+}
+
+/** A small well-formedness check: balanced tags, no bare "<" or "&" in text or attributes. */
+function assertWellFormedXml(xml: string): void {
+  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
+  const stack: string[] = [];
+  const bareAmpersand = /&(?!#\d+;|amp;|lt;|gt;|quot;|apos;)/;
+  const token = /<(\/?)([A-Za-z][\w:-]*)((?:\s+[\w:-]+="[^"<]*")*)\s*(\/?)>|([^<]+)|(<)/g;
+  for (const match of body.matchAll(token)) {
+    const [, closing, name, attributes, selfClosing, text, bareLt] = match;
+    assert.equal(bareLt, undefined, `bare < at ${match.index}`);
+    assert.doesNotMatch(text ?? attributes ?? '', bareAmpersand, `bare & at ${match.index}`);
+    if (text !== undefined) continue;
+    if (closing) assert.equal(stack.pop(), name, `</${name}> closes the wrong element`);
+    else if (!selfClosing) stack.push(name);
+  }
+  assert.deepEqual(stack, [], 'unclosed elements');
+}
+
+const raw = (...tests: RawTest[]): RawResults => ({ status: 'passed', errors: [], tests });
+
+test('clause status follows the contract rules', () => {
+  assert.equal(clauseStatus('MUST', [], false), 'untested');
+  assert.equal(clauseStatus('MUST', [rawTest('X-1', 'skipped'), rawTest('X-1', 'skipped')], false), 'skipped');
+  assert.equal(clauseStatus('MUST', [rawTest('X-1', 'skipped'), rawTest('X-1', 'passed')], false), 'passed');
+  assert.equal(clauseStatus('MUST', [rawTest('X-1', 'passed'), rawTest('X-1', 'failed')], false), 'failed');
+  assert.equal(clauseStatus('SHOULD', [rawTest('X-1', 'failed')], false), 'warning');
+  assert.equal(clauseStatus('SHOULD', [rawTest('X-1', 'failed')], true), 'failed');
+  assert.equal(clauseStatus('SHOULD', [rawTest('X-1', 'passed')], true), 'passed');
+  assert.equal(clauseStatus('INFO', [rawTest('X-1', 'passed')], false), 'observed');
+  assert.equal(clauseStatus('INFO', [rawTest('X-1', 'skipped')], false), 'skipped');
+});
+
+test('every clause of the catalogue appears in order; one without a test is untested', () => {
+  const report = buildReport(clauses(), raw(rawTest('CHK-5', 'passed')), context);
+  assert.deepEqual(report.clauses.map((c) => c.id), clauses().map((c) => c.id));
+  assert.equal(report.clauses.find((c) => c.id === 'CHK-5')!.status, 'passed');
+  assert.equal(report.clauses.find((c) => c.id === 'CHK-6')!.status, 'untested');
+  assert.equal(report.summary.passed, 1);
+  assert.equal(report.summary.untested, clauses().length - 1);
+  assert.deepEqual(report.suite, { name: 'checkout-conformance', version: JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version });
+  assert.deepEqual(report.target, { baseUrl: context.baseUrl, profile: 'example', kind: 'url' });
+  assert.equal(report.seed, 42);
+  assert.equal(report.reason, null);
+});
+
+test('a test tagged with two clauses counts for both', () => {
+  const report = buildReport(clauses(), raw(rawTest('CHK-1', 'passed', { clauseIds: ['CHK-1', 'CHK-2'] })), context);
+  assert.equal(report.clauses.find((c) => c.id === 'CHK-2')!.status, 'passed');
+});
+
+test('verdict: MUST failure is non-conformant; SHOULD failure only under --strict', () => {
+  const mustFailed = buildReport(clauses(), raw(rawTest('CHK-5', 'failed')), context);
+  assert.equal(mustFailed.verdict, 'non-conformant');
+  assert.equal(exitCodeOf(mustFailed.verdict), 1);
+  assert.match(mustFailed.clauses.find((c) => c.id === 'CHK-5')!.tests[0].replay!, /^npx checkout-conformance run --base-url https:\/\/target\.example\/api --profile profiles\/example\.json --seed 42 --grep CHK-5$/);
+
+  const shouldFailed = raw(rawTest('CHK-9', 'failed'), rawTest('ENV-5', 'failed'), rawTest('PAGE-1', 'skipped'));
+  const lenient = buildReport(clauses(), shouldFailed, context);
+  assert.equal(lenient.verdict, 'conformant');
+  assert.equal(exitCodeOf(lenient.verdict), 0);
+  assert.deepEqual([lenient.summary.warnings, lenient.summary.observed, lenient.summary.skipped, lenient.summary.failed], [1, 1, 1, 0]);
+
+  const strict = buildReport(clauses(), shouldFailed, { ...context, strict: true });
+  assert.equal(strict.verdict, 'non-conformant');
+  assert.equal(strict.clauses.find((c) => c.id === 'CHK-9')!.status, 'failed');
+});
+
+test('a run that could not be made is incomplete, with its reason', () => {
+  const unreachable = buildReport(clauses(), null, context, 'target is unreachable');
+  assert.equal(unreachable.verdict, 'incomplete');
+  assert.equal(unreachable.reason, 'target is unreachable');
+  assert.equal(exitCodeOf(unreachable.verdict), 2);
+  assert.equal(buildReport(clauses(), null, context).verdict, 'incomplete');
+  assert.match(buildReport(clauses(), { ...raw(rawTest('CHK-1', 'passed')), status: 'timedout' }, context).reason!, /time-out/);
+  assert.match(buildReport(clauses(), { status: 'failed', errors: ['SyntaxError: x'], tests: [rawTest('CHK-1', 'passed')] }, context).reason!, /SyntaxError/);
+  assert.equal(buildReport(clauses(), raw(), { ...context, grep: 'NOPE' }).reason, 'no check matches --grep NOPE');
+});
+
+test('the four files are written, masked, the HTML self-contained and escaped', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'report-test-'));
+  try {
+    const headers = { Authorization: `Basic ${Buffer.from('platform:s3cret-key').toString('base64')}`, 'X-Merchant-Token': 'tok-98765-secret' };
+    const failing = rawTest('CHK-11', 'failed', {
+      title: 'refuses <script>alert(1)</script> & friends',
+      reason: 'accepted card 4111 1111 1111 1111 with token tok-98765-secret',
+      evidence: [{
+        request: { method: 'POST', url: 'https://target.example/api/checkouts', headers: { ...headers, 'X-Echo': 'platform:s3cret-key' }, body: { card: { number: '4111111111111111' } } },
+        response: { status: 201, headers: {}, body: { note: 'card 5555555555554444 stored' } },
+        note: 'the broken request was accepted',
+      }],
+      property: { seed: 42, runs: 100, path: '17:2:0', counterexample: [{ amount: 1.5 }] },
+    });
+    const report = buildReport(clauses(), raw(failing, rawTest('CHK-5', 'failed')), context);
+    const htmlPath = writeReport(dir, report, secretsOf(headers));
+    assert.equal(htmlPath, join(dir, 'report.html'));
+    for (const file of ['report.json', 'report.html', 'junit.xml', 'summary.md']) {
+      const text = readFileSync(join(dir, file), 'utf8');
+      for (const secret of [...secretsOf(headers), 's3cret-key', '4111111111111111', '4111 1111 1111 1111', '5555555555554444']) {
+        assert.ok(!text.includes(secret), `${file} holds ${secret}`);
+      }
+    }
+    const json = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    assert.match(JSON.stringify(json), /1111/);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    assert.ok(!html.includes('<script>alert(1)</script>'));
+    assert.ok(html.includes('&#60;script&#62;alert(1)&#60;/script&#62;'));
+    assert.doesNotMatch(html, /<(link|img|iframe)\b|\bsrc=|@import|url\(/i);
+    assert.ok(html.includes('npx checkout-conformance run --base-url https://target.example/api --profile profiles/example.json --seed 42 --grep CHK-11'));
+    assert.ok(html.includes('17:2:0'));
+    assert.ok(html.includes(`${report.suite.name} ${report.suite.version}`));
+    assertWellFormedXml(readFileSync(join(dir, 'junit.xml'), 'utf8'));
+    assert.match(readFileSync(join(dir, 'summary.md'), 'utf8'), /non-conformant[\s\S]*\| CHK-5 \| MUST \| failed \|/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('junit: a SHOULD warning is no failure, a MUST failure is, an incomplete run is an error', () => {
+  const report = buildReport(clauses(), raw(rawTest('CHK-9', 'failed'), rawTest('CHK-5', 'failed'), rawTest('PAGE-1', 'skipped')), context);
+  const xml = renderJunit(report);
+  assertWellFormedXml(xml);
+  assert.equal(xml.match(/<failure /g)?.length, 1);
+  assert.match(xml, /classname="CHK-5"[^>]*><failure message="failed for a reason"/);
+  assert.match(xml, /classname="CHK-9"[^>]*><system-out>warning: failed for a reason<\/system-out>/);
+  assert.match(xml, /<testsuite name="CHK: creating checkouts[^"]*" tests="\d+" failures="1"/);
+  const incomplete = renderJunit(buildReport(clauses(), null, context, 'target <down> & gone'));
+  assertWellFormedXml(incomplete);
+  assert.match(incomplete, /<error message="target &#60;down&#62; &#38; gone"\/>/);
+});
+

@@ -1,0 +1,151 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseRunOptions, UsageError } from '../src/runner/options.ts';
+import { grepPattern } from '../src/runner/playwright.ts';
+import { freePort } from '../src/runner/processes.ts';
+import { builtInProfile, loadProfile, ProfileError, runHeaders } from '../src/runner/profile.ts';
+import type { Report } from '../src/runner/report.ts';
+
+const packageRoot = fileURLToPath(new URL('../', import.meta.url));
+const bin = join(packageRoot, 'bin/checkout-conformance.js');
+const reportFiles = ['junit.xml', 'report.html', 'report.json', 'summary.md'];
+
+function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number((error as { code?: number }).code) : 0, stdout, stderr });
+    });
+  });
+}
+
+function tempDir(t: { after(fn: () => void): void }, prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('options: defaults, repeatable headers, and bad values refused', () => {
+  const options = parseRunOptions(['--header', 'Authorization: Basic abc', '--header=X-Id:  7 ', '--seed=-5', '--strict']);
+  assert.deepEqual(options.headers, { Authorization: 'Basic abc', 'X-Id': '7' });
+  assert.equal(options.seed, -5);
+  assert.equal(options.runs, 100);
+  assert.equal(options.strict, true);
+  assert.equal(options.baseUrl, null);
+  for (const bad of [
+    ['--nope'], ['--seed', '1.5'], ['--runs', '0'], ['--base-url', 'ftp://x'], ['--base-url', 'not a url'],
+    ['--target', 'wiremock'], ['--target', 'prism', '--base-url', 'http://x'], ['--header', 'no colon'], ['extra'],
+    ['--workers', 'two'], ['--seed'], ['--seed', '-5'],
+  ]) {
+    assert.throws(() => parseRunOptions(bad), UsageError, bad.join(' '));
+  }
+});
+
+test('--grep: a clause ID matches exactly that clause, other text is literal', () => {
+  // Playwright matches its --grep, case-insensitively, against the title followed by the tags.
+  const matches = (grep: string, titleWithTags: string) => new RegExp(grepPattern(grep), 'gi').test(titleWithTags);
+  assert.ok(matches('CHK-1', 'checkouts › accepts a valid body @CHK-1'));
+  assert.ok(matches('CHK-1', 'two clauses @CHK-1 @CHK-2'));
+  for (const other of ['@CHK-10', '@CHK-11', '@CHK-12', '@CHK-13', '@XCHK-1']) assert.ok(!matches('CHK-1', `t ${other}`), other);
+  assert.ok(matches('CHK-5|REF-2', 't @REF-2'));
+  assert.ok(!matches('CHK-5|REF-2', 't @REF-20'));
+  assert.ok(matches('page_layout (default)', 'carries page_layout (default) @CHK-5'));
+  assert.ok(!matches('a.c', 'abc'));
+});
+
+test('profiles: the shipped ones are valid; a bad one is named; placeholders must be filled', () => {
+  for (const file of ['sandbox.json', 'prism.json'] as const) loadProfile(builtInProfile(file));
+  const example = loadProfile(join(packageRoot, 'profiles/example-service.json'));
+  assert.throws(() => runHeaders(example, {}), /header Authorization still holds the profile's placeholder/);
+  const filled = runHeaders({ ...example, notificationSecret: 'the-private-key' }, { authorization: 'Basic eDp5', 'PayPay-ClientId': '123456789' });
+  assert.deepEqual(filled, { authorization: 'Basic eDp5', 'PayPay-ClientId': '123456789' });
+  assert.throws(() => runHeaders(example, { authorization: 'Basic eDp5', 'PayPay-ClientId': '123456789' }), /notificationSecret/);
+  const prism = loadProfile(builtInProfile('prism.json'));
+  assert.deepEqual(prism.capabilities, { testHelpers: false, hostedPages: false, stateful: false, refusesBrokenRules: false });
+
+  const dir = mkdtempSync(join(tmpdir(), 'profile-test-'));
+  try {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ ...prism, capabilities: { ...prism.capabilities, stateful: 'no' } }));
+    assert.throws(() => loadProfile(bad), (error: Error) => error instanceof ProfileError && /\/capabilities\/stateful must be boolean/.test(error.message));
+    writeFileSync(bad, '{ not json');
+    assert.throws(() => loadProfile(bad), ProfileError);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cli: a bad option is one line on stderr and exit 2', async () => {
+  for (const args of [['run', '--bogus'], ['run', '--seed', 'x'], ['frobnicate']]) {
+    const { code, stdout, stderr } = await cli(args);
+    assert.equal(code, 2, args.join(' '));
+    assert.equal(stdout, '');
+    assert.equal(stderr.trim().split('\n').length, 1, stderr);
+    assert.match(stderr, /^checkout-conformance: /);
+  }
+  const version = await cli(['--version']);
+  assert.equal(version.code, 0);
+  assert.equal(version.stdout.trim(), JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).version);
+});
+
+test('cli: an unreachable target is incomplete, exit 2, four files, within seconds', async (t) => {
+  const out = tempDir(t, 'unreachable-');
+  const port = await freePort();
+  const started = Date.now();
+  const { code, stdout, stderr } = await cli(['run', '--base-url', `http://127.0.0.1:${port}`, '--out', out, '--header', 'Authorization: Basic c2VjcmV0OnNlY3JldA==']);
+  assert.equal(code, 2);
+  assert.ok(Date.now() - started < 10_000, 'took too long');
+  assert.doesNotMatch(stderr + stdout, /\n\s+at /, 'stack trace');
+  assert.match(stdout, /unreachable/);
+  assert.deepEqual(readdirSync(out).sort(), reportFiles);
+  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+  assert.equal(report.verdict, 'incomplete');
+  assert.match(report.reason!, /unreachable.*ECONNREFUSED/);
+  assert.ok(report.clauses.every((clause) => clause.status === 'untested'));
+  for (const file of reportFiles) assert.ok(!readFileSync(join(out, file), 'utf8').includes('c2VjcmV0OnNlY3JldA=='), file);
+});
+
+test('cli: a run through Playwright, --grep CHK-1 runs CHK-1 and not CHK-10', async (t) => {
+  const specs = tempDir(t, 'specs-');
+  const out = tempDir(t, 'out-');
+  symlinkSync(join(packageRoot, 'node_modules'), join(specs, 'node_modules'));
+  writeFileSync(join(specs, 'package.json'), '{ "type": "module" }');
+  writeFileSync(join(specs, 'demo.spec.ts'), `
+import { test, expect } from '@playwright/test';
+test('answers @CHK-1', { tag: ['@CHK-1'] }, async ({}, testInfo) => {
+  const { baseUrl, headers } = JSON.parse((await import('node:fs')).readFileSync(process.env.CHECKOUT_CONFORMANCE_CONFIG!, 'utf8'));
+  const response = await fetch(baseUrl + '/payments/1', { headers });
+  await testInfo.attach('evidence', { contentType: 'application/json', body: JSON.stringify([{ request: { method: 'GET', url: baseUrl, headers }, response: null, note: 'token ' + headers['X-Token'] }]) });
+  expect(response.status).toBe(404);
+});
+test('never runs when only the first clause is asked for', { tag: ['@CHK-10'] }, () => { throw new Error('ran'); });
+`);
+  const target = createServer((_request, response) => response.writeHead(404).end());
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  t.after(() => target.close());
+  const { port } = target.address() as { port: number };
+
+  const { code, stdout } = await cli(
+    ['run', '--base-url', `http://127.0.0.1:${port}`, '--out', out, '--grep', 'CHK-1', '--seed', '7', '--header', 'X-Token: very-secret-token'],
+    { CHECKOUT_CONFORMANCE_SPECS: specs },
+  );
+  assert.equal(code, 0, stdout);
+  assert.match(stdout, /conformant: 1 passed/);
+  assert.match(stdout, /report .*report\.html/);
+  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+  assert.equal(report.verdict, 'conformant');
+  assert.equal(report.seed, 7);
+  assert.equal(report.grep, 'CHK-1');
+  const byId = (id: string) => report.clauses.find((clause) => clause.id === id)!;
+  assert.equal(byId('CHK-1').status, 'passed');
+  assert.equal(byId('CHK-1').tests[0].evidence[0].note, 'token ***');
+  assert.equal(byId('CHK-10').status, 'untested');
+  for (const file of readdirSync(out).filter((name) => name.endsWith('.json') || name.endsWith('.html'))) {
+    assert.ok(!readFileSync(join(out, file), 'utf8').includes('very-secret-token'), file);
+  }
+});

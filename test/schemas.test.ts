@@ -1,0 +1,181 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createAjv, loadSchema, responseBodies, schemaFiles, validateRequest, validateResource, type JsonSchema, type SchemaFile } from '../src/schemas.ts';
+
+test('every schema, $defs entry and response body compiles under ajv strict mode', () => {
+  const ajv = createAjv();
+  for (const file of schemaFiles) {
+    assert.ok(ajv.getSchema(file), file);
+    for (const name of Object.keys((loadSchema(file).$defs ?? {}) as object)) assert.ok(ajv.getSchema(`${file}#/$defs/${name}`), `${file} ${name}`);
+  }
+  for (const [name, body] of Object.entries(responseBodies)) assert.doesNotThrow(() => ajv.compile(body), name);
+});
+
+type DocumentedType = 'string' | 'integer' | 'boolean' | 'object' | 'array' | 'object or array';
+
+/** Every field of section 2 of the reference: [schema, dotted path ([] for array elements), documented type]. */
+const documentedFields: [SchemaFile | `${SchemaFile}#/$defs/${string}`, string, DocumentedType][] = [
+  // 2.1 envelope
+  ['envelope.schema.json', 'apiVersion', 'string'],
+  ['envelope.schema.json', 'date', 'string'],
+  ['envelope.schema.json', 'success', 'boolean'],
+  ['envelope.schema.json', 'data', 'object or array'],
+  ['envelope.schema.json#/$defs/versioned', 'apiVersion', 'string'],
+  // 2.2 checkout request
+  ['checkout-request.schema.json', 'payment.amount', 'integer'],
+  ['checkout-request.schema.json', 'payment.code', 'string'],
+  ['checkout-request.schema.json', 'payment.summary', 'string'],
+  ['checkout-request.schema.json', 'payment.recurring.amountQualifier', 'string'],
+  ['checkout-request.schema.json', 'payment.customer.uuid', 'string'],
+  ['checkout-request.schema.json', 'payment.customer.customerId', 'string'],
+  ['checkout-request.schema.json', 'payment.customer.firstName', 'string'],
+  ['checkout-request.schema.json', 'payment.customer.lastName', 'string'],
+  ['checkout-request.schema.json', 'payment.customer.phoneNumber', 'string'],
+  ['checkout-request.schema.json', 'payment.customer.email', 'string'],
+  ['checkout-request.schema.json', 'payment.billingAddress.country', 'string'],
+  ['checkout-request.schema.json', 'payment.billingAddress.city', 'string'],
+  ['checkout-request.schema.json', 'payment.billingAddress.street1', 'string'],
+  ['checkout-request.schema.json', 'payment.billingAddress.postCode', 'string'],
+  ['checkout-request.schema.json', 'payment.paymentMethod.code', 'string'],
+  ['checkout-request.schema.json', 'payment.paymentMethod.details.createRegistration', 'boolean'],
+  ['checkout-request.schema.json', 'payment.paymentMethod.details.allowRegistration', 'boolean'],
+  ['checkout-request.schema.json', 'page.language', 'string'],
+  ['checkout-request.schema.json', 'page.layout', 'string'],
+  ['checkout-request.schema.json', 'redirects', 'array'],
+  ['checkout-request.schema.json', 'redirects[].type', 'string'],
+  ['checkout-request.schema.json', 'redirects[].url', 'string'],
+  // 2.3 checkout
+  ['checkout.schema.json', 'id', 'string'],
+  ['checkout.schema.json', 'createdAt', 'string'],
+  ['checkout.schema.json', 'checkoutUrl', 'string'],
+  ['checkout.schema.json', 'paymentId', 'string'],
+  ['checkout.schema.json', 'stateDetails.state', 'string'],
+  ['checkout.schema.json', 'stateDetails.timestamp', 'string'],
+  // 2.4 stored payment method
+  ['stored-payment-method.schema.json', 'type', 'string'],
+  ['stored-payment-method.schema.json#/$defs/card', 'type', 'string'],
+  ['stored-payment-method.schema.json#/$defs/card', 'uuid', 'string'],
+  ['stored-payment-method.schema.json#/$defs/card', 'brand', 'string'],
+  ['stored-payment-method.schema.json#/$defs/card', 'last4Digitis', 'string'],
+  ['stored-payment-method.schema.json#/$defs/card', 'holder', 'string'],
+  ['stored-payment-method.schema.json#/$defs/card', 'expireMonth', 'string'],
+  ['stored-payment-method.schema.json#/$defs/card', 'expireYear', 'string'],
+  ['stored-payment-method.schema.json#/$defs/wallet', 'type', 'string'],
+  ['stored-payment-method.schema.json#/$defs/wallet', 'uuid', 'string'],
+  ['stored-payment-method.schema.json#/$defs/wallet', 'countryCode', 'string'],
+  ['stored-payment-method.schema.json#/$defs/wallet', 'last3Digitis', 'string'],
+  // 2.5 reference request
+  ['reference-request.schema.json', 'type', 'string'],
+  ['reference-request.schema.json', 'amount', 'integer'],
+  ['reference-request.schema.json', 'callbackUrl', 'string'],
+  ['reference-request.schema.json', 'availableMethods', 'array'],
+  ['reference-request.schema.json', 'availableMethods[].code', 'string'],
+  ['reference-request.schema.json', 'validDate.start', 'string'],
+  ['reference-request.schema.json', 'validDate.end', 'string'],
+  // 2.6 payment
+  ['payment.schema.json', 'id', 'string'],
+  ['payment.schema.json', 'type', 'string'],
+  ['payment.schema.json', 'referenceDetails.entity', 'string'],
+  ['payment.schema.json', 'referenceDetails.reference', 'string'],
+  ['payment.schema.json', 'stateDetails.state', 'string'],
+  ['payment.schema.json', 'stateDetails.createdAt', 'string'],
+  ['payment.schema.json', 'amount', 'integer'],
+  ['payment.schema.json', 'createdAt', 'string'],
+  ['payment.schema.json', 'updatedAt', 'string'],
+  ['payment.schema.json', 'validDate.start', 'string'],
+  ['payment.schema.json', 'validDate.end', 'string'],
+  ['payment.schema.json', 'availableMethods', 'array'],
+  ['payment.schema.json', 'availableMethods[].code', 'string'],
+  ['payment.schema.json', 'availableMethods[].type', 'string'],
+  ['payment.schema.json', 'availableMethods[].name', 'string'],
+];
+
+function resolve(ref: string): JsonSchema {
+  const [file, pointer = ''] = ref.split('#');
+  let node: unknown = loadSchema(file as SchemaFile);
+  for (const token of pointer.split('/').filter(Boolean)) node = (node as JsonSchema)[token];
+  return node as JsonSchema;
+}
+
+function fieldNode(schemaRef: string, dottedPath: string): JsonSchema | undefined {
+  let node: JsonSchema | undefined = resolve(schemaRef);
+  for (const segment of dottedPath.split('.')) {
+    const [name, ...arrays] = segment.split('[]');
+    node = (node?.properties as Record<string, JsonSchema> | undefined)?.[name];
+    for (const _ of arrays) node = node?.items as JsonSchema | undefined;
+  }
+  return node;
+}
+
+/** The JSON types a schema node allows, through type, const, enum or its $ref. */
+function typesOf(node: JsonSchema, base: string): string[] {
+  if (node.type) return [node.type].flat() as string[];
+  if ('const' in node) return [typeof node.const];
+  if (typeof node.$ref === 'string') {
+    const [file, pointer] = node.$ref.split('#');
+    return typesOf(resolve(`${file || base}#${pointer ?? ''}`), file || base);
+  }
+  return [];
+}
+
+for (const [schema, path, documentedType] of documentedFields) {
+  test(`2.x field ${path} of ${schema} is in the schema with its type and clause IDs`, () => {
+    const node = fieldNode(schema, path);
+    assert.ok(node, `${path} missing from ${schema}`);
+    const clauses = node['x-clauses'];
+    assert.ok(Array.isArray(clauses) && clauses.length > 0, `${path} has no x-clauses`);
+    const expected = documentedType === 'object or array' ? ['object', 'array'] : [documentedType];
+    assert.deepEqual(typesOf(node, schema.split('#')[0]), expected);
+  });
+}
+
+test('no field of a schema is left out of the table above', () => {
+  const listed = new Set(documentedFields.map(([schema, path]) => `${schema} ${path}`));
+  const walk = (schemaRef: string, node: JsonSchema, prefix: string) => {
+    for (const [name, child] of Object.entries((node.properties ?? {}) as Record<string, JsonSchema>)) {
+      const path = `${prefix}${name}`;
+      const items = child.items as JsonSchema | undefined;
+      if (!child.properties && !items?.properties) assert.ok(listed.has(`${schemaRef} ${path}`), `${schemaRef} ${path} not in the table`);
+      if (child.properties) walk(schemaRef, child, `${path}.`);
+      if (items?.properties) walk(schemaRef, items, `${path}[].`);
+    }
+  };
+  for (const file of schemaFiles) {
+    walk(file, loadSchema(file), '');
+    for (const name of Object.keys((loadSchema(file).$defs ?? {}) as object)) walk(`${file}#/$defs/${name}`, resolve(`${file}#/$defs/${name}`), '');
+  }
+});
+
+test('a timestamp without an offset is refused; Z and +01:00 pass', () => {
+  const timestamp = 'envelope.schema.json#/$defs/timestampWithOffset';
+  assert.notDeepEqual(validateResource(timestamp, '2030-01-01T10:00:00'), []);
+  assert.notDeepEqual(validateResource(timestamp, '2030-01-01 10:00:00'), []);
+  assert.deepEqual(validateResource(timestamp, '2030-01-01T10:00:00Z'), []);
+  assert.deepEqual(validateResource(timestamp, '2030-01-01T10:00:00+01:00'), []);
+  assert.deepEqual(validateResource(timestamp, '2030-01-01T10:00:00.123-03:00'), []);
+
+  const reference = { type: 'payment', amount: 100, availableMethods: [{ code: 'MB' }], validDate: { start: '2030-01-01T10:00:00', end: '2030-02-01T10:00:00Z' } };
+  const problems = validateRequest('reference', reference);
+  assert.ok(problems.length > 0 && problems.every((p) => p.path === '/validDate/start' && p.clauses.includes('REF-7')), JSON.stringify(problems));
+});
+
+test('checkout createdAt is YYYY-MM-DD HH:MM:SS, without T or offset', () => {
+  const createdAt = (value: string) => validateResource('checkout.schema.json', {
+    id: 'a', createdAt: value, checkoutUrl: 'https://pay.example/a', paymentId: '1', stateDetails: { state: 'PaymentReady', timestamp: '2022-01-03T14:16:17+00:00' },
+  });
+  assert.deepEqual(createdAt('2022-01-03 14:16:17'), []);
+  for (const bad of ['2022-01-03T14:16:17', '2022-01-03 14:16:17+00:00', '2022-01-03']) {
+    assert.ok(createdAt(bad).every((p) => p.clauses.includes('CHK-3')) && createdAt(bad).length > 0, bad);
+  }
+});
+
+test('redirect URLs may be custom-scheme deep links', () => {
+  const checkout = (url: string) => ({ page: { layout: 'default' }, redirects: [{ type: 'action', url }] });
+  assert.deepEqual(validateRequest('checkout', checkout('myshop://paid?order=12')), []);
+  assert.deepEqual(validateRequest('checkout', checkout('https://shop.example/done?order=12')), []);
+});
+
+test('a storing checkout without page.layout is allowed (4.1 "store a payment method")', () => {
+  const store = { payment: { amount: 100, customer: { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' }, paymentMethod: { code: 'CC', details: { createRegistration: true } } } };
+  assert.deepEqual(validateRequest('checkout', store), []);
+});
