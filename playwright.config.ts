@@ -1,10 +1,12 @@
 import { defineConfig } from '@playwright/test';
 import { readRunConfig } from './src/run-config.ts';
+import { blobDirEnv } from './src/runner/playwright.ts';
 
 // The conformance run. Started by "checkout-conformance run", which writes the run config first,
 // passes --grep, --workers and --global-timeout, and builds the report from what the conformance
-// reporter writes.
+// reporter writes. A sharded run also writes Playwright's blob report, for "checkout-conformance merge".
 const run = readRunConfig();
+const blobDir = process.env[blobDirEnv];
 
 export default defineConfig({
   // The suite's own tests of the runner point this at a folder of small throw-away specs.
@@ -14,5 +16,5 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   timeout: 60_000,
-  reporter: [['list'], ['./src/runner/reporter.ts']],
+  reporter: [['list'], ['./src/runner/reporter.ts'], ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : [])],
 });

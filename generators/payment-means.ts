@@ -1,5 +1,6 @@
 /** Cards and mobile wallets the suite pays with (shared/contracts/test-helpers.md). */
 import fc from 'fast-check';
+import { cardBrand as brandOf, declinedSuffix, luhnValid } from '../src/cards.ts';
 import { fullName } from './values.ts';
 
 /** A card as the pay test helper takes it. */
@@ -16,20 +17,9 @@ export interface Wallet {
   number: string;
 }
 
-/** The reference sandbox's issuer declines every card number ending in this. */
-export const declinedSuffix = '0002';
+export { declinedSuffix, luhnValid };
 
-export function luhnValid(number: string): boolean {
-  if (!/^[0-9]{12,19}$/.test(number)) return false;
-  let sum = 0;
-  for (let i = 0; i < number.length; i++) {
-    let digit = Number(number[number.length - 1 - i]);
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
-
+/** The brands the generators draw, with the prefixes and lengths they draw them with. */
 const brands = [
   { brand: 'VISA', prefixes: ['4'], length: 16 },
   { brand: 'MASTERCARD', prefixes: ['51', '52', '53', '54', '55'], length: 16 },
@@ -37,8 +27,10 @@ const brands = [
 ] as const;
 export type CardBrand = (typeof brands)[number]['brand'];
 
+/** The brand of a number among those the generators draw; any other brand is UNKNOWN here. */
 export function cardBrand(number: string): CardBrand | 'UNKNOWN' {
-  return brands.find(({ prefixes }) => prefixes.some((prefix) => number.startsWith(prefix)))?.brand ?? 'UNKNOWN';
+  const brand = brandOf(number);
+  return brands.find((drawn) => drawn.brand === brand)?.brand ?? 'UNKNOWN';
 }
 
 /**

@@ -23,8 +23,8 @@ test.describe('payment references', () => {
   test('a valid reference request succeeds, with and without callbackUrl', { tag: tags('REF-1') }, async ({ run, api, receiver }) => {
     const withCallback = { ...sample(run, validReference({ callback: 'with' })), callbackUrl: receiver.urlOf(receiver.newPath('callback')) };
     const withoutCallback = sample(run, validReference({ callback: 'without' }));
-    const problems = [withCallback, withoutCallback].map((request) => api.post('/payments/references', request));
-    api.expectNoProblems((await Promise.all(problems)).flatMap(checkReferenceCreated));
+    const answers = await Promise.all([withCallback, withoutCallback].map((request) => api.post('/payments/references', request)));
+    api.expectNoProblems(answers.flatMap(checkReferenceCreated));
   });
 
   test('references are 9-digit strings, leading zeros kept, and distinct while valid at the same time (property)', { tag: tags('REF-2', 'REF-8') }, async ({ run, api, property }) => {

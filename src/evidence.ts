@@ -1,3 +1,5 @@
+import { luhnValid } from './cards.ts';
+
 /**
  * What a check looks at and what a failure carries: one HTTP exchange with the target, masked so
  * that no credential and no full card number ever reaches a report or the console.
@@ -46,16 +48,6 @@ export interface PropertyRun {
 
 const credentialHeaders = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|paypay-clientid)$/i;
 const cardLike = /\b(?:\d[ -]?){12,18}\d\b/g;
-
-function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
 
 /** Replaces every Luhn-valid card number in a text by its last four digits. */
 export function maskCardNumbers(text: string): string {

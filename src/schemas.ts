@@ -139,7 +139,7 @@ interface Located {
   base: string;
 }
 
-/** The node itself and every schema it stands for through $ref and allOf. */
+/** The node itself and every schema it stands for or branches into, through $ref, allOf, oneOf and anyOf. */
 function expand(located: Located, depth = 0): Located[] {
   const { node, base } = located;
   const out: Located[] = [located];
@@ -150,7 +150,8 @@ function expand(located: Located, depth = 0): Located[] {
     const targetRoot = schemasById.get(target);
     if (targetRoot) out.push(...expand({ node: resolvePointer(targetRoot, pointer).pop()!, base: target }, depth + 1));
   }
-  for (const part of (node.allOf as JsonSchema[] | undefined) ?? []) out.push(...expand({ node: part, base }, depth + 1));
+  const parts = ['allOf', 'oneOf', 'anyOf'].flatMap((keyword) => (node[keyword] as JsonSchema[] | undefined) ?? []);
+  for (const part of parts) out.push(...expand({ node: part, base }, depth + 1));
   return out;
 }
 

@@ -19,6 +19,7 @@ const context: RunContext = {
   runs: 100,
   strict: false,
   grep: null,
+  shard: null,
   startedAt: '2025-01-01T00:00:00.000Z',
   finishedAt: '2025-01-01T00:01:00.000Z',
 };
@@ -77,7 +78,7 @@ test('every clause of the catalogue appears in order; one without a test is unte
   assert.equal(report.summary.passed, 1);
   assert.equal(report.summary.untested, clauses().length - 1);
   assert.deepEqual(report.suite, { name: 'checkout-conformance', version: JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version });
-  assert.deepEqual(report.target, { baseUrl: context.baseUrl, profile: 'example', kind: 'url' });
+  assert.deepEqual(report.target, { baseUrl: context.baseUrl, profile: 'example', kind: 'url', profilePath: 'profiles/example.json' });
   assert.equal(report.seed, 42);
   assert.equal(report.reason, null);
 });

@@ -1,5 +1,5 @@
 import type { StoredPaymentMethod } from '../../schemas/generated/types.ts';
-import { validateResource, validateResponse } from '../schemas.ts';
+import { validateResponse } from '../schemas.ts';
 import { checkSuccess, fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /** What the customer paid with, as the pay helper or the hosted page was given it. */
@@ -13,35 +13,12 @@ export function storedMethodsOf(exchange: Exchange): StoredPaymentMethod[] {
   return Array.isArray(data) ? (data as StoredPaymentMethod[]) : [];
 }
 
-const variants: Record<string, string> = {
-  CC: 'stored-payment-method.schema.json#/$defs/card',
-  MW: 'stored-payment-method.schema.json#/$defs/wallet',
-};
-
-/**
- * The list's schema problems. An element of a known type is validated against its own variant, so
- * that its problems are named after PML-3 or PML-4 (the clause lookup along the list's schema does
- * not descend into oneOf).
- */
-function schemaProblemsOfList(body: unknown) {
-  const elements = storedMethodsOf({ response: { body } } as Exchange);
-  const typed = (index: number) => variants[String(elements[index]?.type)];
-  const ofList = validateResponse('storedPaymentMethods', body).filter((problem) => {
-    const index = /^\/data\/([0-9]+)/.exec(problem.path)?.[1];
-    return index === undefined || !typed(Number(index));
-  });
-  const ofElements = elements.flatMap((element, index) =>
-    typed(index) ? validateResource(typed(index), element).map((problem) => ({ ...problem, path: `/data/${index}${problem.path === '/' ? '' : problem.path}` })) : [],
-  );
-  return [...ofList, ...ofElements];
-}
-
 /** PML-1..4 and PML-6: the list is the versioned envelope holding well-formed methods with distinct uuids. */
 export function checkStoredMethods(exchange: Exchange): Problem[] {
   const refused = checkSuccess(exchange, 'PML-1');
   if (refused.length > 0) return refused;
   const where = `${operationOf(exchange.request)} response`;
-  const problems = fromSchema(schemaProblemsOfList(exchange.response.body), where, 'PML-1');
+  const problems = fromSchema(validateResponse('storedPaymentMethods', exchange.response.body), where, 'PML-1');
   const seen = new Set<unknown>();
   storedMethodsOf(exchange).forEach((method, index) => {
     if (method?.uuid !== undefined && seen.has(method.uuid)) {

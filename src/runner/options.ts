@@ -1,5 +1,5 @@
 /** The options of "checkout-conformance run", parsed and checked; a bad one is a UsageError. */
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 export class UsageError extends Error {}
 
@@ -24,6 +24,10 @@ export interface RunOptions {
   timeoutMs: number;
   /** null: the Playwright config's default. */
   workers: number | null;
+  /** --baseline: a file of waivers (src/runner/baseline.ts). */
+  baselinePath: string | null;
+  /** --shard i/n: this run is part i of n, for "checkout-conformance merge". */
+  shard: string | null;
 }
 
 export const defaultRuns = 100;
@@ -46,13 +50,15 @@ Run
   --allow-writes               allow state-changing requests to a live target
   --timeout-ms N               time-out of the whole run (default ${defaultTimeoutMs})
   --workers N                  parallel Playwright workers
+  --baseline FILE              waivers of known failures (JSON: [{ "clause", "reason", "expires" }])
+  --shard I/N                  run part I of N only; join the parts with "checkout-conformance merge"
   --callback-host HOST         where the suite's notification receiver listens (default 127.0.0.1)
   --public-callback-url URL    the address the target must call to reach that receiver
 
 Exit status: 0 conformant, 1 non-conformant, 2 the run could not be made.`;
 
 export function parseRunOptions(args: string[]): RunOptions {
-  const { values, positionals } = parseOrExplain(args);
+  const { values, positionals } = parseCommandArgs(args, runOptionTypes);
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (values['base-url'] !== undefined && values.target !== undefined) {
     throw new UsageError('--base-url and --target cannot be used together');
@@ -76,32 +82,34 @@ export function parseRunOptions(args: string[]): RunOptions {
     allowWrites: values['allow-writes'] ?? false,
     timeoutMs: values['timeout-ms'] === undefined ? defaultTimeoutMs : integer('--timeout-ms', values['timeout-ms'], 1000, 24 * 3_600_000),
     workers: values.workers === undefined ? null : integer('--workers', values.workers, 1, 64),
+    baselinePath: values.baseline ?? null,
+    shard: values.shard === undefined ? null : shardOf(values.shard),
   };
 }
 
-function parseOrExplain(args: string[]) {
+const runOptionTypes = {
+  'base-url': { type: 'string' },
+  target: { type: 'string' },
+  profile: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  out: { type: 'string' },
+  strict: { type: 'boolean' },
+  seed: { type: 'string' },
+  grep: { type: 'string' },
+  'callback-host': { type: 'string' },
+  'public-callback-url': { type: 'string' },
+  runs: { type: 'string' },
+  'allow-writes': { type: 'boolean' },
+  'timeout-ms': { type: 'string' },
+  workers: { type: 'string' },
+  baseline: { type: 'string' },
+  shard: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** node's parseArgs, strict, with its errors turned into one-line UsageErrors. */
+export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
   try {
-    return parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        'base-url': { type: 'string' },
-        target: { type: 'string' },
-        profile: { type: 'string' },
-        header: { type: 'string', multiple: true },
-        out: { type: 'string' },
-        strict: { type: 'boolean' },
-        seed: { type: 'string' },
-        grep: { type: 'string' },
-        'callback-host': { type: 'string' },
-        'public-callback-url': { type: 'string' },
-        runs: { type: 'string' },
-        'allow-writes': { type: 'boolean' },
-        'timeout-ms': { type: 'string' },
-        workers: { type: 'string' },
-      },
-    });
+    return parseArgs({ args, allowPositionals: true, strict: true, options });
   } catch (error) {
     const code = (error as { code?: string }).code;
     const message = (error as Error).message;
@@ -112,6 +120,14 @@ function parseOrExplain(args: string[]) {
     // node's own messages, e.g. "Option '--seed <value>' argument missing", on one line.
     throw new UsageError(message.replace(/\s*\n\s*/g, ' '));
   }
+}
+
+function shardOf(text: string): string {
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2])) {
+    throw new UsageError(`--shard must look like I/N with 1 ≤ I ≤ N, not "${text}"`);
+  }
+  return text;
 }
 
 function integer(option: string, text: string, min: number, max: number): number {

@@ -1,4 +1,5 @@
 /** Runs the specs: "playwright test" as a child, in its own process group, bounded in time. */
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runConfigEnv } from '../run-config.ts';
 import { exited, signalGroup, spawnGroup, stopGroup } from './processes.ts';
@@ -25,23 +26,44 @@ export interface PlaywrightRun {
   grep: string | null;
   workers: number | null;
   timeoutMs: number;
+  /** "i/n": Playwright's --shard. */
+  shard: string | null;
+  /** Where Playwright's blob reporter writes, for "checkout-conformance merge"; null: no blob. */
+  blobDir: string | null;
 }
+
+/** Read by playwright.config.ts: the blob reporter's folder, when there is one. */
+export const blobDirEnv = 'CHECKOUT_CONFORMANCE_BLOB_DIR';
+
+/** A run's blob reports, in its report folder. */
+export const blobDirOf = (outDir: string) => join(outDir, 'blob-report');
 
 /** Resolves with Playwright's exit code (null when it had to be killed). */
 export async function runPlaywright(run: PlaywrightRun): Promise<number | null> {
   const args = ['test', '--config', `${packageRoot}playwright.config.ts`, '--global-timeout', String(run.timeoutMs)];
   if (run.grep) args.push('--grep', grepPattern(run.grep));
   if (run.workers) args.push('--workers', String(run.workers));
-  const child = spawnGroup(`${packageRoot}node_modules/.bin/playwright`, args, {
-    cwd: packageRoot,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, [runConfigEnv]: run.configFile },
-  });
+  if (run.shard) args.push('--shard', run.shard);
+  const env = { ...process.env, [runConfigEnv]: run.configFile, ...(run.blobDir && { [blobDirEnv]: run.blobDir }) };
+  return playwright(args, env, run.timeoutMs + stopGraceMs);
+}
+
+/**
+ * "playwright merge-reports" of the blob reports in blobDir, with the conformance reporter, which
+ * writes raw-results.json into the folder the run config (configFile) names.
+ */
+export function mergeBlobReports(blobDir: string, configFile: string, timeoutMs: number): Promise<number | null> {
+  const args = ['merge-reports', '--reporter', `${packageRoot}src/runner/reporter.ts`, blobDir];
+  return playwright(args, { ...process.env, [runConfigEnv]: configFile }, timeoutMs);
+}
+
+async function playwright(args: string[], env: NodeJS.ProcessEnv, killAfterMs: number): Promise<number | null> {
+  const child = spawnGroup(`${packageRoot}node_modules/.bin/playwright`, args, { cwd: packageRoot, stdio: ['ignore', 'inherit', 'inherit'], env });
   // Its own process group does not get the terminal's Ctrl-C: pass signals on.
   const forward = (signal: NodeJS.Signals) => signalGroup(child, signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
-  const deadline = setTimeout(() => void stopGroup(child), run.timeoutMs + stopGraceMs);
+  const deadline = setTimeout(() => void stopGroup(child), killAfterMs);
   try {
     await exited(child);
     return child.exitCode;

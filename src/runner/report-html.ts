@@ -1,5 +1,6 @@
 /** report.html: one self-contained page (no external resource) a partner can open offline. */
 import type { Evidence } from '../evidence.ts';
+import { describeWaiver } from './baseline.ts';
 import type { Report, ReportClause, ReportTest } from './report.ts';
 
 export function escapeHtml(text: string): string {
@@ -7,7 +8,7 @@ export function escapeHtml(text: string): string {
 }
 
 const json = (value: unknown) => `<pre>${escapeHtml(JSON.stringify(value, null, 2) ?? 'null')}</pre>`;
-const statuses = ['failed', 'warning', 'passed', 'skipped', 'untested', 'observed'];
+const statuses = ['failed', 'warning', 'waived', 'passed', 'skipped', 'untested', 'observed'];
 const levels = ['MUST', 'SHOULD', 'INFO'];
 
 export function renderHtml(report: Report): string {
@@ -27,9 +28,10 @@ ${report.reason ? `<p class="reason">${escapeHtml(report.reason)}</p>` : ''}
 <dl>
 <dt>Target</dt><dd>${escapeHtml(report.target.baseUrl)} (${escapeHtml(report.target.kind)}, profile ${escapeHtml(report.target.profile)})</dd>
 <dt>Suite</dt><dd>${escapeHtml(report.suite.name)} ${escapeHtml(report.suite.version)}</dd>
-<dt>Seed</dt><dd>${report.seed} (${report.runs} cases per property${report.strict ? ', strict' : ''}${report.grep ? `, grep ${escapeHtml(report.grep)}` : ''})</dd>
+<dt>Seed</dt><dd>${report.seed} (${report.runs} cases per property${report.strict ? ', strict' : ''}${report.grep ? `, grep ${escapeHtml(report.grep)}` : ''}${report.shard ? `, shard ${report.shard}` : ''})</dd>
 <dt>Run</dt><dd>${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)}</dd>
 <dt>Clauses</dt><dd>${Object.entries(report.summary).map(([name, count]) => `${count} ${name}`).join(', ')}</dd>
+${report.unusedWaivers.length ? `<dt>Unused waivers</dt><dd>${report.unusedWaivers.map((w) => escapeHtml(describeWaiver(w))).join('<br>')}</dd>` : ''}
 </dl>
 <p class="filters">
 <label>Status <select id="status"><option value="">all</option>${options(statuses)}</select></label>
@@ -48,13 +50,14 @@ ${report.clauses.map((clause) => clauseRow(clause, report.seed)).join('\n')}
 }
 
 function clauseRow(clause: ReportClause, seed: number): string {
-  const open = clause.status === 'failed' || clause.status === 'warning' ? ' open' : '';
+  const open = clause.status === 'failed' || clause.status === 'warning' || clause.status === 'waived' ? ' open' : '';
+  const waiver = clause.waiver ? `<p class="waiver">Waiver ${escapeHtml(describeWaiver(clause.waiver))}</p>` : '';
   const tests = clause.tests.length
     ? `<details${open}><summary>${clause.tests.length} test${clause.tests.length === 1 ? '' : 's'}</summary>${clause.tests.map((test) => testBlock(test, seed)).join('')}</details>`
     : '';
   return `<tr data-status="${clause.status}" data-level="${clause.level}">
 <td>${escapeHtml(clause.id)}</td><td>${clause.level}</td><td><span class="status ${clause.status}">${clause.status}</span></td>
-<td><p>${escapeHtml(clause.statement)}</p>${tests}</td></tr>`;
+<td><p>${escapeHtml(clause.statement)}</p>${waiver}${tests}</td></tr>`;
 }
 
 function testBlock(test: ReportTest, seed: number): string {
@@ -90,6 +93,7 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; white-space: pre-wra
 .failed, .non-conformant { background: #f8d0d0; }
 .warning, .incomplete { background: #fbe7c0; }
 .skipped, .untested { background: #e6e6e6; }
+.waived { background: #ece0f5; }
 .observed { background: #d6e6f8; }
 .reason { color: #8a1f1f; }
 .test { border-left: 3px solid #ddd; padding-left: .8em; margin: .6em 0; }

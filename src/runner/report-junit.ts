@@ -55,7 +55,8 @@ function casesOf(clause: ReportClause): Case[] {
       const details = escapeXml(`${test.reason ?? ''}\nreplay: ${test.replay ?? ''}`);
       return { xml: `${open(name)}<failure message="${reason}">${details}</failure></testcase>`, failed: true, skipped: false };
     }
-    const note = test.status === 'failed' ? `<system-out>${clause.status}: ${reason}</system-out>` : '';
+    const status = clause.status === 'waived' ? `waived (${escapeXml(clause.waiver!.reason)}, expires ${clause.waiver!.expires})` : clause.status;
+    const note = test.status === 'failed' ? `<system-out>${status}: ${reason}</system-out>` : '';
     return { xml: `${open(name)}${note}</testcase>`, failed: false, skipped: false };
   });
 }

@@ -6,11 +6,12 @@ import { readFileSync } from 'node:fs';
 import type { Clause, ClauseLevel } from '../clauses.ts';
 import type { Evidence, Observation, PropertyRun } from '../evidence.ts';
 import type { RunConfig } from '../run-config.ts';
+import { waive, type ClauseWaiver, type Waiver } from './baseline.ts';
 import { defaultRuns } from './options.ts';
 import type { RawResults, RawTest } from './raw-results.ts';
 
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
-export type ClauseStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'untested' | 'observed';
+export type ClauseStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'untested' | 'observed' | 'waived';
 
 export interface ReportTest {
   title: string;
@@ -30,6 +31,8 @@ export interface ReportClause {
   section: string;
   statement: string;
   status: ClauseStatus;
+  /** The --baseline waiver that matched this clause's failure (expired or not). */
+  waiver: ClauseWaiver | null;
   tests: ReportTest[];
 }
 
@@ -40,21 +43,27 @@ export interface Summary {
   skipped: number;
   observed: number;
   untested: number;
+  waived: number;
 }
 
 export interface Report {
   verdict: Verdict;
   reason: string | null;
-  target: { baseUrl: string; profile: string; kind: RunConfig['targetKind'] };
+  /** profilePath: --profile as given (null: the target's built-in profile). */
+  target: { baseUrl: string; profile: string; kind: RunConfig['targetKind']; profilePath: string | null };
   suite: { name: string; version: string };
   seed: number;
   runs: number;
   strict: boolean;
   grep: string | null;
+  /** "i/n" for one part of a sharded run. */
+  shard: string | null;
   startedAt: string;
   finishedAt: string;
   summary: Summary;
   clauses: ReportClause[];
+  /** Waivers of the baseline that matched no failure: the baseline can lose them. */
+  unusedWaivers: Waiver[];
 }
 
 /** What the report needs to know about the run besides the test results. */
@@ -68,6 +77,7 @@ export interface RunContext {
   runs: number;
   strict: boolean;
   grep: string | null;
+  shard: string | null;
   startedAt: string;
   finishedAt: string;
 }
@@ -78,25 +88,33 @@ const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import
  * raw is null when no test ran; runFailure is why the run could not be made (target unreachable,
  * crash), which makes it incomplete whatever the tests say.
  */
-export function buildReport(catalogue: readonly Clause[], raw: RawResults | null, context: RunContext, runFailure: string | null = null): Report {
-  const clauses = catalogue.map((clause) => reportClause(clause, raw?.tests ?? [], context));
-  const summary: Summary = { passed: 0, failed: 0, warnings: 0, skipped: 0, observed: 0, untested: 0 };
+export function buildReport(
+  catalogue: readonly Clause[],
+  raw: RawResults | null,
+  context: RunContext,
+  runFailure: string | null = null,
+  waivers: readonly Waiver[] = [],
+): Report {
+  const clauses = catalogue.map((clause) => reportClause(clause, raw?.tests ?? [], context, waivers.find((w) => w.clause === clause.id)));
+  const summary: Summary = { passed: 0, failed: 0, warnings: 0, skipped: 0, observed: 0, untested: 0, waived: 0 };
   for (const { status } of clauses) summary[status === 'warning' ? 'warnings' : status] += 1;
   const reason = runFailure ?? incompleteReason(raw, context);
   const anyFailed = clauses.some((clause) => clause.status === 'failed');
   return {
     verdict: reason ? 'incomplete' : anyFailed ? 'non-conformant' : 'conformant',
     reason,
-    target: { baseUrl: context.baseUrl, profile: context.profileName, kind: context.targetKind },
+    target: { baseUrl: context.baseUrl, profile: context.profileName, kind: context.targetKind, profilePath: context.profilePath },
     suite: { name: packageJson.name, version: packageJson.version },
     seed: context.seed,
     runs: context.runs,
     strict: context.strict,
     grep: context.grep,
+    shard: context.shard,
     startedAt: context.startedAt,
     finishedAt: context.finishedAt,
     summary,
     clauses,
+    unusedWaivers: waivers.filter((waiver) => !clauses.some((clause) => clause.waiver?.clause === waiver.clause)),
   };
 }
 
@@ -116,14 +134,14 @@ function incompleteReason(raw: RawResults | null, context: RunContext): string |
   return null;
 }
 
-function reportClause(clause: Clause, rawTests: readonly RawTest[], context: RunContext): ReportClause {
+function reportClause(clause: Clause, rawTests: readonly RawTest[], context: RunContext, waiver: Waiver | undefined): ReportClause {
   const tests = rawTests.filter((test) => test.clauseIds.includes(clause.id));
   return {
     id: clause.id,
     level: clause.level,
     section: clause.section,
     statement: clause.statement,
-    status: clauseStatus(clause.level, tests, context.strict),
+    ...waive(clauseStatus(clause.level, tests, context.strict), waiver, context.startedAt.slice(0, 10)),
     tests: tests.map((test) => ({
       title: test.title,
       file: test.file,

@@ -9,9 +9,10 @@ import { randomInt } from 'node:crypto';
 import { clauses } from '../clauses.ts';
 import { mask } from '../evidence.ts';
 import type { Profile, RunConfig } from '../run-config.ts';
+import { describeWaiver, loadBaseline, type Waiver } from './baseline.ts';
 import { findChromium } from './chromium.ts';
 import type { RunOptions } from './options.ts';
-import { runPlaywright } from './playwright.ts';
+import { blobDirOf, runPlaywright } from './playwright.ts';
 import { preflight } from './preflight.ts';
 import { runHeaders, secretsOfRun } from './profile.ts';
 import { rawResultsFile, type RawResults } from './raw-results.ts';
@@ -19,7 +20,7 @@ import { buildReport, exitCodeOf, type Report } from './report.ts';
 import { profileFor, startTarget, type Target } from './target.ts';
 import { writeReport } from './write-report.ts';
 
-const say = (line: string) => console.log(`checkout-conformance: ${line}`);
+export const say = (line: string) => console.log(`checkout-conformance: ${line}`);
 
 export async function runConformance(options: RunOptions): Promise<number> {
   const startedAt = new Date();
@@ -32,7 +33,9 @@ export async function runConformance(options: RunOptions): Promise<number> {
   let target: Target | null = null;
   let raw: RawResults | null = null;
   let failure: string | null = null;
+  let waivers: Waiver[] = [];
   try {
+    if (options.baselinePath) waivers = loadBaseline(options.baselinePath, clauses());
     profile = profileFor(options);
     headers = runHeaders(profile, options.headers);
     target = await startTarget(options, profile, outDir);
@@ -72,11 +75,22 @@ export async function runConformance(options: RunOptions): Promise<number> {
     runs: options.runs,
     strict: options.strict,
     grep: options.grep,
+    shard: options.shard,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
-  }, failure);
-  const htmlPath = writeReport(outDir, report, secretsOfRun(headers, profile));
-  printOutcome(report, htmlPath);
+  }, failure, waivers);
+  return publishReport(outDir, report, secretsOfRun(headers, profile));
+}
+
+/** Writes the four files, prints the outcome and resolves to the exit code. */
+export function publishReport(outDir: string, report: Report, secrets: readonly string[]): 0 | 1 | 2 {
+  const htmlPath = writeReport(outDir, report, secrets);
+  const counts = Object.entries(report.summary).map(([name, count]) => `${count} ${name}`).join(', ');
+  say(`${report.verdict}: ${counts}`);
+  if (report.reason) say(report.reason);
+  for (const clause of report.clauses) if (clause.waiver) say(`waiver ${describeWaiver(clause.waiver)}`);
+  for (const waiver of report.unusedWaivers) say(`unused waiver ${describeWaiver(waiver)}: it matched no failure`);
+  say(`report ${htmlPath}`);
   return exitCodeOf(report.verdict);
 }
 
@@ -92,7 +106,7 @@ async function runSpecs(run: RunConfig, options: RunOptions, secrets: string[]):
   const rawFile = join(run.outDir, rawResultsFile);
   rmSync(rawFile, { force: true });
   try {
-    await runPlaywright({ configFile, grep: options.grep, workers: options.workers, timeoutMs: options.timeoutMs });
+    await runPlaywright({ configFile, grep: options.grep, workers: options.workers, timeoutMs: options.timeoutMs, shard: options.shard, blobDir: options.shard ? blobDirOf(run.outDir) : null });
   } finally {
     rmSync(privateDir, { recursive: true, force: true });
   }
@@ -114,11 +128,4 @@ function watchInterruption() {
       process.off('SIGTERM', record);
     },
   };
-}
-
-function printOutcome(report: Report, htmlPath: string): void {
-  const counts = Object.entries(report.summary).map(([name, count]) => `${count} ${name}`).join(', ');
-  say(`${report.verdict}: ${counts}`);
-  if (report.reason) say(report.reason);
-  say(`report ${htmlPath}`);
 }

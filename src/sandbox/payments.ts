@@ -1,4 +1,4 @@
-import { cardBrand, issuerDeclines, passesLuhn } from './cards.ts';
+import { cardBrand, issuerDeclines, luhnValid } from '../cards.ts';
 import { refuse } from './errors.ts';
 import type { Notifier } from './notifications.ts';
 import { paymentResource, type CheckoutRow, type PaymentRow, type Store } from './store.ts';
@@ -59,7 +59,7 @@ export function parsePayRequest(body: unknown): PayRequest {
   if (method === 'CC') {
     const card = input.card ?? {};
     const number = text(card.number, 'card.number', /^[0-9]{12,19}$/, 'a card number of 12 to 19 digits');
-    if (!passesLuhn(number)) throw refuse(422, 'card_invalid', 'card.number: fails the Luhn check', 'the Luhn check', 'card.number');
+    if (!luhnValid(number)) throw refuse(422, 'card_invalid', 'card.number: fails the Luhn check', 'the Luhn check', 'card.number');
     const holder = typeof card.holder === 'string' ? card.holder.trim() : '';
     if (!holder) throw refuse(422, 'invalid_field', 'card.holder: expected the card holder name', 'a non-empty string', 'card.holder');
     const expireMonth = text(card.expireMonth, 'card.expireMonth', /^(0?[1-9]|1[0-2])$/, 'a month 01 to 12').padStart(2, '0');
