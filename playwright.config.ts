@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { readRunConfig } from './src/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
@@ -13,7 +14,8 @@ export default defineConfig({
   testDir: process.env.CHECKOUT_CONFORMANCE_SPECS ?? './specs',
   outputDir: `${run.outDir}/test-results`,
   fullyParallel: true,
-  workers: 2,
+  // The run waits on the target more than it computes: at least two workers, one per core beyond.
+  workers: Math.max(2, availableParallelism()),
   retries: 0,
   timeout: 60_000,
   reporter: [['list'], ['./src/runner/reporter.ts'], ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : [])],

@@ -1,6 +1,6 @@
 /** Cards and mobile wallets the suite pays with (shared/contracts/test-helpers.md). */
 import fc from 'fast-check';
-import { cardBrand as brandOf, declinedSuffix, luhnValid } from '../src/cards.ts';
+import { cardBrand, declinedSuffix, luhnValid } from '../src/cards.ts';
 import { fullName } from './values.ts';
 
 /** A card as the pay test helper takes it. */
@@ -17,7 +17,7 @@ export interface Wallet {
   number: string;
 }
 
-export { declinedSuffix, luhnValid };
+export { cardBrand, declinedSuffix, luhnValid };
 
 /** The brands the generators draw, with the prefixes and lengths they draw them with. */
 const brands = [
@@ -25,13 +25,6 @@ const brands = [
   { brand: 'MASTERCARD', prefixes: ['51', '52', '53', '54', '55'], length: 16 },
   { brand: 'AMEX', prefixes: ['34', '37'], length: 15 },
 ] as const;
-export type CardBrand = (typeof brands)[number]['brand'];
-
-/** The brand of a number among those the generators draw; any other brand is UNKNOWN here. */
-export function cardBrand(number: string): CardBrand | 'UNKNOWN' {
-  const brand = brandOf(number);
-  return brands.find((drawn) => drawn.brand === brand)?.brand ?? 'UNKNOWN';
-}
 
 /**
  * Fills the one free digit (at index) so that the number passes Luhn: exactly one of 0-9 does,

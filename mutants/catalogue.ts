@@ -16,6 +16,7 @@ import {
   editRequest,
   editStoredMethods,
   isIsoWithOffset,
+  isUuid,
   mapStrings,
   nextDigits,
   uuidPattern,
@@ -199,7 +200,7 @@ const checkoutMutants: Mutant[] = [
       const payment = body.payment ?? {};
       const customer = payment.customer ?? {};
       if ('amount' in payment && !Number.isInteger(payment.amount)) payment.amount = 500;
-      if ('uuid' in customer && !new RegExp(`^${uuidPattern.source}$`, 'i').test(customer.uuid)) customer.uuid = randomUUID();
+      if ('uuid' in customer && !isUuid(customer.uuid)) customer.uuid = randomUUID();
       if ('phoneNumber' in customer && !/^\+?[0-9]{1,4}#[0-9]{1,20}$/.test(customer.phoneNumber)) customer.phoneNumber = '351#912345678';
       if ('email' in customer && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(customer.email)) customer.email = 'customer@example.com';
       if (payment.billingAddress && 'country' in payment.billingAddress && !/^[A-Za-z]{2}$/.test(payment.billingAddress.country)) payment.billingAddress.country = 'PT';
@@ -546,14 +547,17 @@ const notificationMutants: Mutant[] = [
 
 export const mutants: Mutant[] = [...envelopeMutants, ...checkoutMutants, ...pageMutants, ...tokenizationMutants, ...storedMethodMutants, ...referenceMutants, ...notificationMutants];
 
-/** Upper-cases the UUIDs the target answers, and maps them back where the suite sends them. */
+/**
+ * Upper-cases the UUIDs the target answers as values of their own (not those inside URLs, which
+ * may be the merchant's), and maps them back where the suite sends them.
+ */
 function upperCaseUuids(): Transform {
   const original = new Map<string, string>();
-  const upper = (text: string) =>
-    text.replace(uuidPattern, (uuid) => {
-      original.set(uuid.toUpperCase(), uuid);
-      return uuid.toUpperCase();
-    });
+  const upper = (text: string) => {
+    if (!isUuid(text)) return text;
+    original.set(text.toUpperCase(), text);
+    return text.toUpperCase();
+  };
   const lower = (text: string) => text.replace(uuidPattern, (uuid) => original.get(uuid) ?? uuid);
   return {
     request(request) {
@@ -564,7 +568,6 @@ function upperCaseUuids(): Transform {
     },
     response(response) {
       if (response.json !== undefined) response.json = mapStrings(response.json, upper);
-      if (response.headers.location) response.headers.location = upper(response.headers.location);
     },
     notification: (delivery) => [{ ...delivery, json: mapStrings(delivery.json, upper) }],
   };

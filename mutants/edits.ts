@@ -84,16 +84,22 @@ export function mapStrings(value: Json, map: (text: string) => string): Json {
   return value;
 }
 
-/** Every object in a JSON value, depth first. */
+/** Every object in a JSON value, depth first (not those the visit itself adds). */
 export function eachObject(value: Json, visit: (object: Record<string, Json>) => void): void {
   if (Array.isArray(value)) value.forEach((item) => eachObject(item, visit));
   else if (value && typeof value === 'object') {
+    const children = Object.values(value);
     visit(value);
-    Object.values(value).forEach((item) => eachObject(item, visit));
+    children.forEach((item) => eachObject(item, visit));
   }
 }
 
 export const uuidPattern = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const wholeUuid = new RegExp(`^${uuidPattern.source}$`, 'i');
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && wholeUuid.test(value);
+}
 
 /** An ISO 8601 timestamp with a time zone designator, as a whole string. */
 const isoWithOffset = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;

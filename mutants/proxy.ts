@@ -190,8 +190,8 @@ export async function startProxy(options: { upstream: string; transform?: Transf
   async function callUpstream(method: string, path: string, headers: Record<string, string>, body?: string): Promise<ProxyResponse> {
     const answer = await fetch(upstream + path, {
       method,
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      body: method === 'GET' || method === 'HEAD' ? undefined : body,
+      headers,
+      body: method === 'GET' || method === 'HEAD' || body === '' ? undefined : body,
       redirect: 'manual',
     });
     let text = (await answer.text()).replaceAll(upstreamOrigin, context.origin);
@@ -220,7 +220,8 @@ export async function startProxy(options: { upstream: string; transform?: Transf
     webhookUrl: null,
     lastCallbackUrl: null,
     memo: new Map(),
-    callUpstream: (method, path, json) => callUpstream(method, path, {}, json === undefined ? undefined : JSON.stringify(json)),
+    callUpstream: (method, path, json) =>
+      json === undefined ? callUpstream(method, path, {}) : callUpstream(method, path, { 'content-type': 'application/json' }, JSON.stringify(json)),
     deliver,
     postInBackground: (url, json) =>
       track(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) }).then((r) => r.arrayBuffer())),

@@ -8,13 +8,24 @@ import { join } from 'node:path';
 import { test as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { clause } from '../src/clauses.ts';
-import { attachmentNames, mask, secretsOf, type Evidence, type Observation, type PropertyRun, type RecordedRequest } from '../src/evidence.ts';
+import { attachmentNames, mask, type Evidence, type Observation, type PropertyRun, type RecordedRequest } from '../src/evidence.ts';
 import { readRunConfig, type RunConfig } from '../src/run-config.ts';
-import type { Exchange, Problem } from '../src/checks/index.ts';
+import { show, type Exchange, type Problem } from '../src/checks/index.ts';
+import { describeFetchError } from '../src/runner/preflight.ts';
+import { secretsOfRun } from '../src/runner/profile.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 export { expect };
 export type { Receiver, ReceivedRequest } from './receiver.ts';
+
+// Playwright writes a failed test's page (field values included: a card number typed into the hosted
+// page) into test-results/*/error-context.md, unmasked. The failure itself is enough.
+process.env.PLAYWRIGHT_NO_COPY_PROMPT ??= '1';
+
+/** The most of an answer's body the client reads: the rest is dropped, never buffered (a 50 MB answer). */
+const maxResponseBytes = 1024 * 1024;
+/** The most of a body, or of an observed value, that one piece of evidence keeps. */
+const maxEvidenceChars = 16 * 1024;
 
 /** Playwright tags for clause IDs, with their levels: tags('CHK-5') → ['@CHK-5', '@MUST']. */
 export function tags(...ids: string[]): string[] {
@@ -41,6 +52,11 @@ function lacks(run: RunConfig, need: Need): boolean {
     default:
       return !run.profile.capabilities[need];
   }
+}
+
+/** Test helpers the run may call: a live target's are state-changing requests like any other. */
+export function helpersUsable(run: RunConfig): boolean {
+  return !lacks(run, 'testHelpers') && !lacks(run, 'writes');
 }
 
 /** Skips the running test, with the reason, where the target lacks what it needs. */
@@ -72,6 +88,8 @@ export interface Api {
   note(evidence: Evidence): void;
   /** Fails the test with its problems, the exchanges attached as evidence. */
   expectNoProblems(problems: Problem[]): void;
+  /** A text fit for an error message: the run's secrets and full card numbers masked. */
+  masked(text: string): string;
 }
 
 export interface Helpers {
@@ -136,11 +154,50 @@ function parseBody(text: string): unknown {
   }
 }
 
+/** The body's text, up to maxBytes; a longer body is cut there and the rest is not read. */
+async function readBody(answer: Response, maxBytes: number): Promise<{ text: string; cut: boolean }> {
+  if (!answer.body) return { text: '', cut: false };
+  const reader = answer.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: Buffer.concat(chunks).toString('utf8'), cut: false };
+    chunks.push(value);
+    size += value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return { text: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'), cut: true };
+    }
+  }
+}
+
+/** A value cut to maxEvidenceChars of its JSON text, with a note saying so; small values as they are. */
+function capped(value: unknown, what: string): { value: unknown; note: string | null } {
+  if (value === undefined) return { value, note: null };
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text.length <= maxEvidenceChars) return { value, note: null };
+  return { value: `${text.slice(0, maxEvidenceChars)}…`, note: `${what} cut to its first ${maxEvidenceChars} of ${text.length} characters` };
+}
+
+function exchangeEvidence(exchange: Exchange, note: string): Evidence {
+  const request = capped(exchange.request.body, 'request body');
+  const response = capped(exchange.response.body, 'response body');
+  return {
+    request: { ...exchange.request, body: request.value },
+    response: { ...exchange.response, body: response.value },
+    note: [note, request.note, response.note].filter(Boolean).join('; '),
+  };
+}
+
 function createApi(run: RunConfig): Api & { evidence(): Evidence[]; problems: Problem[] } {
   let exchanges: Exchange[] = [];
   let notes: Evidence[] = [];
+  const cutBodies = new WeakSet<Exchange>();
   const problems: Problem[] = [];
   const baseUrl = run.baseUrl.replace(/\/$/, '');
+  const secrets = secretsOfRun(run.headers, run.profile);
+  const timeoutMs = run.profile.timeouts.requestMs;
 
   async function send(options: SendOptions): Promise<Exchange> {
     if (options.method !== 'GET') requires(run, 'writes');
@@ -153,26 +210,32 @@ function createApi(run: RunConfig): Api & { evidence(): Evidence[]; problems: Pr
     const request: RecordedRequest = { method: options.method, url: `${baseUrl}${options.path}`, headers, body: options.body ?? options.rawBody };
     const started = Date.now();
     let answer: Response;
+    let body: { text: string; cut: boolean };
     try {
+      // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
       answer = await fetch(request.url, {
         method: request.method,
         headers,
         body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
         redirect: 'manual',
-        signal: AbortSignal.timeout(run.profile.timeouts.requestMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
+      body = await readBody(answer, maxResponseBytes);
     } catch (error) {
-      notes.push({ request, response: null, note: `no answer: ${(error as Error).message}` });
-      throw new Error(`${request.method} ${options.path}: no answer within ${run.profile.timeouts.requestMs} ms (${(error as Error).message})`);
+      const why = describeFetchError(error, timeoutMs);
+      notes.push({ request, response: null, note: `no complete answer: ${why}` });
+      throw new Error(`${request.method} ${options.path}: no complete answer (${why})`);
     }
-    const text = await answer.text();
     const exchange: Exchange = {
       request,
-      response: { status: answer.status, headers: Object.fromEntries(answer.headers), body: parseBody(text), durationMs: Date.now() - started },
+      response: { status: answer.status, headers: Object.fromEntries(answer.headers), body: body.cut ? body.text : parseBody(body.text), durationMs: Date.now() - started },
     };
+    if (body.cut) cutBodies.add(exchange);
     exchanges.push(exchange);
     return exchange;
   }
+
+  const masked = (text: string) => mask(text, secrets);
 
   return {
     baseUrl,
@@ -190,12 +253,17 @@ function createApi(run: RunConfig): Api & { evidence(): Evidence[]; problems: Pr
       notes.push(evidence);
     },
     problems,
+    masked,
     expectNoProblems(found) {
-      problems.push(...found);
-      expect(found, `departures from the reference:\n${describeProblems(found)}`).toEqual([]);
+      // Playwright prints the failure and writes it into test-results: nothing secret may be in it.
+      const safe = mask(found, secrets);
+      problems.push(...safe);
+      expect(safe, `departures from the reference:\n${describeProblems(safe)}`).toEqual([]);
     },
     evidence() {
-      const fromExchanges = exchanges.map((exchange): Evidence => ({ ...exchange, note: '' }));
+      const fromExchanges = exchanges.map((exchange) =>
+        exchangeEvidence(exchange, cutBodies.has(exchange) ? `the answer was longer than ${maxResponseBytes} bytes: only its start was read` : ''),
+      );
       const summary = problems.length > 0 ? [{ request: null, response: null, note: describeProblems(problems) }] : [];
       return [...fromExchanges, ...notes, ...summary];
     },
@@ -208,7 +276,7 @@ export function helperClient(api: Api): Helpers {
   const call = async (method: string, path: string, body: unknown, accepted: (status: number) => boolean) => {
     const exchange = await api.send({ method, path: `/test-helpers${path}`, body });
     if (!accepted(exchange.response.status)) {
-      throw new Error(`test helper ${method} ${path} answered ${exchange.response.status}: ${JSON.stringify(exchange.response.body)}`);
+      throw new Error(api.masked(`test helper ${method} ${path} answered ${exchange.response.status}: ${show(exchange.response.body)}`));
     }
     return exchange;
   };
@@ -248,7 +316,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const failed = testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped';
     const observing = testInfo.tags.includes('@INFO');
     if ((failed || observing) && api.evidence().length > 0) {
-      await attachJson(testInfo, attachmentNames.evidence, api.evidence(), secretsOf(run.headers));
+      await attachJson(testInfo, attachmentNames.evidence, api.evidence(), secretsOfRun(run.headers, run.profile));
     }
   },
 
@@ -268,22 +336,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         { seed: run.seed, numRuns: runs },
       );
       const propertyRun: PropertyRun = { seed: run.seed, runs, ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }) };
-      await attachJson(testInfo, attachmentNames.property, propertyRun, secretsOf(run.headers));
+      await attachJson(testInfo, attachmentNames.property, propertyRun, secretsOfRun(run.headers, run.profile));
       if (!result.failed) return;
       // Keep only the counterexample's exchanges as evidence: replay it once.
       api.forget();
       const counterexample = result.counterexample?.[0];
       const problems = counterexample === undefined ? [] : await predicate(counterexample as never);
       api.note({ request: null, response: null, note: `shrunk counterexample (seed ${run.seed}, path ${result.counterexamplePath}): ${JSON.stringify(counterexample)}` });
-      if (problems.length === 0) throw new Error(`property failed (seed ${run.seed}): ${String(result.errorInstance ?? 'unknown error')}`);
+      if (problems.length === 0) throw new Error(api.masked(`property failed (seed ${run.seed}): ${String(result.errorInstance ?? 'unknown error')}`));
       api.expectNoProblems(problems);
     });
   },
 
   observe: async ({ run }, use, testInfo) => {
     const record = async (note: string, value: unknown) => {
-      const observation: Observation = { note, value };
-      await attachJson(testInfo, attachmentNames.observation, observation, secretsOf(run.headers));
+      const cut = capped(value, 'the value');
+      const observation: Observation = { note: cut.note ? `${note} (${cut.note})` : note, value: cut.value };
+      await attachJson(testInfo, attachmentNames.observation, observation, secretsOfRun(run.headers, run.profile));
     };
     await use({
       record,

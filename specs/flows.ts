@@ -4,7 +4,7 @@ import type { Checkout, CheckoutRequest, ReferenceRequest } from '../schemas/gen
 import type { RunConfig } from '../src/run-config.ts';
 import { checkSuccess, checkoutOf, paymentIdOf, type Exchange } from '../src/checks/index.ts';
 import { randomUUID } from 'node:crypto';
-import { helperClient, test, type Api } from './fixtures.ts';
+import { helperClient, helpersUsable, test, type Api } from './fixtures.ts';
 
 /** n values of an arbitrary, drawn from the run's seed (distinct draws, the same on every replay). */
 export function samples<T>(run: RunConfig, arbitrary: fc.Arbitrary<T>, n = 1): T[] {
@@ -54,7 +54,7 @@ export function outsideWindow(request: ReferenceRequest, when: 'past' | 'future'
 /** How long to wait for something that must not happen (a notification, a post to the action URL). */
 export const quietMs = (run: RunConfig) => Math.min(run.profile.timeouts.eventMs, 1500);
 
-/** A registered customer where the target has test helpers, else a UUID the target has never seen. */
+/** A registered customer where the run may use test helpers, else a UUID the target has never seen. */
 export async function someCustomer(run: RunConfig, api: Api): Promise<string> {
-  return run.profile.capabilities.testHelpers ? helperClient(api).registerCustomer() : randomUUID();
+  return helpersUsable(run) ? helperClient(api).registerCustomer() : randomUUID();
 }

@@ -1,6 +1,10 @@
-/** The command line: "checkout-conformance run|sandbox". Usage errors are one line and exit 2. */
+/** The command line: "checkout-conformance run|diff|merge|package|sandbox". Usage errors are one line and exit 2. */
 import { readFileSync } from 'node:fs';
+import { BaselineError } from './runner/baseline.ts';
+import { diffCommand, diffUsage } from './runner/diff.ts';
+import { mergeCommand, mergeUsage } from './runner/merge.ts';
 import { parseRunOptions, runUsage, UsageError } from './runner/options.ts';
+import { packageCommand, packageUsage } from './runner/package.ts';
 import { runConformance } from './runner/run.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -9,6 +13,9 @@ const usage = `Usage: checkout-conformance <command> [options]
 
 Commands
   run [options]        check a target against every clause and write the report (run --help)
+  diff OLD NEW         the clauses that regressed or recovered between two reports (diff --help)
+  merge DIR...         join the reports of a sharded run into one (merge --help)
+  package DIR          one archive of a report, to send to a partner (package --help)
   sandbox [options]    start the reference sandbox alone (sandbox --help)
 
   --help, --version
@@ -27,21 +34,23 @@ export async function main(args: string[]): Promise<number | null> {
       console.log(version);
       return 0;
     }
-    if (command === 'run') {
-      if (rest.includes('--help') || rest.includes('-h')) {
-        console.log(runUsage);
-        return 0;
-      }
-      return await runConformance(parseRunOptions(rest));
+    const helpOf = new Map([['run', runUsage], ['diff', diffUsage], ['merge', mergeUsage], ['package', packageUsage]]).get(command);
+    if (helpOf && (rest.includes('--help') || rest.includes('-h'))) {
+      console.log(helpOf);
+      return 0;
     }
+    if (command === 'run') return await runConformance(parseRunOptions(rest));
+    if (command === 'diff') return diffCommand(rest);
+    if (command === 'merge') return await mergeCommand(rest);
+    if (command === 'package') return packageCommand(rest);
     if (command === 'sandbox') {
       const { sandboxCommand } = await import('./sandbox/command.ts');
       await sandboxCommand(rest);
       return null;
     }
-    throw new UsageError(`unknown command "${command}" (expected run or sandbox)`);
+    throw new UsageError(`unknown command "${command}" (expected run, diff, merge, package or sandbox)`);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
+    if (!(error instanceof UsageError || error instanceof BaselineError)) throw error;
     console.error(`checkout-conformance: ${error.message} (see --help)`);
     return 2;
   }

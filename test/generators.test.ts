@@ -138,7 +138,7 @@ test('luhnValid and cardBrand', () => {
   assert.equal(cardBrand('4111111111111111'), 'VISA');
   assert.equal(cardBrand('5500000000000004'), 'MASTERCARD');
   assert.equal(cardBrand('378282246310005'), 'AMEX');
-  assert.equal(cardBrand('6011111111111117'), 'UNKNOWN');
+  assert.equal(cardBrand('6011111111111117'), 'DISCOVER');
 });
 
 test('cards: Luhn-valid, of a known brand, with a holder and a future expiry; declined ones end in 0002, others never', () => {

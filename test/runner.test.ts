@@ -1,34 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseRunOptions, UsageError } from '../src/runner/options.ts';
 import { grepPattern } from '../src/runner/playwright.ts';
 import { freePort } from '../src/runner/processes.ts';
 import { builtInProfile, loadProfile, ProfileError, runHeaders } from '../src/runner/profile.ts';
 import type { Report } from '../src/runner/report.ts';
+import { cli, packageRoot, specFolder, tempDir } from './support/cli.ts';
 
-const packageRoot = fileURLToPath(new URL('../', import.meta.url));
-const bin = join(packageRoot, 'bin/checkout-conformance.js');
 const reportFiles = ['junit.xml', 'report.html', 'report.json', 'summary.md'];
-
-function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code) : 0, stdout, stderr });
-    });
-  });
-}
-
-function tempDir(t: { after(fn: () => void): void }, prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 test('options: defaults, repeatable headers, and bad values refused', () => {
   const options = parseRunOptions(['--header', 'Authorization: Basic abc', '--header=X-Id:  7 ', '--seed=-5', '--strict']);
@@ -111,11 +94,8 @@ test('cli: an unreachable target is incomplete, exit 2, four files, within secon
 });
 
 test('cli: a run through Playwright, --grep CHK-1 runs CHK-1 and not CHK-10', async (t) => {
-  const specs = tempDir(t, 'specs-');
   const out = tempDir(t, 'out-');
-  symlinkSync(join(packageRoot, 'node_modules'), join(specs, 'node_modules'));
-  writeFileSync(join(specs, 'package.json'), '{ "type": "module" }');
-  writeFileSync(join(specs, 'demo.spec.ts'), `
+  const specs = specFolder(t, { 'demo.spec.ts': `
 import { test, expect } from '@playwright/test';
 test('answers @CHK-1', { tag: ['@CHK-1'] }, async ({}, testInfo) => {
   const { baseUrl, headers } = JSON.parse((await import('node:fs')).readFileSync(process.env.CHECKOUT_CONFORMANCE_CONFIG!, 'utf8'));
@@ -124,7 +104,7 @@ test('answers @CHK-1', { tag: ['@CHK-1'] }, async ({}, testInfo) => {
   expect(response.status).toBe(404);
 });
 test('never runs when only the first clause is asked for', { tag: ['@CHK-10'] }, () => { throw new Error('ran'); });
-`);
+` });
   const target = createServer((_request, response) => response.writeHead(404).end());
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   t.after(() => target.close());
@@ -132,7 +112,7 @@ test('never runs when only the first clause is asked for', { tag: ['@CHK-10'] },
 
   const { code, stdout } = await cli(
     ['run', '--base-url', `http://127.0.0.1:${port}`, '--out', out, '--grep', 'CHK-1', '--seed', '7', '--header', 'X-Token: very-secret-token'],
-    { CHECKOUT_CONFORMANCE_SPECS: specs },
+    { env: { CHECKOUT_CONFORMANCE_SPECS: specs } },
   );
   assert.equal(code, 0, stdout);
   assert.match(stdout, /conformant: 1 passed/);

@@ -188,14 +188,14 @@ describe('references (REF-6..8)', () => {
     assert.equal(new Set(references).size, 500);
   });
 
-  test('the database refuses a reference that is already valid at the same time, and allows it once expired', () => {
+  test('the database refuses a reference that is already valid at the same time, and allows it once expired', async () => {
     const db = openDatabase(':memory:');
     const draws = ['000000042', '000000042', '000000042', '000000007'];
     const store = createStore(db, '12345', () => draws.shift()!);
     const payment = (start: string, end: string) => ({ amount: 1, validStart: start, validEnd: end, availableMethods: [], callbackUrl: null });
     const now = isoWithOffset();
-    const first = store.createReference(payment('2030-01-01T00:00:00+00:00', '2030-01-31T00:00:00+00:00'), now);
-    const overlapping = store.createReference(payment('2030-01-15T00:00:00+00:00', '2030-02-15T00:00:00+00:00'), now);
+    const first = await store.createReference(payment('2030-01-01T00:00:00+00:00', '2030-01-31T00:00:00+00:00'), now);
+    const overlapping = await store.createReference(payment('2030-01-15T00:00:00+00:00', '2030-02-15T00:00:00+00:00'), now);
     assert.equal(store.payment(first)!.reference, '000000042');
     assert.equal(store.payment(overlapping)!.reference, '000000007', 'redrawn after the database refused 000000042 twice');
     const insert = db.prepare(`INSERT INTO payments (amount, entity, reference, state, state_created_at, created_at, updated_at, valid_start, valid_end, valid_start_ms, valid_end_ms, available_methods)

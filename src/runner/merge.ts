@@ -11,6 +11,7 @@ import { loadBaseline } from './baseline.ts';
 import { parseCommandArgs, UsageError } from './options.ts';
 import { blobDirOf, mergeBlobReports } from './playwright.ts';
 import { rawResultsFile, type RawResults } from './raw-results.ts';
+import { readReport } from './diff.ts';
 import { buildReport, type Report } from './report.ts';
 import { publishReport } from './run.ts';
 
@@ -54,12 +55,7 @@ export async function mergeCommand(args: string[]): Promise<number> {
 }
 
 function readPart(dir: string): Part {
-  let report: Report;
-  try {
-    report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
-  } catch (error) {
-    throw new UsageError(`${dir} holds no readable report.json: ${(error as Error).message}`);
-  }
+  const report = readReport(dir);
   if (!report.shard) throw new UsageError(`${dir} is not a part of a sharded run (run --shard I/N)`);
   const blobDir = blobDirOf(dir);
   const blobs = existsSync(blobDir) ? readdirSync(blobDir).filter((name) => name.endsWith('.zip')).map((name) => join(blobDir, name)) : [];

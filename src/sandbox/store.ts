@@ -1,5 +1,6 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomFillSync, randomInt, randomUUID } from 'node:crypto';
 import type { Database } from './db.ts';
+import { createGroupCommit } from './group-commit.ts';
 import type { Payment, StoredPaymentMethod } from '../../schemas/generated/types.ts';
 import { isoWithOffset } from './time.ts';
 
@@ -89,9 +90,21 @@ type StoredDetails = Omit<StoredPaymentMethod, 'type' | 'uuid'>;
 export const drawReference = () => String(randomInt(0, 1_000_000_000)).padStart(9, '0');
 
 const checkoutIdAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const checkoutIdLength = 40;
+// Random bytes drawn 256 ids at a time: one call to the generator per id costs more than the rest of the id.
+const randomPool = Buffer.alloc(checkoutIdLength * 256);
+let randomPoolUsed = randomPool.length;
+
 /** 40 characters, like the service's checkout ids. */
 function newCheckoutId(): string {
-  return Array.from(randomBytes(40), (byte) => checkoutIdAlphabet[byte % checkoutIdAlphabet.length]).join('');
+  if (randomPoolUsed === randomPool.length) {
+    randomFillSync(randomPool);
+    randomPoolUsed = 0;
+  }
+  let id = '';
+  for (let i = randomPoolUsed; i < randomPoolUsed + checkoutIdLength; i++) id += checkoutIdAlphabet[randomPool[i] % checkoutIdAlphabet.length];
+  randomPoolUsed += checkoutIdLength;
+  return id;
 }
 
 function isReferenceInUse(error: unknown): boolean {
@@ -154,16 +167,19 @@ export function createStore(db: Database, entity: string, nextReference: () => s
     }
   }
 
-  const createCheckout = db.transaction((checkout: NewCheckout, payment: NewPayment, now: string): CheckoutRow => {
-    const row = { ...checkout, id: newCheckoutId(), payment_id: insertPayment(payment, now) };
-    statements.insertCheckout.run(row);
-    return { ...row, state: 'PaymentReady' };
-  });
+  const commitSoon = createGroupCommit(db);
 
   return {
     transaction: <T>(work: () => T): T => db.transaction(work)(),
-    createCheckout,
-    createReference: (payment: NewPayment, now: string) => insertPayment(payment, now),
+    /** Settles once the checkout and its payment are committed. */
+    createCheckout: (checkout: NewCheckout, payment: NewPayment, now: string): Promise<CheckoutRow> =>
+      commitSoon(() => {
+        const row = { ...checkout, id: newCheckoutId(), payment_id: insertPayment(payment, now) };
+        statements.insertCheckout.run(row);
+        return { ...row, state: 'PaymentReady' };
+      }),
+    /** Settles with the payment's id once it is committed. */
+    createReference: (payment: NewPayment, now: string): Promise<number> => commitSoon(() => insertPayment(payment, now)),
     payment: (id: number) => statements.payment.get(id),
     checkout: (id: string) => statements.checkout.get(id),
     checkoutOfPayment: (paymentId: number) => statements.checkoutOfPayment.get(paymentId),

@@ -1,9 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Report } from '../../src/runner/report.ts';
 
 export const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(packageRoot, 'bin/checkout-conformance.js');
@@ -33,6 +32,13 @@ export function tempDir(t: { after(fn: () => void): void }, prefix: string): str
   return dir;
 }
 
-export function readReport(dir: string): Report {
-  return JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+export { readReport } from '../../src/runner/diff.ts';
+
+/** A throw-away spec folder (for CHECKOUT_CONFORMANCE_SPECS): file name → source. */
+export function specFolder(t: { after(fn: () => void): void }, specs: Record<string, string>): string {
+  const dir = tempDir(t, 'specs-');
+  symlinkSync(join(packageRoot, 'node_modules'), join(dir, 'node_modules'));
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
+  for (const [name, source] of Object.entries(specs)) writeFileSync(join(dir, name), source);
+  return dir;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validateRequest, type RequestBody } from '../../schemas.ts';
+import { requestBodies, validateRequest, type RequestBody } from '../../schemas.ts';
 import type { CheckoutRequest, ReferenceRequest } from '../../../schemas/generated/types.ts';
 import { path, type SandboxContext } from '../app.ts';
 import { Refusal, reasonsFromProblems, refuse } from '../errors.ts';
@@ -29,12 +29,16 @@ function availableMethod(code: string, type = 'REALTIME') {
 
 /** Section 4 of the reference. */
 export function apiRoutes(app: FastifyInstance, { store, baseUrl }: SandboxContext) {
+  // Compiles the request validators at start-up rather than during the first requests.
+  for (const body of Object.keys(requestBodies) as RequestBody[]) validateRequest(body, {});
+
   path(app, '/checkouts', {
     POST: async (request, reply) => {
       const body = validBody<CheckoutRequest>(request, 'checkout');
       const { payment = {}, page = {} } = body;
       const now = Date.now();
-      const checkout = store.createCheckout(
+      const nowIso = isoWithOffset(now);
+      const checkout = await store.createCheckout(
         {
           created_at: checkoutTimestamp(now),
           layout: page.layout ?? null,
@@ -50,12 +54,12 @@ export function apiRoutes(app: FastifyInstance, { store, baseUrl }: SandboxConte
         },
         {
           amount: payment.amount ?? 0,
-          validStart: isoWithOffset(now),
+          validStart: nowIso,
           validEnd: isoWithOffset(now + checkoutValidityMs),
           availableMethods: offeredMethods(payment.paymentMethod?.code ?? null).map((code) => availableMethod(code)),
           callbackUrl: null,
         },
-        isoWithOffset(now),
+        nowIso,
       );
       const checkoutUrl =
         page.layout === 'embed'
@@ -63,14 +67,14 @@ export function apiRoutes(app: FastifyInstance, { store, baseUrl }: SandboxConte
           : `${baseUrl()}/pay/${checkout.id}${page.layout === undefined ? '' : `?page_layout=${encodeURIComponent(page.layout)}`}`;
       return reply.code(201).send({
         apiVersion,
-        date: isoWithOffset(now),
+        date: nowIso,
         success: true,
         data: {
           id: checkout.id,
           createdAt: checkout.created_at,
           checkoutUrl,
           paymentId: String(checkout.payment_id),
-          stateDetails: { state: 'PaymentReady', timestamp: isoWithOffset(now) },
+          stateDetails: { state: 'PaymentReady', timestamp: nowIso },
         },
       });
     },
@@ -87,7 +91,7 @@ export function apiRoutes(app: FastifyInstance, { store, baseUrl }: SandboxConte
   path(app, '/payments/references', {
     POST: async (request, reply) => {
       const body = validBody<ReferenceRequest>(request, 'reference');
-      const paymentId = store.createReference(
+      const paymentId = await store.createReference(
         {
           amount: body.amount,
           validStart: body.validDate.start,
