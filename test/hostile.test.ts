@@ -113,3 +113,14 @@ test('a body that is not a JSON object is an ENV-1 failure, whichever envelope w
     }
   }
 });
+
+test('--request-timeout-ms shortens the preflight against a silent target', { timeout: startupMs + 30_000 }, async (t) => {
+  const target = await startHostileTarget('never-answers');
+  t.after(() => target.close());
+  const out = tempDir(t, 'hostile-request-timeout-');
+  const started = Date.now();
+  const run = await markedRun(['run', '--base-url', target.url, '--out', out, '--request-timeout-ms', '800'], startupMs + 20_000);
+  assert.equal(run.code, 2);
+  assert.match(readReport(out).reason ?? '', /sent nothing within 800 ms/);
+  assert.ok(Date.now() - started < startupMs + 800, `took ${Date.now() - started} ms`);
+});

@@ -22,6 +22,8 @@ export interface RunOptions {
   allowWrites: boolean;
   /** The whole run's time-out. */
   timeoutMs: number;
+  /** One request's time-out; null: the profile's. */
+  requestTimeoutMs: number | null;
   /** null: the Playwright config's default. */
   workers: number | null;
   /** --baseline: a file of waivers (src/runner/baseline.ts). */
@@ -49,6 +51,7 @@ Run
   --runs N                     fast-check cases per property (default ${defaultRuns})
   --allow-writes               allow state-changing requests to a live target
   --timeout-ms N               time-out of the whole run (default ${defaultTimeoutMs})
+  --request-timeout-ms N       time-out of one request (default: the profile's, 10000 for the sandbox)
   --workers N                  parallel Playwright workers
   --baseline FILE              waivers of known failures (JSON: [{ "clause", "reason", "expires" }])
   --shard I/N                  run part I of N only; join the parts with "checkout-conformance merge"
@@ -81,6 +84,8 @@ export function parseRunOptions(args: string[]): RunOptions {
     runs: values.runs === undefined ? defaultRuns : integer('--runs', values.runs, 1, 1_000_000),
     allowWrites: values['allow-writes'] ?? false,
     timeoutMs: values['timeout-ms'] === undefined ? defaultTimeoutMs : integer('--timeout-ms', values['timeout-ms'], 1000, 24 * 3_600_000),
+    requestTimeoutMs:
+      values['request-timeout-ms'] === undefined ? null : integer('--request-timeout-ms', values['request-timeout-ms'], 100, 600_000),
     workers: values.workers === undefined ? null : integer('--workers', values.workers, 1, 64),
     baselinePath: values.baseline ?? null,
     shard: values.shard === undefined ? null : shardOf(values.shard),
@@ -101,6 +106,7 @@ const runOptionTypes = {
   runs: { type: 'string' },
   'allow-writes': { type: 'boolean' },
   'timeout-ms': { type: 'string' },
+  'request-timeout-ms': { type: 'string' },
   workers: { type: 'string' },
   baseline: { type: 'string' },
   shard: { type: 'string' },

@@ -58,7 +58,12 @@ export function mergeBlobReports(blobDir: string, configFile: string, timeoutMs:
 }
 
 async function playwright(args: string[], env: NodeJS.ProcessEnv, killAfterMs: number): Promise<number | null> {
-  const child = spawnGroup(`${packageRoot}node_modules/.bin/playwright`, args, { cwd: packageRoot, stdio: ['ignore', 'inherit', 'inherit'], env });
+  // Without this, Playwright's error-context files may hold a page snapshot with what was typed (a card number).
+  const child = spawnGroup(`${packageRoot}node_modules/.bin/playwright`, args, {
+    cwd: packageRoot,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...env, PLAYWRIGHT_NO_COPY_PROMPT: '1' },
+  });
   // Its own process group does not get the terminal's Ctrl-C: pass signals on.
   const forward = (signal: NodeJS.Signals) => signalGroup(child, signal);
   process.on('SIGINT', forward);

@@ -27,9 +27,13 @@ const unprofiled: Profile = {
 
 /** The profile of the run: --profile, else the one that ships for the target. */
 export function profileFor(options: RunOptions): Profile {
-  if (options.profilePath) return loadProfile(options.profilePath);
-  if (options.baseUrl) return unprofiled;
-  return loadProfile(builtInProfile(options.target === 'prism' ? 'prism.json' : 'sandbox.json'));
+  const profile = options.profilePath
+    ? loadProfile(options.profilePath)
+    : options.baseUrl
+      ? unprofiled
+      : loadProfile(builtInProfile(options.target === 'prism' ? 'prism.json' : 'sandbox.json'));
+  if (options.requestTimeoutMs === null) return profile;
+  return { ...profile, timeouts: { ...profile.timeouts, requestMs: options.requestTimeoutMs } };
 }
 
 /** Starts (or, for --base-url, just names) the target. logDir receives Prism's log. */
