@@ -32,6 +32,8 @@ export interface Outcome {
   asExpected: boolean;
   /** Why the run went wrong, where it did. */
   problem: string | null;
+  /** The report's folder, kept where the outcome is not the expected one. */
+  reportDir: string | null;
 }
 
 export function candidates(): Candidate[] {
@@ -77,11 +79,11 @@ export async function runCandidate(candidate: Candidate, options: { seed?: numbe
     const failedClauses = report?.clauses.filter((clause) => clause.status === 'failed').map((clause) => clause.id) ?? [];
     const asExpected = candidate.clause ? failedClauses.includes(candidate.clause) : report?.verdict === 'conformant' && exitCode === 0;
     const problem = !report ? `no report.json (exit ${exitCode}): ${output.trim().split('\n').slice(-3).join(' | ')}` : report.reason;
-    return { name: candidate.name, clause: candidate.clause, verdict: report?.verdict ?? 'none', exitCode, failedClauses, asExpected, problem };
+    if (asExpected) await rm(out, { recursive: true, force: true });
+    return { name: candidate.name, clause: candidate.clause, verdict: report?.verdict ?? 'none', exitCode, failedClauses, asExpected, problem, reportDir: asExpected ? null : out };
   } finally {
     await proxy.close();
     await sandbox.close();
-    await rm(out, { recursive: true, force: true });
   }
 }
 
@@ -114,7 +116,9 @@ export function formatMatrix(outcomes: Outcome[]): string {
   const header = ['mutant', 'expected clause', 'verdict', 'clauses failed', 'result'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
-  const problems = outcomes.filter((outcome) => !outcome.asExpected && outcome.problem).map((outcome) => `  ${outcome.name}: ${outcome.problem}`);
+  const problems = outcomes
+    .filter((outcome) => !outcome.asExpected)
+    .map((outcome) => `  ${outcome.name}: ${outcome.problem ?? 'see the report'} (${outcome.reportDir})`);
   return [line(header), ...rows.map(line), ...(problems.length ? ['', 'problems:', ...problems] : []), '', summaryLine(outcomes)].join('\n');
 }
 

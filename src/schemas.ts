@@ -196,12 +196,19 @@ function toProblems(errors: ErrorObject[] | null | undefined, root: Located): Sc
   const summaries = new Set(['if', 'oneOf', 'anyOf']);
   // The reverse for "contains": its own error names the array; the errors of the elements it tried do not.
   const detailed = all.filter((error) => !summaries.has(error.keyword) && !error.schemaPath.includes('/contains/'));
-  return (detailed.length > 0 ? detailed : all).map((error) => ({
+  const problems = (detailed.length > 0 ? detailed : all).map((error) => ({
     path: error.instancePath === '' ? '/' : error.instancePath,
     expected: describeExpectation(error),
     actual: error.keyword === 'required' ? undefined : error.data,
     clauses: clausesFor(error, root),
   }));
+  // A schema that includes another (the versioned envelope includes the envelope) reports the same
+  // violation once for each.
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = `${problem.path} ${problem.expected}`;
+    return !seen.has(key) && seen.add(key);
+  });
 }
 
 let shared: ReturnType<typeof createAjv> | undefined;
