@@ -2,12 +2,9 @@
  * --baseline: waivers of known failures. A clause that failed (or warned) and has a waiver that has
  * not expired is "waived": it shows in the report but does not make the run non-conformant.
  */
-import { readFileSync } from 'node:fs';
-import Ajv2020Module from 'ajv/dist/2020.js';
 import type { Clause } from '../clauses.ts';
+import { jsonFileReader } from './json-file.ts';
 import type { ClauseStatus } from './report.ts';
-
-const Ajv2020 = Ajv2020Module.default;
 
 export class BaselineError extends Error {}
 
@@ -37,20 +34,10 @@ const baselineSchema = {
   },
 };
 
-const validateBaseline = new Ajv2020({ allErrors: false }).compile<Waiver[]>(baselineSchema);
+const readBaseline = jsonFileReader<Waiver[]>('baseline', baselineSchema, BaselineError);
 
 export function loadBaseline(file: string, catalogue: readonly Clause[]): Waiver[] {
-  let waivers: unknown;
-  try {
-    waivers = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new BaselineError(`baseline ${file}: ${(error as Error).message}`);
-  }
-  if (!validateBaseline(waivers)) {
-    const [problem] = validateBaseline.errors ?? [];
-    const extra = problem?.params && 'additionalProperty' in problem.params ? ` "${problem.params.additionalProperty}"` : '';
-    throw new BaselineError(`baseline ${file}: ${problem?.instancePath || '(top level)'} ${problem?.message ?? 'is not a list of waivers'}${extra}`);
-  }
+  const waivers = readBaseline(file);
   const seen = new Set<string>();
   waivers.forEach((waiver, index) => {
     const where = `baseline ${file}: /${index}`;

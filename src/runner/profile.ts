@@ -1,10 +1,7 @@
 /** Target profiles: read, checked against the Profile type, and merged with --header. */
-import { readFileSync } from 'node:fs';
-import Ajv2020Module from 'ajv/dist/2020.js';
 import { secretsOf } from '../evidence.ts';
 import type { Profile } from '../run-config.ts';
-
-const Ajv2020 = Ajv2020Module.default;
+import { jsonFileReader } from './json-file.ts';
 
 export class ProfileError extends Error {}
 
@@ -49,26 +46,10 @@ const profileSchema = {
   },
 };
 
-const validateProfile = new Ajv2020({ allErrors: false }).compile<Profile>(profileSchema);
+export const loadProfile = jsonFileReader<Profile>('profile', profileSchema, ProfileError);
 
 /** A value still holding the "<…>" placeholder of an example profile. */
 const placeholder = /<[^>]+>/;
-
-export function loadProfile(file: string | URL): Profile {
-  let profile: unknown;
-  try {
-    profile = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ProfileError(`profile ${file}: ${(error as Error).message}`);
-  }
-  if (!validateProfile(profile)) {
-    const [problem] = validateProfile.errors ?? [];
-    const where = problem?.instancePath || '(top level)';
-    const extra = problem?.params && 'additionalProperty' in problem.params ? ` "${problem.params.additionalProperty}"` : '';
-    throw new ProfileError(`profile ${file}: ${where} ${problem?.message ?? 'is not a profile'}${extra}`);
-  }
-  return profile;
-}
 
 /**
  * The headers of the run: the profile's, with the --header ones over them (names compare
