@@ -46,12 +46,8 @@ export interface Summary {
   waived: number;
 }
 
-export interface Report {
-  verdict: Verdict;
-  reason: string | null;
-  /** profilePath: --profile as given (null: the target's built-in profile). */
-  target: { baseUrl: string; profile: string; kind: RunConfig['targetKind']; profilePath: string | null };
-  suite: { name: string; version: string };
+/** How the run was made: what the report records and a replay needs. */
+export interface RunFacts {
   seed: number;
   runs: number;
   strict: boolean;
@@ -60,6 +56,14 @@ export interface Report {
   shard: string | null;
   startedAt: string;
   finishedAt: string;
+}
+
+export interface Report extends RunFacts {
+  verdict: Verdict;
+  reason: string | null;
+  /** profilePath: --profile as given (null: the target's built-in profile). */
+  target: { baseUrl: string; profile: string; kind: RunConfig['targetKind']; profilePath: string | null };
+  suite: { name: string; version: string };
   summary: Summary;
   clauses: ReportClause[];
   /** Waivers of the baseline that matched no failure: the baseline can lose them. */
@@ -67,19 +71,12 @@ export interface Report {
 }
 
 /** What the report needs to know about the run besides the test results. */
-export interface RunContext {
+export interface RunContext extends RunFacts {
   baseUrl: string;
   targetKind: RunConfig['targetKind'];
   profileName: string;
   /** --profile as given, for the replay command. */
   profilePath: string | null;
-  seed: number;
-  runs: number;
-  strict: boolean;
-  grep: string | null;
-  shard: string | null;
-  startedAt: string;
-  finishedAt: string;
 }
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
@@ -100,18 +97,13 @@ export function buildReport(
   for (const { status } of clauses) summary[status === 'warning' ? 'warnings' : status] += 1;
   const reason = runFailure ?? incompleteReason(raw, context);
   const anyFailed = clauses.some((clause) => clause.status === 'failed');
+  const { baseUrl, profileName, targetKind, profilePath, ...facts } = context;
   return {
     verdict: reason ? 'incomplete' : anyFailed ? 'non-conformant' : 'conformant',
     reason,
-    target: { baseUrl: context.baseUrl, profile: context.profileName, kind: context.targetKind, profilePath: context.profilePath },
+    target: { baseUrl, profile: profileName, kind: targetKind, profilePath },
     suite: { name: packageJson.name, version: packageJson.version },
-    seed: context.seed,
-    runs: context.runs,
-    strict: context.strict,
-    grep: context.grep,
-    shard: context.shard,
-    startedAt: context.startedAt,
-    finishedAt: context.finishedAt,
+    ...facts,
     summary,
     clauses,
     unusedWaivers: waivers.filter((waiver) => !clauses.some((clause) => clause.waiver?.clause === waiver.clause)),
