@@ -7,52 +7,8 @@ import { readFileSync } from 'node:fs';
 
 export const runConfigEnv = 'CHECKOUT_CONFORMANCE_CONFIG';
 
-/** Where the hosted pages keep their fields and buttons: CSS selectors, by role. */
-export interface BrowserSelectors {
-  paymentForm: string;
-  methodCard: string;
-  methodWallet: string;
-  cardNumber: string;
-  cardHolder: string;
-  expireMonth: string;
-  expireYear: string;
-  walletCountryCode: string;
-  walletNumber: string;
-  storeConsent: string;
-  payButton: string;
-  amount: string;
-  atmEntity: string;
-  atmReference: string;
-}
-
-export interface Capabilities {
-  /** The four test-helper endpoints of shared/contracts/test-helpers.md. */
-  testHelpers: boolean;
-  /** Hosted pages that a browser can open (false for a stateless mock). */
-  hostedPages: boolean;
-  /** The target keeps state between requests (false for a stateless mock such as Prism). */
-  stateful: boolean;
-  /** The target validates requests and refuses bad ones (a mock may only check the schema). */
-  refusesBrokenRules: boolean;
-}
-
-export interface Profile {
-  name: string;
-  /** A live target: no state-changing request unless writes are allowed. */
-  live: boolean;
-  headers: Record<string, string>;
-  capabilities: Capabilities;
-  /** Present where the suite can pay on the hosted pages in a browser. */
-  selectors?: BrowserSelectors;
-  timeouts: {
-    /** One HTTP request. */
-    requestMs: number;
-    /** Waiting for a notification or a redirect. */
-    eventMs: number;
-  };
-  /** Secret of the notification signature, where the target signs (observed, INFO). */
-  notificationSecret?: string;
-}
+export type { BrowserSelectors, Capabilities, Profile } from '../schemas/generated/profile.ts';
+import type { Profile } from '../schemas/generated/profile.ts';
 
 export interface RunConfig {
   baseUrl: string;

@@ -1,4 +1,5 @@
 /** Target profiles: read, checked against the Profile type, and merged with --header. */
+import { readFileSync } from 'node:fs';
 import { secretsOf } from '../evidence.ts';
 import type { Profile } from '../run-config.ts';
 import { jsonFileReader } from './json-file.ts';
@@ -8,43 +9,9 @@ export class ProfileError extends Error {}
 /** The profiles that ship with the project, by file name. */
 export const builtInProfile = (file: 'sandbox.json' | 'prism.json') => new URL(`../../profiles/${file}`, import.meta.url);
 
-const selectorRoles = [
-  'paymentForm', 'methodCard', 'methodWallet', 'cardNumber', 'cardHolder', 'expireMonth', 'expireYear',
-  'walletCountryCode', 'walletNumber', 'storeConsent', 'payButton', 'amount', 'atmEntity', 'atmReference',
-];
-const stringMap = { type: 'object', additionalProperties: { type: 'string' } };
-const flag = { type: 'boolean' };
-const milliseconds = { type: 'integer', minimum: 1 };
-
-const profileSchema = {
-  type: 'object',
-  required: ['name', 'live', 'headers', 'capabilities', 'timeouts'],
-  additionalProperties: false,
-  properties: {
-    name: { type: 'string', minLength: 1 },
-    live: flag,
-    headers: stringMap,
-    capabilities: {
-      type: 'object',
-      required: ['testHelpers', 'hostedPages', 'stateful', 'refusesBrokenRules'],
-      additionalProperties: false,
-      properties: { testHelpers: flag, hostedPages: flag, stateful: flag, refusesBrokenRules: flag },
-    },
-    selectors: {
-      type: 'object',
-      required: selectorRoles,
-      additionalProperties: false,
-      properties: Object.fromEntries(selectorRoles.map((role) => [role, { type: 'string', minLength: 1 }])),
-    },
-    timeouts: {
-      type: 'object',
-      required: ['requestMs', 'eventMs'],
-      additionalProperties: false,
-      properties: { requestMs: milliseconds, eventMs: milliseconds },
-    },
-    notificationSecret: { type: 'string', minLength: 1 },
-  },
-};
+/** The profile's JSON Schema; schemas/generated/profile.ts holds the Profile type made from it. */
+export const profileSchemaFile = new URL('../../profiles/profile.schema.json', import.meta.url);
+const profileSchema = JSON.parse(readFileSync(profileSchemaFile, 'utf8')) as object;
 
 export const loadProfile = jsonFileReader<Profile>('profile', profileSchema, ProfileError);
 
