@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { test as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { clause } from '../src/clauses.ts';
-import { attachmentNames, mask, type Evidence, type Observation, type PropertyRun, type RecordedRequest } from '../src/evidence.ts';
+import { attachmentNames, mask, recordedBody, type Evidence, type Observation, type PropertyRun, type RecordedRequest } from '../src/evidence.ts';
 import { readRunConfig, type RunConfig } from '../src/run-config.ts';
 import { show, type Exchange, type Problem } from '../src/checks/index.ts';
 import { describeFetchError } from '../src/runner/preflight.ts';
@@ -145,15 +145,6 @@ async function attachJson(testInfo: TestInfo, name: string, value: unknown, secr
   await testInfo.attach(name, { body: JSON.stringify(mask(value, secrets), null, 2), contentType: 'application/json' });
 }
 
-function parseBody(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /** The body's text, up to maxBytes; a longer body is cut there and the rest is not read. */
 async function readBody(answer: Response, maxBytes: number): Promise<{ text: string; cut: boolean }> {
   if (!answer.body) return { text: '', cut: false };
@@ -228,7 +219,7 @@ function createApi(run: RunConfig): Api & { evidence(): Evidence[]; problems: Pr
     }
     const exchange: Exchange = {
       request,
-      response: { status: answer.status, headers: Object.fromEntries(answer.headers), body: body.cut ? body.text : parseBody(body.text), durationMs: Date.now() - started },
+      response: { status: answer.status, headers: Object.fromEntries(answer.headers), body: body.cut ? body.text : recordedBody(body.text), durationMs: Date.now() - started },
     };
     if (body.cut) cutBodies.add(exchange);
     exchanges.push(exchange);

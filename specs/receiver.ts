@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import type { RecordedRequest } from '../src/evidence.ts';
+import { recordedBody, type RecordedRequest } from '../src/evidence.ts';
 
 export interface ReceivedRequest extends RecordedRequest {
   path: string;
@@ -42,16 +42,8 @@ async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 function parse(text: string, contentType: string | undefined): unknown {
-  if (text === '') return undefined;
-  if (contentType?.includes('json')) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
-  }
   if (contentType?.includes('x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
-  return text;
+  return recordedBody(text);
 }
 
 export async function startReceiver(options: { host: string; publicUrl: string | null }): Promise<Receiver> {

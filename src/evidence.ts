@@ -25,6 +25,16 @@ export interface Evidence {
   note: string;
 }
 
+/** A recorded body: its JSON where it is JSON, else the text as it came (undefined when empty). */
+export function recordedBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Names of the Playwright attachments that the specs write and the report reads. */
 export const attachmentNames = {
   evidence: 'evidence',

@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Clause, ClauseLevel } from '../clauses.ts';
-import type { Evidence, Observation, PropertyRun } from '../evidence.ts';
 import type { RunConfig } from '../run-config.ts';
 import { waive, type ClauseWaiver, type Waiver } from './baseline.ts';
 import { defaultRuns } from './options.ts';
@@ -13,23 +12,12 @@ import type { RawResults, RawTest } from './raw-results.ts';
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
 export type ClauseStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'untested' | 'observed' | 'waived';
 
-export interface ReportTest {
-  title: string;
-  file: string;
-  status: RawTest['status'];
-  reason: string | null;
-  evidence: Evidence[];
-  observations: Observation[];
-  property: PropertyRun | null;
+export interface ReportTest extends Omit<RawTest, 'clauseIds' | 'durationMs'> {
   /** The command that runs this clause again with the same seed; set on failures. */
   replay: string | null;
 }
 
-export interface ReportClause {
-  id: string;
-  level: ClauseLevel;
-  section: string;
-  statement: string;
+export interface ReportClause extends Clause {
   status: ClauseStatus;
   /** The --baseline waiver that matched this clause's failure (expired or not). */
   waiver: ClauseWaiver | null;
@@ -129,19 +117,10 @@ function incompleteReason(raw: RawResults | null, context: RunContext): string |
 function reportClause(clause: Clause, rawTests: readonly RawTest[], context: RunContext, waiver: Waiver | undefined): ReportClause {
   const tests = rawTests.filter((test) => test.clauseIds.includes(clause.id));
   return {
-    id: clause.id,
-    level: clause.level,
-    section: clause.section,
-    statement: clause.statement,
+    ...clause,
     ...waive(clauseStatus(clause.level, tests, context.strict), waiver, context.startedAt.slice(0, 10)),
-    tests: tests.map((test) => ({
-      title: test.title,
-      file: test.file,
-      status: test.status,
-      reason: test.reason,
-      evidence: test.evidence,
-      observations: test.observations,
-      property: test.property,
+    tests: tests.map(({ clauseIds, durationMs, ...test }) => ({
+      ...test,
       replay: test.status === 'failed' ? replayCommand(context, clause.id) : null,
     })),
   };
