@@ -51,6 +51,13 @@ const setDetail = (body: Json, name: string, value: unknown) => {
 };
 
 /** The checkout whose hosted page (or embed script) a GET asks for. */
+/** A stored-method edit that spells a field otherwise. */
+const renamed = (from: string, to: string) => (method: Json) => {
+  if (!(from in method)) return;
+  method[to] = method[from];
+  delete method[from];
+};
+
 function pageRequested(request: ProxyRequest, proxy: ProxyContext) {
   return request.method === 'GET' && request.route === 'other' ? proxy.checkoutOfPage(request.path) : undefined;
 }
@@ -379,11 +386,7 @@ const storedMethodMutants: Mutant[] = [
     name: 'last4Digits-spelled-correctly',
     clause: 'PML-3',
     description: 'A card carries `last4Digits`, not the reference\'s `last4Digitis`.',
-    transform: editStoredMethods((method) => {
-      if (!('last4Digitis' in method)) return;
-      method.last4Digits = method.last4Digitis;
-      delete method.last4Digitis;
-    }),
+    transform: editStoredMethods(renamed('last4Digitis', 'last4Digits')),
   },
   {
     name: 'expire-month-one-digit',
@@ -395,11 +398,7 @@ const storedMethodMutants: Mutant[] = [
     name: 'last3Digits-spelled-correctly',
     clause: 'PML-4',
     description: 'A wallet carries `last3Digits`, not the reference\'s `last3Digitis`.',
-    transform: editStoredMethods((method) => {
-      if (!('last3Digitis' in method)) return;
-      method.last3Digits = method.last3Digitis;
-      delete method.last3Digitis;
-    }),
+    transform: editStoredMethods(renamed('last3Digitis', 'last3Digits')),
   },
   {
     name: 'stored-last-digits-wrong',

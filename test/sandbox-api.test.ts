@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference } from '../generators/index.ts';
+import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference, type BrokenCase } from '../generators/index.ts';
 import { validateResponse } from '../src/schemas.ts';
 import { call } from '../src/sandbox/client.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
@@ -28,6 +28,20 @@ function assertRefusal(answer: { status: number; body: any }, status: number | n
     assert.equal(typeof reason.rule, 'string');
     assert.ok(reason.field === null || typeof reason.field === 'string');
     assert.ok(Array.isArray(reason.clauses));
+  }
+}
+
+/** Every sample of every one-rule-broken case is refused, naming the case's clause. */
+async function refusesEveryBrokenCase(path: string, cases: readonly BrokenCase[], seed: number) {
+  for (const broken of cases) {
+    await fc.assert(
+      fc.asyncProperty(broken.arbitrary, async (request) => {
+        const answer = await api('POST', path, request);
+        assertRefusal(answer, [400, 422]);
+        assert.ok(answer.body.errors.some((reason: any) => reason.clauses.includes(broken.clause)), `${broken.name}: ${JSON.stringify(answer.body)}`);
+      }),
+      { seed, numRuns: 15 },
+    );
   }
 }
 
@@ -76,18 +90,8 @@ describe('POST /checkouts', () => {
     assert.notEqual(first.paymentId, second.paymentId);
   });
 
-  test('refuses every request that breaks one rule or type, naming field, rule and clause (property)', async () => {
-    for (const broken of brokenCheckouts) {
-      await fc.assert(
-        fc.asyncProperty(broken.arbitrary, async (request) => {
-          const answer = await api('POST', '/checkouts', request);
-          assertRefusal(answer, [400, 422]);
-          assert.ok(answer.body.errors.some((reason: any) => reason.clauses.includes(broken.clause)), `${broken.name}: ${JSON.stringify(answer.body)}`);
-        }),
-        { seed: 32, numRuns: 15 },
-      );
-    }
-  });
+  test('refuses every request that breaks one rule or type, naming field, rule and clause (property)', () =>
+    refusesEveryBrokenCase('/checkouts', brokenCheckouts, 32));
 });
 
 describe('stored payment methods', () => {
@@ -138,18 +142,7 @@ describe('POST /payments/references and GET /payments/{id}', () => {
     assert.equal(references.size, 200);
   });
 
-  test('refuses broken reference requests (property)', async () => {
-    for (const broken of brokenReferences) {
-      await fc.assert(
-        fc.asyncProperty(broken.arbitrary, async (request) => {
-          const answer = await api('POST', '/payments/references', request);
-          assertRefusal(answer, [400, 422]);
-          assert.ok(answer.body.errors.some((reason: any) => reason.clauses.includes(broken.clause)), `${broken.name}: ${JSON.stringify(answer.body)}`);
-        }),
-        { seed: 34, numRuns: 15 },
-      );
-    }
-  });
+  test('refuses broken reference requests (property)', () => refusesEveryBrokenCase('/payments/references', brokenReferences, 34));
 
   test('an unknown payment id is 404', async () => {
     assertRefusal(await api('GET', '/payments/999999999'), 404);
