@@ -17,9 +17,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { anyValidCheckout } from '../generators/index.ts';
-import type { CheckoutRequest } from '../schemas/generated/types.ts';
-import { checkCheckoutCreated, type Exchange } from '../src/checks/index.ts';
+import { checkCheckoutCreated } from '../src/checks/index.ts';
+import type { RunConfig } from '../src/run-config.ts';
+import { builtInProfile, loadProfile } from '../src/runner/profile.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
+import { createApi } from '../specs/api.ts';
 import { forCustomer } from '../specs/flows.ts';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -83,16 +85,23 @@ async function fullRun() {
   }
 }
 
-/** POST /checkouts as the specs' API client does it: the answer read, parsed and kept as an exchange. */
-async function recordedPost(baseUrl: string, body: CheckoutRequest): Promise<Exchange> {
-  const headers = { accept: 'application/json', 'content-type': 'application/json' };
-  const started = Date.now();
-  const answer = await fetch(`${baseUrl}/checkouts`, { method: 'POST', headers, body: JSON.stringify(body), redirect: 'manual' });
-  const text = await answer.text();
-  return {
-    request: { method: 'POST', url: `${baseUrl}/checkouts`, headers, body },
-    response: { status: answer.status, headers: Object.fromEntries(answer.headers), body: text ? JSON.parse(text) : undefined, durationMs: Date.now() - started },
+/** The specs' own API client (recording, bounded, masking), as a spec on the embedded sandbox has it. */
+function specsApi(baseUrl: string) {
+  const run: RunConfig = {
+    baseUrl,
+    targetKind: 'sandbox',
+    profile: loadProfile(builtInProfile('sandbox.json')),
+    headers: {},
+    seed,
+    runs: propertyCases,
+    strict: false,
+    allowWrites: true,
+    callbackHost: '127.0.0.1',
+    publicCallbackUrl: null,
+    outDir: tmpdir(),
+    chromium: { executablePath: null, reason: 'not needed to measure requests' },
   };
+  return createApi(run, () => {});
 }
 
 /**
@@ -106,8 +115,9 @@ async function propertyRateRatio(): Promise<number> {
     const customer = ((await (await fetch(`${sandbox.url}/test-helpers/customers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { uuid: string }).uuid;
     const bodies = fc.sample(anyValidCheckout, { seed, numRuns: propertyCases }).map((request) => forCustomer(request, customer));
     const property = async () => {
+      const api = specsApi(sandbox.url);
       await fc.assert(fc.asyncProperty(anyValidCheckout, async (request) => {
-        checkCheckoutCreated(await recordedPost(sandbox.url, forCustomer(request, customer)));
+        checkCheckoutCreated(await api.post('/checkouts', forCustomer(request, customer)));
       }), { seed, numRuns: propertyCases });
     };
     const plainLoop = async () => {

@@ -1,0 +1,165 @@
+/** The specs' HTTP client: every exchange with the target recorded, bounded, and masked for the report. */
+import { expect } from '@playwright/test';
+import { mask, recordedBody, type Evidence, type RecordedRequest } from '../src/evidence.ts';
+import type { RunConfig } from '../src/run-config.ts';
+import type { Exchange, Problem } from '../src/checks/index.ts';
+import { describeFetchError } from '../src/runner/preflight.ts';
+import { secretsOfRun } from '../src/runner/profile.ts';
+
+/** The most of an answer's body the client reads: the rest is dropped, never buffered (a 50 MB answer). */
+const maxResponseBytes = 1024 * 1024;
+/** The most of a body, or of an observed value, that one piece of evidence keeps. */
+const maxEvidenceChars = 16 * 1024;
+
+export interface SendOptions {
+  method: string;
+  path: string;
+  body?: unknown;
+  /** Sent as it is, for bodies that are not JSON. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+  /** Leave out the run's headers (SEC-1). */
+  withoutCredentials?: boolean;
+}
+
+export interface Api {
+  readonly baseUrl: string;
+  send(options: SendOptions): Promise<Exchange>;
+  get(path: string): Promise<Exchange>;
+  post(path: string, body: unknown): Promise<Exchange>;
+  /** Every exchange of this test so far. */
+  readonly exchanges: readonly Exchange[];
+  /** Forgets the exchanges so far (a property keeps only its counterexample's). */
+  forget(): void;
+  /** Adds evidence that is not an exchange with the target (a notification the receiver got). */
+  note(evidence: Evidence): void;
+  /** Fails the test with its problems, the exchanges attached as evidence. */
+  expectNoProblems(problems: Problem[]): void;
+  /** A text fit for an error message: the run's secrets and full card numbers masked. */
+  masked(text: string): string;
+}
+
+export function describeProblems(problems: Problem[]): string {
+  return problems.map((problem) => `${problem.clause}: ${problem.message}`).join('\n');
+}
+
+/** The body's text, up to maxBytes; a longer body is cut there and the rest is not read. */
+async function readBody(answer: Response, maxBytes: number): Promise<{ text: string; cut: boolean }> {
+  if (!answer.body) return { text: '', cut: false };
+  const reader = answer.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { text: Buffer.concat(chunks).toString('utf8'), cut: false };
+    chunks.push(value);
+    size += value.length;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return { text: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'), cut: true };
+    }
+  }
+}
+
+/** A value cut to maxEvidenceChars of its JSON text, with a note saying so; small values as they are. */
+export function capped(value: unknown, what: string): { value: unknown; note: string | null } {
+  if (value === undefined) return { value, note: null };
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  if (text.length <= maxEvidenceChars) return { value, note: null };
+  return { value: `${text.slice(0, maxEvidenceChars)}…`, note: `${what} cut to its first ${maxEvidenceChars} of ${text.length} characters` };
+}
+
+function exchangeEvidence(exchange: Exchange, note: string): Evidence {
+  const request = capped(exchange.request.body, 'request body');
+  const response = capped(exchange.response.body, 'response body');
+  return {
+    request: { ...exchange.request, body: request.value },
+    response: { ...exchange.response, body: response.value },
+    note: [note, request.note, response.note].filter(Boolean).join('; '),
+  };
+}
+
+/**
+ * The recording API client the specs use. beforeWrite runs before every request that is not a GET
+ * (the fixtures skip the test there on a live target without --allow-writes).
+ */
+export function createApi(run: RunConfig, beforeWrite: () => void): Api & { evidence(): Evidence[]; problems: Problem[] } {
+  let exchanges: Exchange[] = [];
+  let notes: Evidence[] = [];
+  const cutBodies = new WeakSet<Exchange>();
+  const problems: Problem[] = [];
+  const baseUrl = run.baseUrl.replace(/\/$/, '');
+  const secrets = secretsOfRun(run.headers, run.profile);
+  const timeoutMs = run.profile.timeouts.requestMs;
+
+  async function send(options: SendOptions): Promise<Exchange> {
+    if (options.method !== 'GET') beforeWrite();
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(options.withoutCredentials ? {} : run.headers),
+      ...(options.body !== undefined && { 'content-type': 'application/json' }),
+      ...options.headers,
+    };
+    const request: RecordedRequest = { method: options.method, url: `${baseUrl}${options.path}`, headers, body: options.body ?? options.rawBody };
+    const started = Date.now();
+    let answer: Response;
+    let body: { text: string; cut: boolean };
+    try {
+      // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
+      answer = await fetch(request.url, {
+        method: request.method,
+        headers,
+        body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      body = await readBody(answer, maxResponseBytes);
+    } catch (error) {
+      const why = describeFetchError(error, timeoutMs);
+      notes.push({ request, response: null, note: `no complete answer: ${why}` });
+      throw new Error(`${request.method} ${options.path}: no complete answer (${why})`);
+    }
+    const exchange: Exchange = {
+      request,
+      response: { status: answer.status, headers: Object.fromEntries(answer.headers), body: body.cut ? body.text : recordedBody(body.text), durationMs: Date.now() - started },
+    };
+    if (body.cut) cutBodies.add(exchange);
+    exchanges.push(exchange);
+    return exchange;
+  }
+
+  const masked = (text: string) => mask(text, secrets);
+
+  return {
+    baseUrl,
+    send,
+    get: (path) => send({ method: 'GET', path }),
+    post: (path, body) => send({ method: 'POST', path, body }),
+    get exchanges() {
+      return exchanges;
+    },
+    forget() {
+      exchanges = [];
+      notes = [];
+    },
+    note(evidence) {
+      notes.push(evidence);
+    },
+    problems,
+    masked,
+    expectNoProblems(found) {
+      // Playwright prints the failure and writes it into test-results: nothing secret may be in it.
+      const safe = mask(found, secrets);
+      problems.push(...safe);
+      expect(safe, `departures from the reference:\n${describeProblems(safe)}`).toEqual([]);
+    },
+    evidence() {
+      const fromExchanges = exchanges.map((exchange) =>
+        exchangeEvidence(exchange, cutBodies.has(exchange) ? `the answer was longer than ${maxResponseBytes} bytes: only its start was read` : ''),
+      );
+      const summary = problems.length > 0 ? [{ request: null, response: null, note: describeProblems(problems) }] : [];
+      return [...fromExchanges, ...notes, ...summary];
+    },
+  };
+}
+
