@@ -3,11 +3,11 @@
  * own clause to fail) and every benign variant (expecting a conformant verdict), each behind its
  * own proxy in front of its own in-memory sandbox, as many at once as the cores allow.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { signalGroup, spawnGroup } from '../src/runner/processes.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { benignVariants, mutants } from './catalogue.ts';
 import { startProxy, type Transform } from './proxy.ts';
@@ -52,13 +52,13 @@ interface Report {
 /** Runs the command line to its end (or kills its process group at the time-out). */
 function runCli(args: string[], timeoutMs: number): Promise<{ exitCode: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/checkout-conformance.js', ...args], { cwd: repoRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnGroup(process.execPath, ['bin/checkout-conformance.js', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
     const timer = setTimeout(() => {
       output += `\nkilled after ${timeoutMs} ms`;
-      process.kill(-child.pid!, 'SIGKILL');
+      signalGroup(child, 'SIGKILL');
     }, timeoutMs);
     child.on('close', (exitCode) => {
       clearTimeout(timer);

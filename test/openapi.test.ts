@@ -1,20 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { validateRequest, validateResource, validateResponse, type RequestBody, type ResponseBody } from '../src/schemas.ts';
 import { generatedFiles } from '../src/generate.ts';
+import { builtInProfile, loadProfile } from '../src/runner/profile.ts';
+import { startPrism } from '../src/runner/target.ts';
 import { brokenCheckouts, brokenReferences, checkoutVariants, validReference, type BrokenCase } from '../generators/index.ts';
 
 const openapiPath = fileURLToPath(new URL(generatedFiles.openapi, generatedFiles.root));
 const openapi = JSON.parse(readFileSync(openapiPath, 'utf8'));
-const prismBin = fileURLToPath(new URL('node_modules/.bin/prism', generatedFiles.root));
 const seed = 20_240_601;
 
 type Operation = { tags: string[]; requestBody?: { content: Record<string, MediaType> }; responses: Record<string, { content?: Record<string, MediaType> }> };
@@ -64,34 +63,11 @@ test('every example of a reference operation is valid per the validators', () =>
   }
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
-/** Resolves once Prism says it listens; rejects if it exits first. */
-function listening(prism: ChildProcessByStdio<null, Readable, Readable>): Promise<void> {
-  let output = '';
-  return new Promise<void>((resolve, reject) => {
-    prism.stdout.on('data', (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes('Prism is listening')) resolve();
-    });
-    prism.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    prism.once('exit', (code) => reject(new Error(`prism exited (${code}): ${output}`)));
-  });
-}
-
 test('Prism 5.14.2 mocks the document: valid bodies from static examples, 422 for broken requests', { timeout: 60_000 }, async (t) => {
-  const port = await freePort();
-  // Started directly (not through npx or a shell) so that its pid is Prism's own, and stopped by it.
-  const prism = spawn(prismBin, ['mock', '-p', String(port), '-h', '127.0.0.1', openapiPath], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // The runner's own start: Prism directly (not through npx or a shell), stopped by its process group.
+  const prism = await startPrism(loadProfile(builtInProfile('prism.json')), mkdtempSync(join(tmpdir(), 'prism-log-')));
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+    const response = await fetch(`${prism.baseUrl}${path}`, {
       method,
       headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -100,7 +76,6 @@ test('Prism 5.14.2 mocks the document: valid bodies from static examples, 422 fo
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   };
   try {
-    await listening(prism);
     await t.test('a valid POST /checkouts of each variant gets a body valid per validateResponse', async () => {
       for (const variant of Object.values(checkoutVariants)) {
         const [checkout] = fc.sample(variant, { seed, numRuns: 1 });
@@ -144,7 +119,6 @@ test('Prism 5.14.2 mocks the document: valid bodies from static examples, 422 fo
       }
     });
   } finally {
-    prism.kill('SIGTERM');
-    if (prism.exitCode === null && prism.signalCode === null) await once(prism, 'exit');
+    await prism.stop();
   }
 });

@@ -4,7 +4,7 @@
  * reports, with the conformance reporter as its reporter; the report is built as a run's is.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { clauses } from '../clauses.ts';
 import type { RunConfig } from '../run-config.ts';
 import { loadBaseline } from './baseline.ts';
@@ -14,6 +14,7 @@ import { rawResultsFile, type RawResults } from './raw-results.ts';
 import { readReport } from './diff.ts';
 import { buildReport, type Report } from './report.ts';
 import { publishReport } from './run.ts';
+import { reportDir } from './write-report.ts';
 
 export const mergeUsage = `Usage: checkout-conformance merge DIR... [--out DIR] [--baseline FILE]
 
@@ -35,7 +36,7 @@ export async function mergeCommand(args: string[]): Promise<number> {
   const parts = positionals.map(readPart);
   checkSameRun(parts);
   const waivers = values.baseline ? loadBaseline(values.baseline, clauses()) : [];
-  const outDir = resolve(values.out ?? join('reports', `${new Date().toISOString().replace(/[:.]/g, '-')}-merged`));
+  const outDir = reportDir(values.out, new Date(), '-merged');
   const raw = await mergeBlobs(parts, outDir);
   const first = parts[0].report;
   const report = buildReport(clauses(), raw, {

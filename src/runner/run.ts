@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { clauses } from '../clauses.ts';
 import { mask } from '../evidence.ts';
@@ -18,13 +18,13 @@ import { runHeaders, secretsOfRun } from './profile.ts';
 import { rawResultsFile, type RawResults } from './raw-results.ts';
 import { buildReport, exitCodeOf, type Report } from './report.ts';
 import { profileFor, startTarget, type Target } from './target.ts';
-import { writeReport } from './write-report.ts';
+import { reportDir, writeReport } from './write-report.ts';
 
 export const say = (line: string) => console.log(`checkout-conformance: ${line}`);
 
 export async function runConformance(options: RunOptions): Promise<number> {
   const startedAt = new Date();
-  const outDir = resolve(options.outDir ?? join('reports', startedAt.toISOString().replace(/[:.]/g, '-')));
+  const outDir = reportDir(options.outDir, startedAt);
   mkdirSync(outDir, { recursive: true });
   const seed = options.seed ?? randomInt(0, 2 ** 31 - 1);
   const interruption = watchInterruption();

@@ -47,7 +47,8 @@ export async function startTarget(options: RunOptions, profile: Profile, logDir:
   return { kind: 'sandbox', baseUrl: sandbox.url, profile, stop: () => sandbox.close() };
 }
 
-async function startPrism(profile: Profile, logDir: string): Promise<Target> {
+/** A Prism 5.14.2 mock of schemas/generated/openapi.json on a free loopback port; logDir receives its log. */
+export async function startPrism(profile: Profile, logDir: string): Promise<Target> {
   const port = await freePort();
   const prism = spawnGroup(
     `${packageRoot}node_modules/.bin/prism`,

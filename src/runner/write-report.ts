@@ -1,11 +1,16 @@
 /** Writes the four report files, every one of them masked. */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { mask } from '../evidence.ts';
 import type { Report } from './report.ts';
 import { renderHtml } from './report-html.ts';
 import { renderJunit } from './report-junit.ts';
 import { renderSummary } from './report-summary.ts';
+
+/** The folder a report goes to: the one given, else reports/<timestamp><suffix>. */
+export function reportDir(given: string | null | undefined, at: Date, suffix = ''): string {
+  return resolve(given ?? join('reports', `${at.toISOString().replace(/[:.]/g, '-')}${suffix}`));
+}
 
 /** secrets: the run's header values (secretsOf), masked wherever they appear. Returns report.html's path. */
 export function writeReport(dir: string, report: Report, secrets: readonly string[]): string {
