@@ -643,3 +643,8 @@ export const benignVariants: BenignVariant[] = [
     transform: editData(['createCheckout'], (data) => typeof data.checkoutUrl === 'string' && (data.checkoutUrl = data.checkoutUrl.replace('//127.0.0.1:', '//localhost:'))),
   },
 ];
+
+/** A target with no test helpers (a real provider's sandbox): every /test-helpers path answers 404. */
+export const withoutTestHelpers: Transform = {
+  request: (request) => (request.path.startsWith('/test-helpers/') ? answer(404, { success: false, error: 'not found' }) : undefined),
+};

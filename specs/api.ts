@@ -2,7 +2,7 @@
 import { expect } from '@playwright/test';
 import { mask, recordedBody, type Evidence, type RecordedRequest } from '../src/evidence.ts';
 import type { RunConfig } from '../src/run-config.ts';
-import type { Exchange, Problem } from '../src/checks/index.ts';
+import { describeProblems, type Exchange, type Problem } from '../src/checks/index.ts';
 import { describeFetchError } from '../src/runner/preflight.ts';
 import { secretsOfRun } from '../src/runner/profile.ts';
 
@@ -29,18 +29,22 @@ export interface Api {
   post(path: string, body: unknown): Promise<Exchange>;
   /** Every exchange of this test so far. */
   readonly exchanges: readonly Exchange[];
-  /** Forgets the exchanges so far (a property keeps only its counterexample's). */
+  /** Forgets the exchanges and problems so far (a property keeps only its counterexample's). */
   forget(): void;
   /** Adds evidence that is not an exchange with the target (a notification the receiver got). */
   note(evidence: Evidence): void;
-  /** Fails the test with its problems, the exchanges attached as evidence. */
+  /**
+   * The test's judgement: fails the test with its problems, the exchanges attached as evidence.
+   * Each problem fails the clause it names; the test's other clauses count as verified.
+   */
   expectNoProblems(problems: Problem[]): void;
+  /**
+   * A step the test needs (a checkout created, a reference's id): where it went wrong, the problems
+   * fail the clauses they name and the test stops before its judgement, its own clauses not verified.
+   */
+  require(problems: Problem[]): void;
   /** A text fit for an error message: the run's secrets and full card numbers masked. */
   masked(text: string): string;
-}
-
-export function describeProblems(problems: Problem[]): string {
-  return problems.map((problem) => `${problem.clause}: ${problem.message}`).join('\n');
 }
 
 /** The body's text, up to maxBytes; a longer body is cut there and the rest is not read. */
@@ -83,11 +87,12 @@ function exchangeEvidence(exchange: Exchange, note: string): Evidence {
  * The recording API client the specs use. beforeWrite runs before every request that is not a GET
  * (the fixtures skip the test there on a live target without --allow-writes).
  */
-export function createApi(run: RunConfig, beforeWrite: () => void): Api & { evidence(): Evidence[]; problems: Problem[] } {
+export function createApi(run: RunConfig, beforeWrite: () => void): Api & { evidence(): Evidence[]; problems: Problem[]; judged(): boolean } {
   let exchanges: Exchange[] = [];
   let notes: Evidence[] = [];
   const cutBodies = new WeakSet<Exchange>();
   const problems: Problem[] = [];
+  let judged = false;
   const baseUrl = run.baseUrl.replace(/\/$/, '');
   const secrets = secretsOfRun(run.headers, run.profile);
   const timeoutMs = run.profile.timeouts.requestMs;
@@ -141,17 +146,26 @@ export function createApi(run: RunConfig, beforeWrite: () => void): Api & { evid
     forget() {
       exchanges = [];
       notes = [];
+      problems.length = 0;
+      judged = false;
     },
     note(evidence) {
       notes.push(evidence);
     },
     problems,
+    judged: () => judged,
     masked,
     expectNoProblems(found) {
+      judged = true;
       // Playwright prints the failure and writes it into test-results: nothing secret may be in it.
       const safe = mask(found, secrets);
       problems.push(...safe);
       expect(safe, `departures from the reference:\n${describeProblems(safe)}`).toEqual([]);
+    },
+    require(found) {
+      const safe = mask(found, secrets);
+      problems.push(...safe);
+      expect(safe, `a step the test needs went wrong:\n${describeProblems(safe)}`).toEqual([]);
     },
     evidence() {
       const fromExchanges = exchanges.map((exchange) =>

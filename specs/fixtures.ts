@@ -8,11 +8,12 @@ import { join } from 'node:path';
 import { test as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { clause } from '../src/clauses.ts';
-import { attachmentNames, mask, type Observation, type PropertyRun } from '../src/evidence.ts';
+import { attachmentNames, mask, type Judgement, type Observation, type PropertyRun } from '../src/evidence.ts';
 import { readRunConfig, type RunConfig } from '../src/run-config.ts';
-import { show, type Exchange, type Problem } from '../src/checks/index.ts';
+import { describeProblems, show, type Exchange, type Problem } from '../src/checks/index.ts';
+import { needs, type Need } from '../src/needs.ts';
 import { secretsOfRun } from '../src/runner/profile.ts';
-import { capped, createApi, describeProblems, type Api } from './api.ts';
+import { capped, createApi, type Api } from './api.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
 export { expect };
@@ -29,17 +30,9 @@ export function tags(...ids: string[]): string[] {
   return [...ids.map((id) => `@${id}`), ...levels];
 }
 
-const skipReasons = {
-  testHelpers: 'target has no test helpers',
-  stateful: 'stateless mock: responses do not depend on the request',
-  refusesBrokenRules: 'target does not refuse requests that break a rule (profile: refusesBrokenRules false)',
-  hostedPages: 'target has no hosted pages a browser can open',
-  selectors: 'profile gives no browser selectors for the hosted pages',
-  writes: 'live target: writes not allowed without --allow-writes',
-} as const;
-export type Need = keyof typeof skipReasons;
+type RunNeed = Exclude<Need, 'browser' | 'paymentId'>;
 
-function lacks(run: RunConfig, need: Need): boolean {
+function lacks(run: RunConfig, need: RunNeed): boolean {
   switch (need) {
     case 'selectors':
       return !run.profile.selectors;
@@ -56,8 +49,8 @@ export function helpersUsable(run: RunConfig): boolean {
 }
 
 /** Skips the running test, with the reason, where the target lacks what it needs. */
-export function requires(run: RunConfig, ...needs: Need[]): void {
-  for (const need of needs) base.skip(lacks(run, need), skipReasons[need]);
+export function requires(run: RunConfig, ...wanted: RunNeed[]): void {
+  for (const need of wanted) base.skip(lacks(run, need), needs[need].reason);
 }
 
 export interface Helpers {
@@ -152,11 +145,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   api: async ({ run }, use, testInfo) => {
     const api = createApi(run, () => requires(run, 'writes'));
     await use(api);
+    const secrets = secretsOfRun(run.headers, run.profile);
     const failed = testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped';
     const observing = testInfo.tags.includes('@INFO');
-    if ((failed || observing) && api.evidence().length > 0) {
-      await attachJson(testInfo, attachmentNames.evidence, api.evidence(), secretsOfRun(run.headers, run.profile));
-    }
+    if ((failed || observing) && api.evidence().length > 0) await attachJson(testInfo, attachmentNames.evidence, api.evidence(), secrets);
+    const judgement: Judgement = { problems: api.problems, judged: api.judged() };
+    await attachJson(testInfo, attachmentNames.judgement, judgement, secrets);
   },
 
   helpers: async ({ run, api }, use) => {
@@ -200,7 +194,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           await body();
         } catch (error) {
           if (testInfo.expectedStatus === 'skipped') throw error;
-          await record('the observation could not be completed', (error as Error).message);
+          await record(`observation failed: ${(error as Error).message.split('\n')[0]}`, (error as Error).message);
         }
       },
     });
@@ -221,7 +215,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   browserPages: async ({ run, sharedChromium }, use) => {
-    base.skip(!sharedChromium, `no Chromium: ${'reason' in run.chromium ? run.chromium.reason : 'it did not start'}`);
+    base.skip(!sharedChromium, `${needs.browser.reason}: ${'reason' in run.chromium ? run.chromium.reason : 'it did not start'}`);
     requires(run, 'hostedPages');
     const contexts: Awaited<ReturnType<Browser['newContext']>>[] = [];
     await use({

@@ -1,4 +1,5 @@
 import { luhnValid } from './cards.ts';
+import type { Problem } from './checks/problem.ts';
 
 /**
  * What a check looks at and what a failure carries: one HTTP exchange with the target, masked so
@@ -40,7 +41,14 @@ export const attachmentNames = {
   evidence: 'evidence',
   observation: 'observation',
   property: 'property',
+  judgement: 'judgement',
 } as const;
+
+/** What a test found: the problems of every clause, and whether it reached its judgement. */
+export interface Judgement {
+  problems: Problem[];
+  judged: boolean;
+}
 
 /** An INFO observation: what the target did where the reference says "not shown". */
 export interface Observation {

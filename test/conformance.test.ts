@@ -6,6 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { withoutTestHelpers } from '../mutants/catalogue.ts';
+import { startProxy } from '../mutants/proxy.ts';
+import { startSandbox } from '../src/sandbox/index.ts';
 import { cli, readReport, tempDir } from './support/cli.ts';
 
 const runTimeoutMs = 300_000;
@@ -38,4 +43,34 @@ test('a Prism mock passes every check it can answer; the rest are skipped with a
     assert.ok(skipped.reason && skipped.reason.length > 0, `skipped without a reason: ${skipped.title}`);
   }
   assert.ok(report.clauses.every((clause) => clause.status !== 'failed' && clause.status !== 'warning'));
+});
+
+test('a target without test helpers is incomplete, naming what was not verified; conformant only with --allow-partial', { timeout: runTimeoutMs }, async (t) => {
+  const sandbox = await startSandbox({ port: 0, db: ':memory:' });
+  const helperless = await startProxy({ upstream: sandbox.url, transform: withoutTestHelpers });
+  t.after(async () => {
+    await helperless.close();
+    await sandbox.close();
+  });
+  const dir = tempDir(t, 'conformance-helperless-');
+  const [strictRun, partialRun] = await Promise.all([
+    cli(['run', '--base-url', helperless.url, '--seed', '5', '--out', join(dir, 'strict')], { timeoutMs: runTimeoutMs }),
+    cli(['run', '--base-url', helperless.url, '--seed', '5', '--allow-partial', '--out', join(dir, 'partial')], { timeoutMs: runTimeoutMs }),
+  ]);
+  assert.match(strictRun.stdout, /test helpers: not found: POST \/test-helpers\/customers answered 404/);
+  assert.equal(strictRun.code, 2, strictRun.stdout.slice(-3000));
+  const incomplete = readReport(join(dir, 'strict'));
+  assert.equal(incomplete.verdict, 'incomplete');
+  for (const id of ['TOK-1', 'TOK-6', 'PML-5', 'REF-6', 'REF-7', 'EVT-1', 'EVT-2', 'EVT-3']) assert.match(incomplete.reason!, new RegExp(`\\b${id}\\b`));
+  assert.match(incomplete.reason!, /target has no test helpers \(to verify: /);
+
+  assert.equal(partialRun.code, 0, partialRun.stdout.slice(-3000));
+  const partial = readReport(join(dir, 'partial'));
+  assert.equal(partial.verdict, 'conformant');
+  assert.equal(partial.coverage.partial, true);
+  const statement = partial.coverage.statement;
+  assert.match(statement, /^partial: verified \d+ of \d+ MUST\/SHOULD clauses; not verified: .*TOK-1/);
+  assert.ok(readFileSync(join(dir, 'partial', 'summary.md'), 'utf8').startsWith(statement));
+  assert.ok(readFileSync(join(dir, 'partial', 'report.html'), 'utf8').includes('<p class="coverage partial">partial: verified'));
+  assert.ok(readFileSync(join(dir, 'partial', 'junit.xml'), 'utf8').includes('<property name="coverage" value="partial: verified'));
 });

@@ -23,6 +23,8 @@ const context: RunContext = {
   seed: 42,
   runs: 100,
   strict: false,
+  allowPartial: true,
+  findings: [],
   grep: null,
   shard: null,
   startedAt: '2026-06-01T10:00:00.000Z',
@@ -30,7 +32,7 @@ const context: RunContext = {
 };
 
 const rawTest = (clauseId: string, status: RawTest['status']): RawTest => ({
-  title: `checks ${clauseId}`, file: 'specs/x.spec.ts', clauseIds: [clauseId], status,
+  title: `checks ${clauseId}`, file: 'specs/x.spec.ts', clauseIds: [clauseId], problems: [], judged: status !== 'skipped', status,
   reason: status === 'passed' ? null : `${clauseId} ${status}`, evidence: [], observations: [], property: null, durationMs: 1,
 });
 const raw = (...tests: RawTest[]): RawResults => ({ status: 'passed', errors: [], tests });
@@ -149,7 +151,7 @@ test('observes', { tag: ['@ENV-5'] }, () => {});
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   t.after(() => target.close());
   const run = (out: string, ...extra: string[]) =>
-    cli(['run', '--base-url', `http://127.0.0.1:${(target.address() as { port: number }).port}`, '--seed', '9', '--out', join(dir, out), ...extra], { env: { CHECKOUT_CONFORMANCE_SPECS: specs } });
+    cli(['run', '--base-url', `http://127.0.0.1:${(target.address() as { port: number }).port}`, '--seed', '9', '--allow-partial', '--out', join(dir, out), ...extra], { env: { CHECKOUT_CONFORMANCE_SPECS: specs } });
 
   const [whole, first, second] = await Promise.all([run('whole', '--baseline', baseline), run('part-1', '--shard', '1/2'), run('part-2', '--shard', '2/2')]);
   assert.equal(whole.code, 1, whole.stdout);

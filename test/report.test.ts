@@ -18,6 +18,8 @@ const context: RunContext = {
   seed: 42,
   runs: 100,
   strict: false,
+  allowPartial: true,
+  findings: [],
   grep: null,
   shard: null,
   startedAt: '2025-01-01T00:00:00.000Z',
@@ -29,6 +31,8 @@ function rawTest(clauseId: string, status: RawTest['status'], extra: Partial<Raw
     title: `checks ${clauseId}`,
     file: 'specs/checkouts.spec.ts',
     clauseIds: [clauseId],
+    problems: [],
+    judged: status !== 'skipped',
     status,
     reason: status === 'passed' ? null : `${status} for a reason`,
     evidence: [],
@@ -78,7 +82,7 @@ test('every clause of the catalogue appears in order; one without a test is unte
   assert.equal(report.summary.passed, 1);
   assert.equal(report.summary.untested, clauses().length - 1);
   assert.deepEqual(report.suite, { name: 'checkout-conformance', version: JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version });
-  assert.deepEqual(report.target, { baseUrl: context.baseUrl, profile: 'example', kind: 'url', profilePath: 'profiles/example.json' });
+  assert.deepEqual(report.target, { baseUrl: context.baseUrl, profile: 'example', kind: 'url', profilePath: 'profiles/example.json', findings: [] });
   assert.equal(report.seed, 42);
   assert.equal(report.reason, null);
 });
@@ -92,7 +96,7 @@ test('verdict: MUST failure is non-conformant; SHOULD failure only under --stric
   const mustFailed = buildReport(clauses(), raw(rawTest('CHK-5', 'failed')), context);
   assert.equal(mustFailed.verdict, 'non-conformant');
   assert.equal(exitCodeOf(mustFailed.verdict), 1);
-  assert.match(mustFailed.clauses.find((c) => c.id === 'CHK-5')!.tests[0].replay!, /^npx checkout-conformance run --base-url https:\/\/target\.example\/api --profile profiles\/example\.json --seed 42 --grep CHK-5$/);
+  assert.match(mustFailed.clauses.find((c) => c.id === 'CHK-5')!.tests[0].replay!, /^npx checkout-conformance run --base-url https:\/\/target\.example\/api --profile profiles\/example\.json --allow-partial --seed 42 --grep CHK-5$/);
 
   const shouldFailed = raw(rawTest('CHK-9', 'failed'), rawTest('ENV-5', 'failed'), rawTest('PAGE-1', 'skipped'));
   const lenient = buildReport(clauses(), shouldFailed, context);
@@ -145,7 +149,7 @@ test('the four files are written, masked, the HTML self-contained and escaped', 
     assert.ok(!html.includes('<script>alert(1)</script>'));
     assert.ok(html.includes('&#60;script&#62;alert(1)&#60;/script&#62;'));
     assert.doesNotMatch(html, /<(link|img|iframe)\b|\bsrc=|@import|url\(/i);
-    assert.ok(html.includes('npx checkout-conformance run --base-url https://target.example/api --profile profiles/example.json --seed 42 --grep CHK-11'));
+    assert.ok(html.includes('npx checkout-conformance run --base-url https://target.example/api --profile profiles/example.json --allow-partial --seed 42 --grep CHK-11'));
     assert.ok(html.includes('17:2:0'));
     assert.ok(html.includes(`${report.suite.name} ${report.suite.version}`));
     assertWellFormedXml(readFileSync(join(dir, 'junit.xml'), 'utf8'));
@@ -168,3 +172,70 @@ test('junit: a SHOULD warning is no failure, a MUST failure is, an incomplete ru
   assert.match(incomplete, /<error message="target &#60;down&#62; &#38; gone"\/>/);
 });
 
+
+const statusIn = (report: ReturnType<typeof buildReport>, id: string) => report.clauses.find((c) => c.id === id)!.status;
+const problem = (clause: string) => ({ clause, message: `${clause} broken` });
+
+test('a clause fails on the problems that name it, not on the tags of the test that found them', () => {
+  const judgedTwo = rawTest('CHK-1', 'failed', { clauseIds: ['CHK-1', 'CHK-2'], problems: [problem('CHK-2')], judged: true });
+  const report = buildReport(clauses(), raw(judgedTwo), context);
+  assert.equal(statusIn(report, 'CHK-2'), 'failed');
+  assert.equal(statusIn(report, 'CHK-1'), 'passed');
+  assert.equal(report.clauses.find((c) => c.id === 'CHK-2')!.tests[0].reason, 'CHK-2: CHK-2 broken');
+
+  const untagged = buildReport(clauses(), raw(rawTest('CHK-4', 'failed', { problems: [problem('ENV-1')], judged: true })), context);
+  assert.equal(statusIn(untagged, 'ENV-1'), 'failed', 'a problem fails its clause wherever it was found');
+  assert.equal(statusIn(untagged, 'CHK-4'), 'passed');
+});
+
+test('a test that stopped on a step it needs leaves its own clauses unverified; one that crashed fails them', () => {
+  const stopped = buildReport(clauses(), raw(rawTest('TOK-1', 'failed', { clauseIds: ['TOK-1', 'PML-5'], problems: [problem('CHK-1')], judged: false })), context);
+  assert.equal(statusIn(stopped, 'CHK-1'), 'failed');
+  assert.equal(statusIn(stopped, 'TOK-1'), 'skipped');
+  assert.match(stopped.clauses.find((c) => c.id === 'TOK-1')!.tests[0].reason!, /not verified: a step the test needs failed \(CHK-1\)/);
+
+  const crashed = buildReport(clauses(), raw(rawTest('TOK-1', 'failed', { clauseIds: ['TOK-1', 'PML-5'], reason: 'test helper POST /pay answered 500' })), context);
+  assert.equal(statusIn(crashed, 'TOK-1'), 'failed');
+  assert.equal(statusIn(crashed, 'PML-5'), 'failed');
+  assert.equal(crashed.clauses.find((c) => c.id === 'PML-5')!.tests[0].reason, 'test helper POST /pay answered 500');
+});
+
+test('coverage: a run that did not verify every MUST clause is incomplete, unless a partial run is allowed', () => {
+  const verifiedMust = clauses().filter((c) => c.level !== 'INFO' && !['TOK-1', 'TOK-2', 'PAGE-6'].includes(c.id));
+  const tests = [
+    ...verifiedMust.map((c) => rawTest(c.id, 'passed')),
+    rawTest('TOK-1', 'skipped', { reason: 'target has no test helpers' }),
+    rawTest('TOK-2', 'skipped', { reason: 'target has no test helpers' }),
+  ];
+  const strictCoverage = buildReport(clauses(), raw(...tests), { ...context, allowPartial: false });
+  assert.equal(strictCoverage.verdict, 'incomplete');
+  assert.equal(exitCodeOf(strictCoverage.verdict), 2);
+  assert.match(strictCoverage.reason!, /^2 MUST clauses were not verified: TOK-1, TOK-2: target has no test helpers \(to verify: the four test helpers/);
+  assert.match(strictCoverage.reason!, /--allow-partial/);
+  assert.doesNotMatch(strictCoverage.reason!, /PAGE-6/, 'the reason names the MUST clauses');
+  assert.deepEqual(strictCoverage.coverage.skipped, ['TOK-1', 'TOK-2']);
+  assert.deepEqual(strictCoverage.coverage.untested, ['PAGE-6']);
+  assert.equal(strictCoverage.coverage.partial, true);
+  assert.equal(strictCoverage.coverage.verified.length, verifiedMust.length);
+  assert.match(strictCoverage.coverage.statement, new RegExp(`^partial: verified ${verifiedMust.length} of ${verifiedMust.length + 3} MUST/SHOULD clauses; not verified: .*PAGE-6: untested`));
+
+  const partial = buildReport(clauses(), raw(...tests), { ...context, allowPartial: true });
+  assert.equal(partial.verdict, 'conformant');
+  assert.equal(partial.reason, null);
+  const dir = mkdtempSync(join(tmpdir(), 'report-coverage-'));
+  try {
+    writeReport(dir, partial, []);
+    const statement = partial.coverage.statement;
+    assert.ok(readFileSync(join(dir, 'summary.md'), 'utf8').startsWith(statement), 'summary.md opens with the coverage');
+    assert.equal(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).coverage.partial, true);
+    assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /<body>\s*<p class="coverage partial">partial: verified/);
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    assertWellFormedXml(junit);
+    assert.match(junit, /<testsuite [^>]*>\s*<properties>\s*<property name="coverage" value="partial: verified/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  const failedToo = buildReport(clauses(), raw(...tests.slice(1), rawTest(verifiedMust[0].id, 'failed')), { ...context, allowPartial: false });
+  assert.equal(failedToo.verdict, 'non-conformant', 'a failure is decisive even where coverage is partial');
+});

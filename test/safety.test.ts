@@ -61,10 +61,12 @@ test('a live profile sends only GETs without --allow-writes, and the report name
   const run = await markedRun(['run', '--base-url', proxy.url, '--profile', profile, '--out', out, '--seed', '11', '--runs', '3'], runTimeoutMs);
   assert.deepEqual(seen.filter((line) => !line.startsWith('GET ')), [], 'state-changing requests reached the live target');
   assert.ok(seen.length > 1, 'the GET checks ran');
-  assert.equal(run.code, 0, `${run.stdout.slice(-3000)}\n${run.stderr}`);
+  assert.equal(run.code, 2, `${run.stdout.slice(-3000)}\n${run.stderr}`);
   assert.deepEqual(run.leftBehind, []);
 
   const report = readReport(out);
+  assert.equal(report.verdict, 'incomplete');
+  assert.ok(report.reason!.includes(`${liveSkipReason} (to verify: --allow-writes`), report.reason!);
   const tests = report.clauses.flatMap((clause) => clause.tests);
   const skippedForWrites = tests.filter((test) => test.status === 'skipped' && test.reason === liveSkipReason);
   assert.ok(skippedForWrites.length >= 20, `${skippedForWrites.length} skipped for writes`);

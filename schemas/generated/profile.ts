@@ -27,13 +27,13 @@ notificationSecret?: string
 }
 export interface Capabilities {
 /**
- * The four test-helper endpoints of shared/contracts/test-helpers.md.
+ * The four test-helper endpoints of shared/contracts/test-helpers.md. Absent: the preflight probes for them (never on a live target).
  */
-testHelpers: boolean
+testHelpers?: boolean
 /**
- * Hosted pages that a browser can open (false for a stateless mock).
+ * Hosted pages that a browser can open (false for a stateless mock). Absent: the preflight opens a checkoutUrl to find out.
  */
-hostedPages: boolean
+hostedPages?: boolean
 /**
  * The target keeps state between requests (false for a stateless mock such as Prism).
  */

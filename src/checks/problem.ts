@@ -44,3 +44,8 @@ export function checkSuccess(exchange: Exchange, clause: string): Problem[] {
 export function onlyClause(problems: Problem[], clause: string): Problem[] {
   return problems.filter((problem) => problem.clause === clause);
 }
+
+/** "CHK-5: message" lines, one per problem. */
+export function describeProblems(problems: readonly Problem[]): string {
+  return problems.map((problem) => `${problem.clause}: ${problem.message}`).join('\n');
+}

@@ -13,6 +13,8 @@ export interface RunOptions {
   /** null: reports/<timestamp>. */
   outDir: string | null;
   strict: boolean;
+  /** A run that could not verify every MUST clause may still be conformant (implied by --target prism). */
+  allowPartial: boolean;
   /** null: a random seed, recorded in the report. */
   seed: number | null;
   grep: string | null;
@@ -46,6 +48,8 @@ Target (default: the reference sandbox, started in-process on a free loopback po
 Run
   --out DIR                    where the report goes (default reports/<timestamp>)
   --strict                     SHOULD failures also make the run non-conformant
+  --allow-partial              a run that could not verify every MUST clause may still be conformant
+                               (its coverage is stated in every report file); implied by --target prism
   --seed N                     seed of every generator (default: random, recorded in the report)
   --grep TEXT                  only the checks whose title or clause ID matches (CHK-1 is exactly CHK-1)
   --runs N                     fast-check cases per property (default ${defaultRuns})
@@ -58,7 +62,8 @@ Run
   --callback-host HOST         where the suite's notification receiver listens (default 127.0.0.1)
   --public-callback-url URL    the address the target must call to reach that receiver
 
-Exit status: 0 conformant, 1 non-conformant, 2 the run could not be made.`;
+Exit status: 0 conformant, 1 non-conformant, 2 the run could not be made or could not verify
+every MUST clause (without --allow-partial).`;
 
 export function parseRunOptions(args: string[]): RunOptions {
   const { values, positionals } = parseCommandArgs(args, runOptionTypes);
@@ -76,6 +81,7 @@ export function parseRunOptions(args: string[]): RunOptions {
     headers: parseHeaders(values.header ?? []),
     outDir: values.out ?? null,
     strict: values.strict ?? false,
+    allowPartial: (values['allow-partial'] ?? false) || values.target === 'prism',
     seed: values.seed === undefined ? null : integer('--seed', values.seed, -(2 ** 31), 2 ** 31 - 1),
     grep: values.grep ?? null,
     callbackHost: values['callback-host'] ?? '127.0.0.1',
@@ -99,6 +105,7 @@ const runOptionTypes = {
   header: { type: 'string', multiple: true },
   out: { type: 'string' },
   strict: { type: 'boolean' },
+  'allow-partial': { type: 'boolean' },
   seed: { type: 'string' },
   grep: { type: 'string' },
   'callback-host': { type: 'string' },

@@ -1,4 +1,5 @@
 /** What the Playwright reporter writes and the report is built from: one record per test. */
+import type { Problem } from '../checks/problem.ts';
 import type { Evidence, Observation, PropertyRun } from '../evidence.ts';
 
 export const rawResultsFile = 'raw-results.json';
@@ -8,8 +9,12 @@ export interface RawTest {
   title: string;
   /** Spec file, relative to the package root. */
   file: string;
-  /** Clause IDs of the test's tags (@CHK-5 → CHK-5). */
+  /** Clause IDs of the test's tags (@CHK-5 → CHK-5): the clauses the test can verify. */
   clauseIds: string[];
+  /** The departures the test found, each failing the clause it names, tagged or not. */
+  problems: Problem[];
+  /** Whether the test reached its judgement (api.expectNoProblems), rather than stopping on a step it needs. */
+  judged: boolean;
   status: 'passed' | 'failed' | 'skipped';
   /** Why it was skipped or how it failed; null when it passed. */
   reason: string | null;

@@ -23,10 +23,12 @@ export function renderHtml(report: Report): string {
 <style>${style}</style>
 </head>
 <body>
+<p class="coverage${report.coverage.partial ? ' partial' : ''}">${escapeHtml(report.coverage.statement)}</p>
 <h1>checkout-conformance: <span class="status ${report.verdict}">${report.verdict}</span></h1>
 ${report.reason ? `<p class="reason">${escapeHtml(report.reason)}</p>` : ''}
 <dl>
 <dt>Target</dt><dd>${escapeHtml(report.target.baseUrl)} (${escapeHtml(report.target.kind)}, profile ${escapeHtml(report.target.profile)})</dd>
+${report.target.findings.length ? `<dt>Preflight</dt><dd>${report.target.findings.map(escapeHtml).join('<br>')}</dd>` : ''}
 <dt>Suite</dt><dd>${escapeHtml(report.suite.name)} ${escapeHtml(report.suite.version)}</dd>
 <dt>Seed</dt><dd>${report.seed} (${report.runs} cases per property${report.strict ? ', strict' : ''}${report.grep ? `, grep ${escapeHtml(report.grep)}` : ''}${report.shard ? `, shard ${report.shard}` : ''})</dd>
 <dt>Run</dt><dd>${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)}</dd>
@@ -96,6 +98,8 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; white-space: pre-wra
 .waived { background: #ece0f5; }
 .observed { background: #d6e6f8; }
 .reason { color: #8a1f1f; }
+.coverage { font-weight: bold; }
+.coverage.partial { background: #fbe7c0; padding: .4em; }
 .test { border-left: 3px solid #ddd; padding-left: .8em; margin: .6em 0; }
 .test h3 { font-size: 1em; margin: .2em 0; }
 .exchange { display: grid; grid-template-columns: 1fr 1fr; gap: .5em; }

@@ -21,10 +21,11 @@ interface Case {
 export function renderJunit(report: Report): string {
   const sections = new Map<string, ReportClause[]>();
   for (const clause of report.clauses) sections.set(clause.section, [...(sections.get(clause.section) ?? []), clause]);
-  const suites = [...sections].map(([section, clauses]) => suite(section, clauses.flatMap(casesOf)));
+  const properties = coverageProperties(report);
+  const suites = [...sections].map(([section, clauses]) => suite(section, clauses.flatMap(casesOf), properties));
   if (report.verdict === 'incomplete') {
     const error = `<error message="${escapeXml(report.reason ?? 'incomplete')}"/>`;
-    suites.unshift(`  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0">\n    <testcase classname="run" name="the conformance run">${error}</testcase>\n  </testsuite>`);
+    suites.unshift(`  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0">\n${properties}\n    <testcase classname="run" name="the conformance run">${error}</testcase>\n  </testsuite>`);
   }
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="${escapeXml(`${report.suite.name} ${report.suite.version}`)}">
@@ -33,10 +34,26 @@ ${suites.join('\n')}
 `;
 }
 
-function suite(name: string, cases: Case[]): string {
+/** The run's coverage, first in every testsuite: CI systems show a suite's properties, not the root's. */
+function coverageProperties(report: Report): string {
+  const property = (name: string, value: string) => `      <property name="${name}" value="${escapeXml(value)}"/>`;
+  const { coverage } = report;
+  return [
+    '    <properties>',
+    property('coverage', coverage.statement),
+    property('partial', String(coverage.partial)),
+    property('verified', coverage.verified.join(' ')),
+    property('skipped', coverage.skipped.join(' ')),
+    property('untested', coverage.untested.join(' ')),
+    '    </properties>',
+  ].join('\n');
+}
+
+function suite(name: string, cases: Case[], properties: string): string {
   const failures = cases.filter((c) => c.failed).length;
   const skipped = cases.filter((c) => c.skipped).length;
   return `  <testsuite name="${escapeXml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}">
+${properties}
 ${cases.map((c) => c.xml).join('\n')}
   </testsuite>`;
 }

@@ -7,11 +7,15 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, '
 export function renderSummary(report: Report): string {
   const { summary } = report;
   const lines = [
+    cell(report.coverage.statement),
+    '',
     `## checkout-conformance: ${report.verdict}`,
     '',
     ...(report.reason ? [`**Incomplete:** ${cell(report.reason)}`, ''] : []),
     `Target ${report.target.baseUrl} (profile ${report.target.profile}), suite ${report.suite.version}, seed ${report.seed}${report.strict ? ', strict' : ''}${report.shard ? `, shard ${report.shard}` : ''}.`,
     '',
+    ...report.target.findings.map((finding) => `- ${cell(finding)}`),
+    ...(report.target.findings.length ? [''] : []),
     '| passed | failed | warnings | skipped | observed | untested | waived |',
     '|---|---|---|---|---|---|---|',
     `| ${summary.passed} | ${summary.failed} | ${summary.warnings} | ${summary.skipped} | ${summary.observed} | ${summary.untested} | ${summary.waived} |`,

@@ -1,10 +1,13 @@
 /**
  * The conformance report (shared/contracts/cli-and-report.md): every clause of the catalogue in
- * order, its status from the tests tagged with it, and the run's verdict.
+ * order, its status from the problems that name it and the tests that can verify it, the coverage
+ * of the MUST and SHOULD clauses, and the run's verdict.
  */
 import { readFileSync } from 'node:fs';
 import type { Clause, ClauseLevel } from '../clauses.ts';
 import type { RunConfig } from '../run-config.ts';
+import { remedyFor } from '../needs.ts';
+import { describeProblems } from '../checks/problem.ts';
 import { waive, type ClauseWaiver, type Waiver } from './baseline.ts';
 import { defaultRuns } from './options.ts';
 import type { RawResults, RawTest } from './raw-results.ts';
@@ -12,7 +15,8 @@ import type { RawResults, RawTest } from './raw-results.ts';
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
 export type ClauseStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'untested' | 'observed' | 'waived';
 
-export interface ReportTest extends Omit<RawTest, 'clauseIds' | 'durationMs'> {
+/** One test as it bears on one clause: its status is the clause's outcome in that test. */
+export interface ReportTest extends Omit<RawTest, 'clauseIds' | 'durationMs' | 'problems' | 'judged'> {
   /** The command that runs this clause again with the same seed; set on failures. */
   replay: string | null;
 }
@@ -34,11 +38,24 @@ export interface Summary {
   waived: number;
 }
 
+/** The MUST and SHOULD clauses verified (passed, failed, warned or waived), skipped and untested. */
+export interface Coverage {
+  verified: string[];
+  skipped: string[];
+  untested: string[];
+  /** A MUST clause is not verified. */
+  partial: boolean;
+  /** One line for the top of every report file: "partial: verified 31 of 47 MUST/SHOULD clauses; not verified: …". */
+  statement: string;
+}
+
 /** How the run was made: what the report records and a replay needs. */
 export interface RunFacts {
   seed: number;
   runs: number;
   strict: boolean;
+  /** --allow-partial (implied by --target prism): a run that could not verify every MUST clause may be conformant. */
+  allowPartial: boolean;
   grep: string | null;
   /** "i/n" for one part of a sharded run. */
   shard: string | null;
@@ -49,10 +66,11 @@ export interface RunFacts {
 export interface Report extends RunFacts {
   verdict: Verdict;
   reason: string | null;
-  /** profilePath: --profile as given (null: the target's built-in profile). */
-  target: { baseUrl: string; profile: string; kind: RunConfig['targetKind']; profilePath: string | null };
+  /** profilePath: --profile as given (null: the target's built-in profile); findings: what the preflight found out (test helpers, hosted pages). */
+  target: { baseUrl: string; profile: string; kind: RunConfig['targetKind']; profilePath: string | null; findings: string[] };
   suite: { name: string; version: string };
   summary: Summary;
+  coverage: Coverage;
   clauses: ReportClause[];
   /** Waivers of the baseline that matched no failure: the baseline can lose them. */
   unusedWaivers: Waiver[];
@@ -65,6 +83,8 @@ export interface RunContext extends RunFacts {
   profileName: string;
   /** --profile as given, for the replay command. */
   profilePath: string | null;
+  /** What the preflight found out about the target. */
+  findings: string[];
 }
 
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
@@ -83,19 +103,61 @@ export function buildReport(
   const clauses = catalogue.map((clause) => reportClause(clause, raw?.tests ?? [], context, waivers.find((w) => w.clause === clause.id)));
   const summary: Summary = { passed: 0, failed: 0, warnings: 0, skipped: 0, observed: 0, untested: 0, waived: 0 };
   for (const { status } of clauses) summary[status === 'warning' ? 'warnings' : status] += 1;
-  const reason = runFailure ?? incompleteReason(raw, context);
+  const coverage = coverageOf(clauses);
   const anyFailed = clauses.some((clause) => clause.status === 'failed');
-  const { baseUrl, profileName, targetKind, profilePath, ...facts } = context;
+  const reason = runFailure ?? incompleteReason(raw, context) ?? (anyFailed || !coverage.partial || context.allowPartial ? null : unverifiedReason(clauses));
+  const { baseUrl, profileName, targetKind, profilePath, findings, ...facts } = context;
   return {
     verdict: reason ? 'incomplete' : anyFailed ? 'non-conformant' : 'conformant',
     reason,
-    target: { baseUrl, profile: profileName, kind: targetKind, profilePath },
+    target: { baseUrl, profile: profileName, kind: targetKind, profilePath, findings },
     suite: { name: packageJson.name, version: packageJson.version },
     ...facts,
     summary,
+    coverage,
     clauses,
     unusedWaivers: waivers.filter((waiver) => !clauses.some((clause) => clause.waiver?.clause === waiver.clause)),
   };
+}
+
+const verifiedStatuses = new Set<ClauseStatus>(['passed', 'failed', 'warning', 'waived']);
+
+export function coverageOf(clauses: readonly ReportClause[]): Coverage {
+  const judged = clauses.filter((clause) => clause.level !== 'INFO');
+  const ids = (keep: (clause: ReportClause) => boolean) => judged.filter(keep).map((clause) => clause.id);
+  const verified = ids((clause) => verifiedStatuses.has(clause.status));
+  const notVerified = judged.filter((clause) => !verifiedStatuses.has(clause.status));
+  const partial = notVerified.some((clause) => clause.level === 'MUST');
+  const counted = `verified ${verified.length} of ${judged.length} MUST/SHOULD clauses`;
+  return {
+    verified,
+    skipped: ids((clause) => clause.status === 'skipped'),
+    untested: ids((clause) => clause.status === 'untested'),
+    partial,
+    statement: notVerified.length === 0 ? `complete: ${counted}` : `${partial ? 'partial' : 'complete for MUST'}: ${counted}; not verified: ${describeUnverified(notVerified)}`,
+  };
+}
+
+/** "TOK-1, TOK-2: target has no test helpers (to verify: …); PAGE-6: untested (no check ran)". */
+function describeUnverified(clauses: readonly ReportClause[]): string {
+  const byWhy = new Map<string, string[]>();
+  for (const clause of clauses) {
+    const why = whyNotVerified(clause);
+    byWhy.set(why, [...(byWhy.get(why) ?? []), clause.id]);
+  }
+  return [...byWhy].map(([why, ids]) => `${ids.join(', ')}: ${why}`).join('; ');
+}
+
+function whyNotVerified(clause: ReportClause): string {
+  if (clause.status === 'untested') return 'untested (no check of it ran)';
+  const reason = clause.tests.find((test) => test.reason)?.reason?.split('\n')[0] ?? 'skipped';
+  const remedy = remedyFor(reason);
+  return remedy ? `${reason} (to verify: ${remedy})` : reason;
+}
+
+function unverifiedReason(clauses: readonly ReportClause[]): string {
+  const unverified = clauses.filter((clause) => clause.level === 'MUST' && !verifiedStatuses.has(clause.status));
+  return `${unverified.length} MUST clause${unverified.length === 1 ? ' was' : 's were'} not verified: ${describeUnverified(unverified)}. --allow-partial accepts a partial run.`;
 }
 
 export function exitCodeOf(verdict: Verdict): 0 | 1 | 2 {
@@ -115,18 +177,35 @@ function incompleteReason(raw: RawResults | null, context: RunContext): string |
 }
 
 function reportClause(clause: Clause, rawTests: readonly RawTest[], context: RunContext, waiver: Waiver | undefined): ReportClause {
-  const tests = rawTests.filter((test) => test.clauseIds.includes(clause.id));
-  return {
-    ...clause,
-    ...waive(clauseStatus(clause.level, tests, context.strict), waiver, context.startedAt.slice(0, 10)),
-    tests: tests.map(({ clauseIds, durationMs, ...test }) => ({
-      ...test,
-      replay: test.status === 'failed' ? replayCommand(context, clause.id) : null,
-    })),
-  };
+  const tests = rawTests.flatMap((test) => {
+    const outcome = outcomeIn(test, clause.id);
+    if (!outcome) return [];
+    const { clauseIds, durationMs, problems, judged, ...rest } = test;
+    return [{ ...rest, ...outcome, replay: outcome.status === 'failed' ? replayCommand(context, clause.id) : null }];
+  });
+  return { ...clause, ...waive(clauseStatus(clause.level, tests, context.strict), waiver, context.startedAt.slice(0, 10)), tests };
 }
 
-export function clauseStatus(level: ClauseLevel, tests: readonly RawTest[], strict: boolean): ClauseStatus {
+type Outcome = Pick<RawTest, 'status' | 'reason'>;
+
+/**
+ * What a test says of one clause: failed where one of its problems names the clause; for a clause it
+ * is tagged with and found no problem of, its own status, except that a test that stopped on a
+ * step it needs (a problem of another clause, before its judgement) did not verify it, and one that
+ * failed with no problem at all (an exception, a time-out) fails it with that reason. Null: the test
+ * does not bear on the clause.
+ */
+export function outcomeIn(test: RawTest, clauseId: string): Outcome | null {
+  const own = test.problems.filter((problem) => problem.clause === clauseId);
+  if (own.length > 0) return { status: 'failed', reason: describeProblems(own) };
+  if (!test.clauseIds.includes(clauseId)) return null;
+  if (test.status !== 'failed' || test.problems.length === 0) return { status: test.status, reason: test.reason };
+  if (test.judged) return { status: 'passed', reason: null };
+  const others = [...new Set(test.problems.map((problem) => problem.clause))].join(', ');
+  return { status: 'skipped', reason: `not verified: a step the test needs failed (${others})` };
+}
+
+export function clauseStatus(level: ClauseLevel, tests: readonly Outcome[], strict: boolean): ClauseStatus {
   if (tests.length === 0) return 'untested';
   if (tests.every((test) => test.status === 'skipped')) return 'skipped';
   if (level === 'INFO') return 'observed';
@@ -140,7 +219,7 @@ export function replayCommand(context: RunContext, clauseId: string): string {
   if (context.targetKind === 'prism') args.push('--target', 'prism');
   if (context.targetKind === 'url') args.push('--base-url', context.baseUrl);
   if (context.profilePath) args.push('--profile', context.profilePath);
-  args.push('--seed', String(context.seed));
+  args.push('--allow-partial', '--seed', String(context.seed));
   if (context.runs !== defaultRuns) args.push('--runs', String(context.runs));
   args.push('--grep', clauseId);
   return args.map(shellQuote).join(' ');

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { attachmentNames, mask, type Evidence, type Observation, type PropertyRun } from '../evidence.ts';
+import { attachmentNames, mask, type Evidence, type Judgement, type Observation, type PropertyRun } from '../evidence.ts';
 import { readRunConfig } from '../run-config.ts';
 import { secretsOfRun } from './profile.ts';
 import { clauseIdsOf, rawResultsFile, type RawResults, type RawTest } from './raw-results.ts';
@@ -27,10 +27,12 @@ export default class ConformanceReporter implements Reporter {
     const jsonOf = (name: string) =>
       result.attachments.filter((a) => a.name === name && a.contentType === 'application/json').map(parseAttachment);
     const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' || result.status === 'interrupted' ? 'skipped' : 'failed';
+    const judgement = (jsonOf(attachmentNames.judgement).at(-1) as Judgement | undefined) ?? { problems: [], judged: false };
     this.tests.set(test, {
       title: test.titlePath().slice(3).join(' › '),
       file: relative(this.rootDir, test.location.file),
       clauseIds: clauseIdsOf(test.tags),
+      ...judgement,
       status,
       reason: reasonOf(status, test, result),
       evidence: jsonOf(attachmentNames.evidence).flat() as Evidence[],

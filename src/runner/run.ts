@@ -14,6 +14,7 @@ import { findChromium } from './chromium.ts';
 import type { RunOptions } from './options.ts';
 import { blobDirOf, runPlaywright } from './playwright.ts';
 import { preflight } from './preflight.ts';
+import { probeTarget } from './probe.ts';
 import { runHeaders, secretsOfRun } from './profile.ts';
 import { rawResultsFile, type RawResults } from './raw-results.ts';
 import { buildReport, exitCodeOf, type Report } from './report.ts';
@@ -33,6 +34,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
   let target: Target | null = null;
   let raw: RawResults | null = null;
   let failure: string | null = null;
+  let findings: string[] = [];
   let waivers: Waiver[] = [];
   try {
     if (options.baselinePath) waivers = loadBaseline(options.baselinePath, clauses());
@@ -42,10 +44,13 @@ export async function runConformance(options: RunOptions): Promise<number> {
     say(`target ${target.baseUrl} (${target.kind}, profile ${profile.name}), seed ${seed}`);
     failure = interruption.reason() ?? (await preflight(target.baseUrl, headers, profile.timeouts.requestMs));
     if (!failure) {
+      const probes = await probeTarget(target.baseUrl, headers, profile);
+      findings = probes.findings;
+      for (const finding of findings) say(finding);
       const run: RunConfig = {
         baseUrl: target.baseUrl,
         targetKind: target.kind,
-        profile,
+        profile: { ...profile, capabilities: { ...profile.capabilities, testHelpers: probes.testHelpers, hostedPages: probes.hostedPages } },
         headers,
         seed,
         runs: options.runs,
@@ -71,9 +76,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
     targetKind: target?.kind ?? (options.baseUrl ? 'url' : options.target ?? 'sandbox'),
     profileName: profile?.name ?? options.profilePath ?? 'none',
     profilePath: options.profilePath,
+    findings,
     seed,
     runs: options.runs,
     strict: options.strict,
+    allowPartial: options.allowPartial,
     grep: options.grep,
     shard: options.shard,
     startedAt: startedAt.toISOString(),

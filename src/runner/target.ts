@@ -16,12 +16,12 @@ export interface Target {
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 const prismStartMs = 60_000;
 
-/** A target known only by its URL: the checks assume nothing beyond the reference. */
+/** A target known only by its URL: the checks assume nothing beyond the reference, and the preflight probes the rest. */
 const unprofiled: Profile = {
   name: 'unprofiled',
   live: false,
   headers: {},
-  capabilities: { testHelpers: false, hostedPages: true, stateful: true, refusesBrokenRules: true },
+  capabilities: { stateful: true, refusesBrokenRules: true },
   timeouts: { requestMs: 10_000, eventMs: 30_000 },
 };
 

@@ -1,0 +1,45 @@
+/**
+ * What a check may need of the target or the run, why it is skipped without it, and what would let
+ * the suite verify it: the specs skip with these reasons, the report names the remedy of each.
+ */
+export const needs = {
+  testHelpers: {
+    reason: 'target has no test helpers',
+    remedy: 'the four test helpers of shared/contracts/test-helpers.md on the target (found by the preflight, or capabilities.testHelpers true in the profile)',
+  },
+  stateful: {
+    reason: 'stateless mock: responses do not depend on the request',
+    remedy: 'a stateful target (a sandbox or the service itself) instead of a mock',
+  },
+  refusesBrokenRules: {
+    reason: 'target does not refuse requests that break a rule (profile: refusesBrokenRules false)',
+    remedy: 'a target that validates requests (capabilities.refusesBrokenRules true in the profile)',
+  },
+  hostedPages: {
+    reason: 'target has no hosted pages a browser can open',
+    remedy: 'a target whose checkoutUrl opens a page (capabilities.hostedPages in the profile)',
+  },
+  selectors: {
+    reason: 'profile gives no browser selectors for the hosted pages',
+    remedy: 'the selectors of the hosted pages in the profile (selectors), or the test helpers',
+  },
+  writes: {
+    reason: 'live target: writes not allowed without --allow-writes',
+    remedy: '--allow-writes, on a target where writes are acceptable',
+  },
+  browser: {
+    reason: 'no Chromium',
+    remedy: 'a Chromium: set CHROMIUM_PATH, or install one (apt-get install -y chromium)',
+  },
+  paymentId: {
+    reason: 'target answered no payment id (REF-10)',
+    remedy: 'the payment id as data.id in the answer of POST /payments/references',
+  },
+} as const;
+
+export type Need = keyof typeof needs;
+
+/** What would let the suite verify a clause skipped for this reason; null where it is not one of the needs. */
+export function remedyFor(reason: string): string | null {
+  return Object.values(needs).find((need) => reason.startsWith(need.reason))?.remedy ?? null;
+}

@@ -1,0 +1,129 @@
+/**
+ * What the preflight finds out about a target whose profile does not say: whether it has the test
+ * helpers of shared/contracts/test-helpers.md, and whether its hosted pages can be opened from here.
+ * Each helper is probed with a request that changes no state the suite relies on: a customer is
+ * registered, and the others are called with a bad body, or outside a reference's validity window,
+ * so that a helper that is there refuses (400, 409, 422) where a missing one answers 404 or 405. A
+ * live target is never probed with a write.
+ */
+import fc from 'fast-check';
+import { checkoutVariants, validReference } from '../../generators/index.ts';
+import type { Profile } from '../run-config.ts';
+import { describeFetchError, targetUrl } from './preflight.ts';
+
+export interface Probes {
+  testHelpers: boolean;
+  hostedPages: boolean;
+  /** What was found, one line each, for the console and the report. */
+  findings: string[];
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+type Send = (method: string, path: string, body?: unknown) => Promise<Answer | string>;
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const day = 24 * 60 * 60 * 1000;
+
+/** The capabilities of the profile, with the ones it leaves open settled by probing the target. */
+export async function probeTarget(baseUrl: string, headers: Record<string, string>, profile: Profile): Promise<Probes> {
+  const { testHelpers, hostedPages } = profile.capabilities;
+  const findings: string[] = [];
+  if (testHelpers !== undefined) findings.push(`test helpers: ${testHelpers ? 'yes' : 'no'}, as the profile says`);
+  if (hostedPages !== undefined) findings.push(`hosted pages: ${hostedPages ? 'yes' : 'no'}, as the profile says`);
+  if (testHelpers !== undefined && hostedPages !== undefined) return { testHelpers, hostedPages, findings };
+  if (profile.live) {
+    if (testHelpers === undefined) findings.push('test helpers: not probed on a live target (no writes); say capabilities.testHelpers in the profile');
+    if (hostedPages === undefined) findings.push('hosted pages: not probed on a live target (no writes); assumed, as the reference shows them');
+    return { testHelpers: testHelpers ?? false, hostedPages: hostedPages ?? true, findings };
+  }
+  const send = sender(baseUrl, headers, profile.timeouts.requestMs);
+  const checkout = await send('POST', '/checkouts', fc.sample(checkoutVariants.atmPage, { seed: 1, numRuns: 1 })[0]);
+  const checkoutData = dataOf(checkout);
+  let foundPages = hostedPages;
+  if (foundPages === undefined) {
+    const page = await openPage(checkoutData?.checkoutUrl, profile.timeouts.requestMs);
+    foundPages = page.opened;
+    findings.push(`hosted pages: ${page.note}`);
+  }
+  let foundHelpers = testHelpers;
+  if (foundHelpers === undefined) {
+    const helpers = await probeHelpers(send, checkoutData?.id);
+    foundHelpers = helpers.missing.length === 0;
+    findings.push(`test helpers: ${foundHelpers ? `found (${helpers.found}/${helpers.probed})` : `not found: ${helpers.missing.join('; ')}`}`);
+  }
+  return { testHelpers: foundHelpers, hostedPages: foundPages, findings };
+}
+
+function dataOf(answer: Answer | string): Record<string, unknown> | undefined {
+  if (typeof answer === 'string' || answer.status < 200 || answer.status >= 300) return undefined;
+  const data = (answer.body as { data?: unknown } | null)?.data;
+  return data && typeof data === 'object' ? (data as Record<string, unknown>) : undefined;
+}
+
+function sender(baseUrl: string, headers: Record<string, string>, timeoutMs: number): Send {
+  return async (method, path, body) => {
+    try {
+      const response = await fetch(targetUrl(baseUrl, path), {
+        method,
+        headers: { accept: 'application/json', ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Not JSON: the text is the body.
+      }
+      return { status: response.status, body: parsed };
+    } catch (error) {
+      return describeFetchError(error, timeoutMs);
+    }
+  };
+}
+
+/** Any HTTP answer at checkoutUrl means the pages are there to be judged; a network failure means they cannot be reached from here. */
+async function openPage(checkoutUrl: unknown, timeoutMs: number): Promise<{ opened: boolean; note: string }> {
+  if (typeof checkoutUrl !== 'string' || !URL.canParse(checkoutUrl)) {
+    return { opened: true, note: 'not probed (no checkout with a checkoutUrl was created); assumed, as the reference shows them' };
+  }
+  try {
+    const response = await fetch(checkoutUrl, { signal: AbortSignal.timeout(timeoutMs) });
+    await response.body?.cancel();
+    return { opened: true, note: `found (GET checkoutUrl answered ${response.status})` };
+  } catch (error) {
+    return { opened: false, note: `checkoutUrl ${checkoutUrl} cannot be reached from this machine (${describeFetchError(error, timeoutMs)})` };
+  }
+}
+
+/** A helper that is there takes the call, or refuses its body or its timing; a missing one answers 404 or 405. */
+const helperPresent = (status: number) => (status >= 200 && status < 300) || status === 400 || status === 409 || status === 422;
+
+async function probeHelpers(send: Send, checkoutId: unknown): Promise<{ found: number; probed: number; missing: string[] }> {
+  const missing: string[] = [];
+  let probed = 0;
+  const expect = async (method: string, path: string, body: unknown, present: (answer: Answer) => boolean) => {
+    probed += 1;
+    const answer = await send(method, path, body);
+    if (typeof answer === 'string') missing.push(`${method} ${path} did not answer (${answer})`);
+    else if (!present(answer)) missing.push(`${method} ${path} answered ${answer.status}`);
+  };
+
+  await expect('POST', '/test-helpers/customers', {}, (answer) => answer.status >= 200 && answer.status < 300 && uuid.test(String((answer.body as { uuid?: unknown } | null)?.uuid)));
+  await expect('PUT', '/test-helpers/webhook', { url: 'not a URL' }, (answer) => helperPresent(answer.status));
+  if (typeof checkoutId === 'string') {
+    await expect('POST', `/test-helpers/checkouts/${encodeURIComponent(checkoutId)}/pay`, { outcome: 'not an outcome' }, (answer) => helperPresent(answer.status));
+  }
+  const opensTomorrow = { ...fc.sample(validReference({ callback: 'without' }), { seed: 1, numRuns: 1 })[0], validDate: { start: new Date(Date.now() + day).toISOString(), end: new Date(Date.now() + 2 * day).toISOString() } };
+  const paymentId = dataOf(await send('POST', '/payments/references', opensTomorrow))?.id;
+  if (typeof paymentId === 'string' || typeof paymentId === 'number') {
+    await expect('POST', `/test-helpers/payments/${encodeURIComponent(String(paymentId))}/confirm`, {}, (answer) => helperPresent(answer.status));
+  }
+  return { found: probed - missing.length, probed, missing };
+}

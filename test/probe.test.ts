@@ -1,0 +1,79 @@
+/** The preflight's probe of what a profile leaves open: test helpers and hosted pages. */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, test } from 'node:test';
+import { withoutTestHelpers } from '../mutants/catalogue.ts';
+import { startProxy, type RunningProxy } from '../mutants/proxy.ts';
+import type { Profile } from '../src/run-config.ts';
+import { probeTarget } from '../src/runner/probe.ts';
+import { startSandbox } from '../src/sandbox/index.ts';
+
+const unprofiled: Profile = {
+  name: 'unprofiled',
+  live: false,
+  headers: {},
+  capabilities: { stateful: true, refusesBrokenRules: true },
+  timeouts: { requestMs: 5000, eventMs: 5000 },
+};
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let helperless: RunningProxy;
+before(async () => {
+  sandbox = await startSandbox({ port: 0, db: ':memory:' });
+  helperless = await startProxy({ upstream: sandbox.url, transform: withoutTestHelpers });
+});
+after(async () => {
+  await helperless.close();
+  await sandbox.close();
+});
+
+test('a target with the four helpers and open pages is found to have them', async () => {
+  const probes = await probeTarget(sandbox.url, {}, unprofiled);
+  assert.equal(probes.testHelpers, true);
+  assert.equal(probes.hostedPages, true);
+  assert.deepEqual(probes.findings, ['hosted pages: found (GET checkoutUrl answered 200)', 'test helpers: found (4/4)']);
+});
+
+test('a target without them is found not to have them, the first missing helper named', async () => {
+  const probes = await probeTarget(helperless.url, {}, unprofiled);
+  assert.equal(probes.testHelpers, false);
+  assert.match(probes.findings.join('\n'), /test helpers: not found: POST \/test-helpers\/customers answered 404/);
+});
+
+test('the profile wins over the probe, which then sends nothing', async () => {
+  const probes = await probeTarget('http://127.0.0.1:1', {}, { ...unprofiled, capabilities: { ...unprofiled.capabilities, testHelpers: false, hostedPages: true } });
+  assert.deepEqual([probes.testHelpers, probes.hostedPages], [false, true]);
+  assert.deepEqual(probes.findings, ['test helpers: no, as the profile says', 'hosted pages: yes, as the profile says']);
+});
+
+test('a live target is never probed with a write', async () => {
+  const methods: string[] = [];
+  const server = createServer((request, response) => {
+    methods.push(request.method!);
+    response.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const probes = await probeTarget(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {}, { ...unprofiled, live: true });
+    assert.equal(probes.testHelpers, false);
+    assert.match(probes.findings.join('\n'), /not probed on a live target/);
+    assert.deepEqual(methods.filter((method) => method !== 'GET'), []);
+  } finally {
+    server.close();
+  }
+});
+
+test('pages that cannot be reached from this machine are found missing, not failed', async () => {
+  const unreachablePages = await startProxy({
+    upstream: sandbox.url,
+    transform: { response: (response) => void ((response.json as { data?: { checkoutUrl?: string } })?.data && ((response.json as { data: { checkoutUrl?: string } }).data.checkoutUrl = 'http://127.0.0.1:1/pay')) },
+  });
+  try {
+    const probes = await probeTarget(unreachablePages.url, {}, unprofiled);
+    assert.equal(probes.hostedPages, false);
+    assert.match(probes.findings[0], /^hosted pages: checkoutUrl http:\/\/127\.0\.0\.1:1\/pay cannot be reached from this machine/);
+  } finally {
+    await unreachablePages.close();
+  }
+});
