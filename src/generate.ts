@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { compile } from 'json-schema-to-typescript';
-import { loadSchema, requestBodies, responseBodies, schemaDir, schemaFiles, type JsonSchema } from './schemas.ts';
+import { gathersOnlyDefs, loadSchema, namedSchemas, requestBodies, responseBodies, schemaDir, schemaFiles, type JsonSchema, type SchemaFile } from './schemas.ts';
 import { parseClauseCatalogue } from './clauses.ts';
 import { profileSchemaFile } from './runner/profile.ts';
 
@@ -43,13 +43,22 @@ export function readRealdata(): RealdataExample[] | undefined {
 
 const compileOptions = { bannerComment: '', additionalProperties: false, format: false } as const;
 
+/** What becomes a type: a file's root, or each $defs entry (with its siblings) of a file that only gathers them. */
+function typeRoots(file: SchemaFile): JsonSchema[] {
+  const schema = loadSchema(file);
+  if (!gathersOnlyDefs(schema)) return [schema];
+  const { $schema, $defs } = schema;
+  return Object.values($defs as Record<string, JsonSchema>).map((def) => ({ $schema, ...def, $defs }));
+}
+
 async function renderTypes(): Promise<string> {
   const declared = new Set<string>();
   const parts: string[] = [];
-  for (const file of schemaFiles) {
-    const ts = await compile(loadSchema(file) as Parameters<typeof compile>[0], file, { ...compileOptions, cwd: schemaDir.pathname });
+  for (const root of schemaFiles.flatMap(typeRoots)) {
+    const ts = await compile(root as Parameters<typeof compile>[0], String(root.title), { ...compileOptions, cwd: schemaDir.pathname });
     // Each file declares the definitions it references from others again; keep the first of each.
-    for (const block of ts.split(/\n(?=(?:\/\*\*[\s\S]*?\*\/\n)?export )/)) {
+    // A declaration starts at its doc comment; a comment inside a type is followed by a property, not export.
+    for (const block of ts.split(/(?<!\*\/)\n(?=(?:\/\*\*(?:(?!\*\/)[\s\S])*\*\/\n)?export )/)) {
       const name = /export (?:type|interface) (\w+)/.exec(block)?.[1];
       if (!name || /\d$/.test(name) || declared.has(name)) continue;
       declared.add(name);
@@ -67,17 +76,9 @@ function renderClauses(): string | undefined {
 
 // ---- OpenAPI 3.1 ----------------------------------------------------------------------------
 
-/** "file#pointer" of every schema file root and $defs entry, mapped to its component name (its title). */
+/** "file#pointer" of every named schema, mapped to its component name (its title). */
 function componentNames(): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const file of schemaFiles) {
-    const schema = loadSchema(file);
-    names.set(`${file}#`, String(schema.title));
-    for (const [name, def] of Object.entries((schema.$defs ?? {}) as Record<string, JsonSchema>)) {
-      names.set(`${file}#/$defs/${name}`, String(def.title));
-    }
-  }
-  return names;
+  return new Map(schemaFiles.flatMap(namedSchemas).map(([ref, schema]) => [ref, String(schema.title)]));
 }
 
 /** A copy of a schema whose $refs point into #/components/schemas; base is the file refs are relative to. */
@@ -105,14 +106,12 @@ function componentSchemas(): Record<string, unknown> {
   const names = componentNames();
   const components: Record<string, unknown> = {};
   for (const file of schemaFiles) {
-    const { $schema: _dialect, $id: _id, $defs, ...root } = loadSchema(file);
-    components[String(root.title)] = withComponentRefs(root, file, names);
-    for (const def of Object.values(($defs ?? {}) as Record<string, JsonSchema>)) {
-      components[String(def.title)] = withComponentRefs(def, file, names);
+    for (const [, { $schema: _dialect, $id: _id, $defs: _defs, ...schema }] of namedSchemas(file)) {
+      components[String(schema.title)] = withComponentRefs(schema, file, names);
     }
   }
   for (const body of Object.values(responseBodies)) components[body.title] = withComponentRefs(body, '', names);
-  Object.assign(components, referenceCreatedAndHelperSchemas);
+  Object.assign(components, sandboxOnlySchemas);
   for (const schema of Object.values(components)) addDiscriminatorMapping(schema as JsonSchema, components);
   return components;
 }
@@ -134,8 +133,8 @@ function addDiscriminatorMapping(schema: JsonSchema, components: Record<string, 
 
 const timestamp = schemaRef('TimestampWithOffset');
 
-/** Schemas the reference does not give: the reference-creation answer and the test helpers' bodies. */
-const referenceCreatedAndHelperSchemas = {
+/** Schemas neither the reference nor the test-helper contract gives: the reference-creation answer and the notification attempts. */
+const sandboxOnlySchemas = {
   ReferenceCreatedResponse: {
     title: 'ReferenceCreatedResponse',
     description:
@@ -150,64 +149,6 @@ const referenceCreatedAndHelperSchemas = {
       },
     },
     'x-clauses': ['REF-10'],
-  },
-  RegisterCustomerRequest: {
-    title: 'RegisterCustomerRequest',
-    type: 'object',
-    properties: { customerId: { type: 'string' } },
-  },
-  RegisteredCustomer: {
-    title: 'RegisteredCustomer',
-    type: 'object',
-    required: ['uuid'],
-    properties: { uuid: { type: 'string', format: 'uuid' } },
-  },
-  PayCheckoutRequest: {
-    title: 'PayCheckoutRequest',
-    description: 'How the customer pays: card goes with CC, wallet with MW; storeConsent answers the offer to store the method.',
-    type: 'object',
-    required: ['outcome', 'method'],
-    properties: {
-      outcome: { enum: ['success', 'failure'] },
-      method: { enum: ['CC', 'MW', 'MB'] },
-      card: {
-        type: 'object',
-        required: ['number', 'holder', 'expireMonth', 'expireYear'],
-        properties: {
-          number: { type: 'string', pattern: '^[0-9]{12,19}$' },
-          holder: { type: 'string' },
-          expireMonth: { type: 'string', pattern: '^(0[1-9]|1[0-2])$' },
-          expireYear: { type: 'string', pattern: '^[0-9]{4}$' },
-        },
-      },
-      wallet: {
-        type: 'object',
-        required: ['countryCode', 'number'],
-        properties: { countryCode: { type: 'string' }, number: { type: 'string' } },
-      },
-      storeConsent: { type: 'boolean' },
-    },
-  },
-  PaidCheckout: {
-    title: 'PaidCheckout',
-    type: 'object',
-    required: ['checkoutId', 'state', 'redirectUrl'],
-    properties: {
-      checkoutId: { type: 'string' },
-      state: { type: 'string' },
-      redirectUrl: { type: ['string', 'null'], description: 'The action redirect with id appended, or null without one.' },
-    },
-  },
-  ConfirmPaymentRequest: {
-    title: 'ConfirmPaymentRequest',
-    type: 'object',
-    properties: { paidAt: { ...timestamp, description: 'When the network saw the payment; default now.' } },
-  },
-  WebhookRequest: {
-    title: 'WebhookRequest',
-    type: 'object',
-    required: ['url'],
-    properties: { url: { type: 'string', format: 'uri' } },
   },
   NotificationAttempts: {
     title: 'NotificationAttempts',
@@ -347,7 +288,7 @@ function testHelperPaths(checkoutExample: Examples) {
         responses: {
           '201': {
             description: 'The customer registered.',
-            content: json(schemaRef('RegisteredCustomer'), example('A customer', { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' })),
+            content: json(schemaRef('RegisterCustomerAnswer'), example('A customer', { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' })),
           },
           '422': helperErrors['422'],
         },
@@ -362,7 +303,7 @@ function testHelperPaths(checkoutExample: Examples) {
         requestBody: {
           required: true,
           content: json(
-            schemaRef('PayCheckoutRequest'),
+            schemaRef('PayRequest'),
             example('A card payment with consent to store', {
               outcome: 'success',
               method: 'CC',
@@ -375,7 +316,7 @@ function testHelperPaths(checkoutExample: Examples) {
           '200': {
             description: 'Paid; redirectUrl is where the browser goes next.',
             content: json(
-              schemaRef('PaidCheckout'),
+              schemaRef('PayAnswer'),
               example('Paid, with an action redirect', {
                 checkoutId: checkout.data.id,
                 state: 'paid',
@@ -393,8 +334,14 @@ function testHelperPaths(checkoutExample: Examples) {
         tags,
         summary: 'Confirm an ATM reference as the interbank network would.',
         parameters: [pathParameter('paymentId', 'The id of the payment.')],
-        requestBody: { required: true, content: json(schemaRef('ConfirmPaymentRequest'), example('Paid now', {})) },
-        responses: { '200': { description: 'Confirmed; the notification is sent.' }, ...helperErrors },
+        requestBody: { required: true, content: json(schemaRef('ConfirmRequest'), example('Paid now', {})) },
+        responses: {
+          '200': {
+            description: 'Confirmed; the notification is sent.',
+            content: json(schemaRef('ConfirmAnswer'), example('Confirmed', { paymentId: checkout.data.paymentId, state: 'confirmed' })),
+          },
+          ...helperErrors,
+        },
       },
     },
     '/test-helpers/webhook': {

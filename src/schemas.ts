@@ -9,8 +9,8 @@ const addFormats = addFormatsModule.default;
 
 export const schemaDir = new URL('../schemas/', import.meta.url);
 
-/** The resource schemas of section 2 of the reference, by file name. */
-export const schemaFiles = [
+/** The resource schemas of section 2 of the reference, by file name: each field names its clauses (x-clauses). */
+export const referenceSchemaFiles = [
   'envelope.schema.json',
   'checkout-request.schema.json',
   'checkout.schema.json',
@@ -18,6 +18,11 @@ export const schemaFiles = [
   'reference-request.schema.json',
   'payment.schema.json',
 ] as const;
+
+/** The bodies and answers of the test helpers (shared/contracts/test-helpers.md): not the reference's, so without x-clauses. */
+export const testHelperSchemaFile = 'test-helpers.schema.json';
+
+export const schemaFiles = [...referenceSchemaFiles, testHelperSchemaFile] as const;
 export type SchemaFile = (typeof schemaFiles)[number];
 
 export type JsonSchema = { [keyword: string]: unknown };
@@ -25,6 +30,21 @@ export type JsonSchema = { [keyword: string]: unknown };
 export function loadSchema(file: SchemaFile): JsonSchema {
   return JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'));
 }
+
+/** A file whose root has no type of its own only gathers its $defs (test-helpers.schema.json). */
+export const gathersOnlyDefs = (schema: JsonSchema) => !('type' in schema);
+
+/** The schemas a file names, by "file#pointer": its root, unless it only gathers $defs, and each $defs entry. */
+export function namedSchemas(file: SchemaFile): [ref: string, schema: JsonSchema][] {
+  const root = loadSchema(file);
+  const defs = Object.entries((root.$defs ?? {}) as Record<string, JsonSchema>).map(
+    ([name, def]): [string, JsonSchema] => [`${file}#/$defs/${name}`, def],
+  );
+  return gathersOnlyDefs(root) ? defs : [[`${file}#`, root], ...defs];
+}
+
+/** The $ref of a test helper's body or answer, by its $defs name: payRequest, payAnswer… */
+export const testHelperSchema = (name: string) => `${testHelperSchemaFile}#/$defs/${name}`;
 
 const ref = (target: string) => ({ $ref: target });
 
@@ -192,8 +212,9 @@ function clausesFor(error: ErrorObject, root: Located): string[] {
 
 function toProblems(errors: ErrorObject[] | null | undefined, root: Located): SchemaProblem[] {
   const all = errors ?? [];
-  // "if", "oneOf" and "anyOf" only say that a subschema failed; the subschema's own errors carry the detail.
-  const summaries = new Set(['if', 'oneOf', 'anyOf']);
+  // "if", "oneOf", "anyOf" and "discriminator" only say that a subschema failed or none was chosen; the
+  // subschema's own errors, or the tag's, carry the detail.
+  const summaries = new Set(['if', 'oneOf', 'anyOf', 'discriminator']);
   // The reverse for "contains": its own error names the array; the errors of the elements it tried do not.
   const detailed = all.filter((error) => !summaries.has(error.keyword) && !error.schemaPath.includes('/contains/'));
   const problems = (detailed.length > 0 ? detailed : all).map((error) => ({

@@ -6,7 +6,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { validateRequest, validateResource, validateResponse, type RequestBody, type ResponseBody } from '../src/schemas.ts';
+import {
+  loadSchema,
+  testHelperSchema,
+  testHelperSchemaFile,
+  validateRequest,
+  validateResource,
+  validateResponse,
+  type JsonSchema,
+  type RequestBody,
+  type ResponseBody,
+} from '../src/schemas.ts';
 import { generatedFiles } from '../src/generate.ts';
 import { builtInProfile, loadProfile } from '../src/runner/profile.ts';
 import { startPrism } from '../src/runner/target.ts';
@@ -61,6 +71,34 @@ test('every example of a reference operation is valid per the validators', () =>
       assert.deepEqual(validateRequest(body, value), [], key);
     }
   }
+});
+
+/** Where each test helper takes or answers which $defs entry of test-helpers.schema.json. */
+const helperBodies: [path: string, method: string, where: 'request' | `${number}`, schema: string][] = [
+  ['/test-helpers/customers', 'post', 'request', 'registerCustomerRequest'],
+  ['/test-helpers/customers', 'post', '201', 'registerCustomerAnswer'],
+  ['/test-helpers/checkouts/{checkoutId}/pay', 'post', 'request', 'payRequest'],
+  ['/test-helpers/checkouts/{checkoutId}/pay', 'post', '200', 'payAnswer'],
+  ['/test-helpers/payments/{paymentId}/confirm', 'post', 'request', 'confirmRequest'],
+  ['/test-helpers/payments/{paymentId}/confirm', 'post', '200', 'confirmAnswer'],
+  ['/test-helpers/webhook', 'put', 'request', 'webhookRequest'],
+];
+
+/** A schema with its $refs and discriminator mapping left out: what is the same in the file and in the document. */
+const withoutRefs = (schema: unknown) => JSON.parse(JSON.stringify(schema, (key, value) => (key === '$ref' || key === 'mapping' ? undefined : value)));
+
+test('the test helpers take and answer the schemas of test-helpers.schema.json, and their examples are valid', () => {
+  const defs = loadSchema(testHelperSchemaFile).$defs as Record<string, JsonSchema>;
+  for (const [path, method, where, schema] of helperBodies) {
+    const { requestBody, responses } = operation(path, method);
+    const media = (where === 'request' ? requestBody : responses[where])!.content!['application/json'];
+    const title = String(defs[schema].title);
+    assert.equal(media.schema.$ref, `#/components/schemas/${title}`, `${method} ${path} ${where}`);
+    const examples = Object.values(media.examples ?? {});
+    assert.ok(examples.length > 0, `${method} ${path} ${where} has no example`);
+    for (const { value } of examples) assert.deepEqual(validateResource(testHelperSchema(schema), value), [], `${method} ${path} ${where}`);
+  }
+  for (const def of Object.values(defs)) assert.deepEqual(withoutRefs(openapi.components.schemas[String(def.title)]), withoutRefs(def), String(def.title));
 });
 
 test('Prism 5.14.2 mocks the document: valid bodies from static examples, 422 for broken requests', { timeout: 60_000 }, async (t) => {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference, type BrokenCase } from '../generators/index.ts';
-import { validateResponse } from '../src/schemas.ts';
+import { testHelperSchema, validateResource, validateResponse } from '../src/schemas.ts';
 import { call } from '../src/sandbox/client.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 
@@ -147,6 +147,31 @@ describe('POST /payments/references and GET /payments/{id}', () => {
   test('an unknown payment id is 404', async () => {
     assertRefusal(await api('GET', '/payments/999999999'), 404);
     assertRefusal(await api('GET', '/payments/abc'), 404);
+  });
+});
+
+describe('test-helper bodies, checked against test-helpers.schema.json', () => {
+  test('a registered customer, with or without the merchant\'s number, is answered as the schema says', async () => {
+    for (const body of [{}, { customerId: 'c-1' }]) {
+      const answer = await api('POST', '/test-helpers/customers', body);
+      assert.equal(answer.status, 201);
+      assert.deepEqual(validateResource(testHelperSchema('registerCustomerAnswer'), answer.body), []);
+    }
+  });
+
+  test('400 for a body that is not an object, 422 naming the field the schema refuses', async () => {
+    const helpers: [method: string, path: string, badField: object, field: string][] = [
+      ['POST', '/test-helpers/customers', { customerId: 5 }, 'customerId'],
+      ['POST', '/test-helpers/checkouts/no-such-checkout/pay', { method: 'CC', card: { number: '4111111111111111', holder: 'Ana', expireMonth: '7', expireYear: '2031' } }, 'card.expireMonth'],
+      ['POST', '/test-helpers/payments/99999999/confirm', { paidAt: '2030-01-01' }, 'paidAt'],
+      ['PUT', '/test-helpers/webhook', { url: 'ftp://merchant.example/hook' }, 'url'],
+    ];
+    for (const [method, path, badField, field] of helpers) {
+      assertRefusal(await api(method, path, []), 400);
+      const refused = await api(method, path, badField);
+      assertRefusal(refused, 422);
+      assert.ok(refused.body.errors.every((reason: { field: string }) => reason.field === field), `${path}: ${JSON.stringify(refused.body)}`);
+    }
   });
 });
 

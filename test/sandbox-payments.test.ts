@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { card, wallet } from '../generators/index.ts';
-import { validateResponse } from '../src/schemas.ts';
+import { testHelperSchema, validateResource, validateResponse } from '../src/schemas.ts';
 import { cardBrand, issuerDeclines, luhnValid } from '../src/cards.ts';
 import { call } from '../src/sandbox/client.ts';
 import { openDatabase } from '../src/sandbox/db.ts';
@@ -136,6 +136,7 @@ describe('the pay helper', () => {
       { method: 'XX' },
       { method: 'CC', card: { ...visa, number: '4111111111111112' } },
       { method: 'CC', card: { ...visa, expireMonth: '13' } },
+      { method: 'CC', card: { ...visa, expireMonth: '7' } },
       { method: 'CC' },
       { method: 'MW', wallet: mbWay },
       { outcome: 'maybe', method: 'CC', card: visa },
@@ -145,7 +146,28 @@ describe('the pay helper', () => {
     assert.equal((await api('POST', `/test-helpers/checkouts/${id}/pay`, [])).status, 400);
     const paid = await pay(id, { outcome: 'success', method: 'CC', card: visa });
     assert.deepEqual(paid.body, { checkoutId: id, state: 'PaymentConfirmed', redirectUrl: null });
+    assert.deepEqual(validateResource(testHelperSchema('payAnswer'), paid.body), []);
     assert.equal((await pay(id, { method: 'CC', card: visa })).status, 409);
+  });
+
+  test('a one-digit expireMonth is refused (422) naming card.expireMonth, and nothing is paid', async () => {
+    const { id } = await checkout({ code: 'CC' }, { layout: 'web' });
+    const refused = await pay(id, { method: 'CC', card: { ...visa, expireMonth: '7' } });
+    assert.equal(refused.status, 422);
+    assert.deepEqual(refused.body.errors.map((reason: { field: string }) => reason.field), ['card.expireMonth']);
+    assert.equal((await pay(id, { method: 'CC', card: visa })).status, 200);
+  });
+
+  test('numbers typed with spaces, dashes or "+" and a holder with spaces around are read plainly', async () => {
+    const uuid = randomUUID();
+    const card = await checkout({ code: 'CC', details: { createRegistration: true } }, { uuid });
+    const typed = { number: '4111 1111-1111 1111', holder: '  Ana Silva ', expireMonth: '07', expireYear: '2031' };
+    assert.equal((await pay(card.id, { method: 'CC', card: typed, wallet: { countryCode: '351', number: '' } })).status, 200);
+    const wallet = await checkout({ code: 'MW', details: { createRegistration: true } }, { uuid, layout: 'default' });
+    assert.equal((await pay(wallet.id, { method: 'MW', wallet: { countryCode: '+351', number: '912 345-678' }, card: {} })).status, 200);
+    const [storedCard, storedWallet] = await storedMethods(uuid);
+    assert.deepEqual([storedCard.last4Digitis, storedCard.holder], ['1111', 'Ana Silva']);
+    assert.deepEqual([storedWallet.countryCode, storedWallet.last3Digitis], ['351', '678']);
   });
 
   test('the redirect URL keeps its own query and takes id, deep links included', async () => {
@@ -173,7 +195,9 @@ describe('references (REF-6..8)', () => {
     assert.equal((await api('GET', `/payments/${created.id}`)).body.data.stateDetails.state, 'pending');
     assert.equal((await confirm({ paidAt: 'yesterday' })).status, 422);
     assert.equal((await confirm({}, '99999999')).status, 404);
-    assert.equal((await confirm({})).status, 200);
+    const confirmation = await confirm({});
+    assert.equal(confirmation.status, 200);
+    assert.deepEqual(validateResource(testHelperSchema('confirmAnswer'), confirmation.body), []);
     const confirmed = (await api('GET', `/payments/${created.id}`)).body.data;
     assert.equal(confirmed.stateDetails.state, 'confirmed');
     assert.ok(Date.parse(confirmed.updatedAt) >= Date.parse(confirmed.createdAt));

@@ -1,6 +1,19 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createAjv, loadSchema, responseBodies, schemaFiles, validateRequest, validateResource, type JsonSchema, type SchemaFile } from '../src/schemas.ts';
+import { readFileSync } from 'node:fs';
+import {
+  createAjv,
+  loadSchema,
+  referenceSchemaFiles,
+  responseBodies,
+  schemaFiles,
+  testHelperSchema,
+  testHelperSchemaFile,
+  validateRequest,
+  validateResource,
+  type JsonSchema,
+  type SchemaFile,
+} from '../src/schemas.ts';
 
 test('every schema, $defs entry and response body compiles under ajv strict mode', () => {
   const ajv = createAjv();
@@ -140,7 +153,7 @@ test('no field of a schema is left out of the table above', () => {
       if (items?.properties) walk(schemaRef, items, `${path}[].`);
     }
   };
-  for (const file of schemaFiles) {
+  for (const file of referenceSchemaFiles) {
     walk(file, loadSchema(file), '');
     for (const name of Object.keys((loadSchema(file).$defs ?? {}) as object)) walk(`${file}#/$defs/${name}`, resolve(`${file}#/$defs/${name}`), '');
   }
@@ -178,4 +191,62 @@ test('redirect URLs may be custom-scheme deep links', () => {
 test('a storing checkout without page.layout is allowed (4.1 "store a payment method")', () => {
   const store = { payment: { amount: 100, customer: { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' }, paymentMethod: { code: 'CC', details: { createRegistration: true } } } };
   assert.deepEqual(validateRequest('checkout', store), []);
+});
+
+test('the test-helper schemas are not the reference\'s: they carry no x-clauses', () => {
+  assert.ok(!JSON.stringify(loadSchema(testHelperSchemaFile)).includes('"x-clauses":'));
+});
+
+const contract = readFileSync(new URL('../../shared/contracts/test-helpers.md', import.meta.url), 'utf8');
+const filledIn = (example: string) =>
+  example.replace('<UUID>', 'e2343605-cf46-43de-b20b-9b7d1c95a9b2').replace('<ISO 8601 with offset>', '2030-01-01T10:00:00+01:00').replace('PORT', '8081');
+
+test('every body and answer that shared/contracts/test-helpers.md shows is valid per its schema', () => {
+  const [payRequest, payAnswer, ...others] = [...contract.matchAll(/```json\n([\s\S]*?)```/g)].map((block) => JSON.parse(block[1]));
+  assert.deepEqual(others, []);
+  const shown: [schema: string, example: unknown][] = [
+    ['payRequest', payRequest],
+    ['payAnswer', payAnswer],
+    ['payAnswer', { ...payAnswer, redirectUrl: null }],
+  ];
+  for (const [schema, spelled] of [
+    ['registerCustomerRequest', '{}'],
+    ['registerCustomerRequest', '{"customerId": "..."}'],
+    ['registerCustomerAnswer', '{"uuid": "<UUID>"}'],
+    ['confirmRequest', '{}'],
+    ['confirmRequest', '{"paidAt": "<ISO 8601 with offset>"}'],
+    ['webhookRequest', '{"url": "http://127.0.0.1:PORT/hook"}'],
+  ]) {
+    assert.ok(contract.includes(spelled), `the contract shows ${spelled}`);
+    shown.push([schema, JSON.parse(filledIn(spelled))]);
+  }
+  for (const [schema, example] of shown) assert.deepEqual(validateResource(testHelperSchema(schema), example), [], `${schema} ${JSON.stringify(example)}`);
+});
+
+test('a pay request: two-digit expireMonth, the card with CC and the wallet with MW, the other one ignored', () => {
+  const problems = (body: unknown) => validateResource(testHelperSchema('payRequest'), body);
+  const card = { number: '4111111111111111', holder: 'Ana Silva', expireMonth: '07', expireYear: '2031' };
+  const wallet = { countryCode: '351', number: '912345678' };
+  for (const expireMonth of ['7', '1', '13', '00', '007']) {
+    assert.deepEqual(
+      problems({ method: 'CC', card: { ...card, expireMonth } }).map((problem) => problem.path),
+      ['/card/expireMonth'],
+      expireMonth,
+    );
+  }
+  assert.deepEqual(problems({ method: 'CC', card: { ...card, expireYear: '31' } }).map((problem) => problem.path), ['/card/expireYear']);
+  assert.deepEqual(problems({ method: 'CC', card, wallet: { number: '' }, storeConsent: true }), []);
+  assert.deepEqual(problems({ outcome: 'failure', method: 'MW', wallet, card: {} }), []);
+  assert.deepEqual(problems({ method: 'MB' }), []);
+  assert.deepEqual(problems({ method: 'CC', wallet }).map((problem) => problem.expected), ['property "card" to be present']);
+  assert.deepEqual(problems({ method: 'MW', card }).map((problem) => problem.expected), ['property "wallet" to be present']);
+  assert.deepEqual(problems({ method: 'XX' }).map((problem) => problem.path), ['/method'], 'the method, not the unchosen branch');
+  assert.deepEqual(problems({ outcome: 'maybe', method: 'MB' }).map((problem) => problem.path), ['/outcome']);
+});
+
+test('a webhook is an absolute http(s) URL; paidAt has an offset', () => {
+  const webhook = (url: string) => validateResource(testHelperSchema('webhookRequest'), { url });
+  for (const url of ['http://127.0.0.1:8081/hook', 'https://merchant.example/hooks?x=1']) assert.deepEqual(webhook(url), [], url);
+  for (const url of ['ftp://merchant.example/hook', '/hook', 'http://', 'merchant.example/hook']) assert.notDeepEqual(webhook(url), [], url);
+  assert.notDeepEqual(validateResource(testHelperSchema('confirmRequest'), { paidAt: '2030-01-01T10:00:00' }), []);
 });

@@ -1,4 +1,4 @@
-import type { SchemaProblem } from '../schemas.ts';
+import { validateResource, type SchemaProblem } from '../schemas.ts';
 import { isoWithOffset } from './time.ts';
 
 /** One reason a request is refused. `field` is a dotted path into the body ('' for the body itself). */
@@ -56,4 +56,17 @@ export function reasonsFromProblems(problems: SchemaProblem[]): RefusalReason[] 
       clauses: problem.clauses,
     };
   });
+}
+
+export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The body, checked against its schema: 400 when it is not a JSON object, 422 naming each field the schema refuses. */
+export function validatedBody<T>(body: unknown, schema: string): T {
+  if (!isJsonObject(body)) {
+    throw refuse(400, 'not_an_object', 'the body must be a JSON object', 'the body is a JSON object', '');
+  }
+  const problems = validateResource(schema, body);
+  if (problems.length > 0) throw new Refusal(422, reasonsFromProblems(problems));
+  return body as T;
 }

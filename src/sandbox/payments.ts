@@ -1,19 +1,12 @@
+import type { PayAnswer, PayRequest } from '../../schemas/generated/types.ts';
 import { cardBrand, issuerDeclines, luhnValid } from '../cards.ts';
-import { refuse } from './errors.ts';
+import { testHelperSchema } from '../schemas.ts';
+import { isJsonObject, refuse, validatedBody } from './errors.ts';
 import type { Notifier } from './notifications.ts';
 import { paymentResource, type CheckoutRow, type PaymentRow, type Store } from './store.ts';
 import { isoWithOffset } from './time.ts';
 
-export type PayMethod = 'CC' | 'MW' | 'MB';
-
-/** How the customer pays: the body of the pay test helper, also built from the hosted form. */
-export interface PayRequest {
-  outcome: 'success' | 'failure';
-  method: PayMethod;
-  card?: { number: string; holder: string; expireMonth: string; expireYear: string };
-  wallet?: { countryCode: string; number: string };
-  storeConsent: boolean;
-}
+export type PayMethod = PayRequest['method'];
 
 export const methodNames: Record<PayMethod, string> = { CC: 'Cartão de crédito/débito', MW: 'MB WAY', MB: 'Multibanco' };
 
@@ -30,47 +23,38 @@ export function redirectWithId(actionUrl: string, checkoutId: string): string {
   return `${base}${separator}id=${encodeURIComponent(checkoutId)}${fragment}`;
 }
 
-function text(value: unknown, field: string, pattern: RegExp, expected: string): string {
-  const normalized = typeof value === 'string' ? value.replace(/[\s-]/g, '') : value;
-  if (typeof normalized !== 'string' || !pattern.test(normalized)) {
-    throw refuse(422, 'invalid_field', `${field}: expected ${expected}`, `expected ${expected}`, field);
-  }
-  return normalized;
+const stripped = (value: unknown, pattern: RegExp) => (typeof value === 'string' ? value.replace(pattern, '') : value);
+const separators = /[\s-]/g;
+
+/**
+ * The card or wallet as a customer types it into the hosted form, made plain for the schema: digits
+ * without spaces or dashes, the country code without its "+", the holder without surrounding spaces.
+ */
+function typedPlainly(body: unknown): unknown {
+  if (!isJsonObject(body)) return body;
+  const { card, wallet } = body;
+  return {
+    ...body,
+    ...(isJsonObject(card) && {
+      card: {
+        ...card,
+        number: stripped(card.number, separators),
+        holder: typeof card.holder === 'string' ? card.holder.trim() : card.holder,
+        expireMonth: stripped(card.expireMonth, separators),
+        expireYear: stripped(card.expireYear, separators),
+      },
+    }),
+    ...(isJsonObject(wallet) && {
+      wallet: { ...wallet, countryCode: stripped(stripped(wallet.countryCode, separators), /^\+/), number: stripped(wallet.number, separators) },
+    }),
+  };
 }
 
-/** Reads and checks a pay request; refuses (422) anything it cannot make sense of. */
+/** Reads a pay request (the pay helper's body, or the hosted form's fields as one) and refuses what its schema or the Luhn check does. */
 export function parsePayRequest(body: unknown): PayRequest {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw refuse(400, 'not_an_object', 'the body must be a JSON object', 'the body is a JSON object', '');
-  }
-  const input = body as Record<string, any>;
-  const outcome = input.outcome ?? 'success';
-  if (outcome !== 'success' && outcome !== 'failure') {
-    throw refuse(422, 'invalid_field', 'outcome: expected "success" or "failure"', 'one of ["success","failure"]', 'outcome');
-  }
-  const method = input.method;
-  if (method !== 'CC' && method !== 'MW' && method !== 'MB') {
-    throw refuse(422, 'invalid_field', 'method: expected "CC", "MW" or "MB"', 'one of ["CC","MW","MB"]', 'method');
-  }
-  if (input.storeConsent !== undefined && typeof input.storeConsent !== 'boolean') {
-    throw refuse(422, 'invalid_field', 'storeConsent: expected a boolean', 'a boolean', 'storeConsent');
-  }
-  const request: PayRequest = { outcome, method, storeConsent: input.storeConsent === true };
-  if (method === 'CC') {
-    const card = input.card ?? {};
-    const number = text(card.number, 'card.number', /^[0-9]{12,19}$/, 'a card number of 12 to 19 digits');
-    if (!luhnValid(number)) throw refuse(422, 'card_invalid', 'card.number: fails the Luhn check', 'the Luhn check', 'card.number');
-    const holder = typeof card.holder === 'string' ? card.holder.trim() : '';
-    if (!holder) throw refuse(422, 'invalid_field', 'card.holder: expected the card holder name', 'a non-empty string', 'card.holder');
-    const expireMonth = text(card.expireMonth, 'card.expireMonth', /^(0?[1-9]|1[0-2])$/, 'a month 01 to 12').padStart(2, '0');
-    const expireYear = text(card.expireYear, 'card.expireYear', /^[0-9]{4}$/, 'a four-digit year');
-    request.card = { number, holder, expireMonth, expireYear };
-  }
-  if (method === 'MW') {
-    const wallet = input.wallet ?? {};
-    const countryCode = text(wallet.countryCode, 'wallet.countryCode', /^\+?[0-9]{1,4}$/, 'a telephone country code').replace('+', '');
-    const number = text(wallet.number, 'wallet.number', /^[0-9]{6,15}$/, 'a telephone number of 6 to 15 digits');
-    request.wallet = { countryCode, number };
+  const request = validatedBody<PayRequest>(typedPlainly(body), testHelperSchema('payRequest'));
+  if (request.method === 'CC' && !luhnValid(request.card.number)) {
+    throw refuse(422, 'card_invalid', 'card.number: fails the Luhn check', 'the Luhn check', 'card.number');
   }
   return request;
 }
@@ -90,19 +74,19 @@ export function createPaymentProcessor(store: Store, notifier: Notifier) {
   }
 
   function storeMethodIfAsked(checkout: CheckoutRow, request: PayRequest) {
-    const asked = checkout.create_registration === 1 || (checkout.allow_registration === 1 && request.storeConsent);
+    const asked = checkout.create_registration === 1 || (checkout.allow_registration === 1 && request.storeConsent === true);
     if (!asked || checkout.customer_uuid === null) return;
-    if (request.card) {
+    if (request.method === 'CC') {
       const { number, holder, expireMonth, expireYear } = request.card;
       store.storeMethod(checkout.customer_uuid, 'CC', { brand: cardBrand(number), last4Digitis: number.slice(-4), holder, expireMonth, expireYear }, checkout.id);
-    } else if (request.wallet) {
+    } else if (request.method === 'MW') {
       store.storeMethod(checkout.customer_uuid, 'MW', { countryCode: request.wallet.countryCode, last3Digitis: request.wallet.number.slice(-3) }, checkout.id);
     }
   }
 
   return {
     /** The customer pays a checkout (the pay helper and the hosted pages both come here). */
-    payCheckout(checkoutId: string, request: PayRequest) {
+    payCheckout(checkoutId: string, request: PayRequest): PayAnswer {
       const checkout = store.checkout(checkoutId);
       if (!checkout) throw refuse(404, 'not_found', `no checkout with id ${checkoutId}`, 'an existing checkout id', 'checkoutId');
       if (!offeredMethods(checkout.method_code).includes(request.method)) {
@@ -115,7 +99,7 @@ export function createPaymentProcessor(store: Store, notifier: Notifier) {
       if (!isInsideWindow(payment, Date.now())) {
         throw refuse(409, 'outside_validity', 'this checkout can no longer be paid (outside its validity window)', 'paid inside validDate');
       }
-      const succeeded = request.outcome === 'success' && !(request.card && issuerDeclines(request.card.number));
+      const succeeded = request.outcome !== 'failure' && !(request.method === 'CC' && issuerDeclines(request.card.number));
       const state = succeeded ? 'PaymentConfirmed' : 'PaymentDeclined';
       const notificationId = store.transaction(() => {
         store.setCheckoutState(checkout.id, state);

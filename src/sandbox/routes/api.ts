@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { requestBodies, validateRequest, type RequestBody } from '../../schemas.ts';
 import type { CheckoutRequest, ReferenceRequest } from '../../../schemas/generated/types.ts';
 import { path, type SandboxContext } from '../app.ts';
-import { Refusal, reasonsFromProblems, refuse } from '../errors.ts';
+import { refuse, validatedBody } from '../errors.ts';
 import { methodNames, offeredMethods, type PayMethod } from '../payments.ts';
 import { paymentResource } from '../store.ts';
 import { checkoutTimestamp, isoWithOffset } from '../time.ts';
@@ -11,17 +11,6 @@ const apiVersion = '1.0';
 /** Checkout expiry is not shown by the reference; a checkout here can be paid for 30 days. */
 const checkoutValidityMs = 30 * 24 * 60 * 60 * 1000;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The body, checked against its schema; a refused body changes nothing. */
-export function validBody<T>(request: FastifyRequest, schema: RequestBody): T {
-  const body = request.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw refuse(400, 'not_an_object', 'the body must be a JSON object', 'the body is a JSON object', '');
-  }
-  const problems = validateRequest(schema, body);
-  if (problems.length > 0) throw new Refusal(422, reasonsFromProblems(problems));
-  return body as T;
-}
 
 function availableMethod(code: string, type = 'REALTIME') {
   return { code, type, name: methodNames[code as PayMethod] ?? code };
@@ -34,7 +23,7 @@ export function apiRoutes(app: FastifyInstance, { store, baseUrl }: SandboxConte
 
   path(app, '/checkouts', {
     POST: async (request, reply) => {
-      const body = validBody<CheckoutRequest>(request, 'checkout');
+      const body = validatedBody<CheckoutRequest>(request.body, requestBodies.checkout);
       const { payment = {}, page = {} } = body;
       const now = Date.now();
       const nowIso = isoWithOffset(now);
@@ -90,7 +79,7 @@ export function apiRoutes(app: FastifyInstance, { store, baseUrl }: SandboxConte
 
   path(app, '/payments/references', {
     POST: async (request, reply) => {
-      const body = validBody<ReferenceRequest>(request, 'reference');
+      const body = validatedBody<ReferenceRequest>(request.body, requestBodies.reference);
       const paymentId = await store.createReference(
         {
           amount: body.amount,

@@ -1,17 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validateResource } from '../../schemas.ts';
+import type { ConfirmAnswer, ConfirmRequest, RegisterCustomerAnswer, RegisterCustomerRequest, WebhookRequest } from '../../../schemas/generated/types.ts';
+import { testHelperSchema } from '../../schemas.ts';
 import { path, type SandboxContext } from '../app.ts';
-import { refuse } from '../errors.ts';
+import { refuse, validatedBody } from '../errors.ts';
 import { parsePayRequest } from '../payments.ts';
 
-/** A helper body is optional where the contract allows `{}`; when present it must be an object. */
-function optionalObject(request: FastifyRequest): Record<string, unknown> {
-  const body = request.body ?? {};
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw refuse(400, 'not_an_object', 'the body must be a JSON object', 'the body is a JSON object', '');
-  }
-  return body as Record<string, unknown>;
-}
+/** A test helper's body, checked against its schema (by $defs name in test-helpers.schema.json); no body at all reads as `{}`. */
+const helperBody = <T>(request: FastifyRequest, schema: string) => validatedBody<T>(request.body ?? {}, testHelperSchema(schema));
 
 function paymentIdOf(value: string): number {
   if (!/^[0-9]{1,15}$/.test(value)) throw refuse(404, 'not_found', `no payment with id ${value}`, 'an existing payment id', 'paymentId');
@@ -22,11 +17,8 @@ function paymentIdOf(value: string): number {
 export function testHelperRoutes(app: FastifyInstance, { store, processor }: SandboxContext) {
   path(app, '/test-helpers/customers', {
     POST: async (request, reply) => {
-      const { customerId } = optionalObject(request);
-      if (customerId !== undefined && typeof customerId !== 'string') {
-        throw refuse(422, 'invalid_field', 'customerId: expected a string', 'a string', 'customerId');
-      }
-      return reply.code(201).send({ uuid: store.registerCustomer(customerId ?? null) });
+      const { customerId } = helperBody<RegisterCustomerRequest>(request, 'registerCustomerRequest');
+      return reply.code(201).send({ uuid: store.registerCustomer(customerId ?? null) } satisfies RegisterCustomerAnswer);
     },
   });
 
@@ -39,23 +31,17 @@ export function testHelperRoutes(app: FastifyInstance, { store, processor }: San
 
   path(app, '/test-helpers/payments/:paymentId/confirm', {
     POST: async (request) => {
-      const { paidAt } = optionalObject(request);
-      if (paidAt !== undefined && validateResource('envelope.schema.json#/$defs/timestampWithOffset', paidAt).length > 0) {
-        throw refuse(422, 'invalid_field', 'paidAt: expected an ISO 8601 timestamp with an offset', 'an ISO 8601 timestamp with an offset', 'paidAt');
-      }
+      const { paidAt } = helperBody<ConfirmRequest>(request, 'confirmRequest');
       const paymentId = paymentIdOf((request.params as { paymentId: string }).paymentId);
-      const payment = processor.confirmPayment(paymentId, paidAt === undefined ? Date.now() : Date.parse(paidAt as string));
-      return { paymentId: payment.id, state: payment.stateDetails.state };
+      const payment = processor.confirmPayment(paymentId, paidAt === undefined ? Date.now() : Date.parse(paidAt));
+      return { paymentId: payment.id, state: payment.stateDetails.state } satisfies ConfirmAnswer;
     },
   });
 
   path(app, '/test-helpers/webhook', {
     GET: async () => ({ url: store.webhookUrl() }),
     PUT: async (request) => {
-      const { url } = optionalObject(request);
-      if (typeof url !== 'string' || !/^https?:\/\/[^/?#]+/i.test(url) || !URL.canParse(url)) {
-        throw refuse(422, 'invalid_field', 'url: expected an http(s) URL', 'an absolute http or https URL', 'url');
-      }
+      const { url } = helperBody<WebhookRequest>(request, 'webhookRequest');
       store.setWebhookUrl(url);
       return { url };
     },
