@@ -1,21 +1,10 @@
 /** Cards and mobile wallets the suite pays with (shared/contracts/test-helpers.md). */
 import fc from 'fast-check';
 import { cardBrand, declinedSuffix, luhnValid } from '../src/cards.ts';
+import type { Card, Wallet } from '../schemas/generated/types.ts';
 import { fullName } from './values.ts';
 
-/** A card as the pay test helper takes it. */
-export interface Card {
-  number: string;
-  holder: string;
-  expireMonth: string;
-  expireYear: string;
-}
-
-/** A mobile wallet as the pay test helper takes it. */
-export interface Wallet {
-  countryCode: string;
-  number: string;
-}
+export type { Card, Wallet };
 
 export { cardBrand, declinedSuffix, luhnValid };
 

@@ -29,6 +29,8 @@ export interface Mutant {
   name: string;
   /** The one clause whose failure kills the mutant. */
   clause: string;
+  /** Other clauses the fault breaks as well (a missing paymentId breaks CHK-1 and CHK-2); any other failed clause is collateral blame. */
+  disturbs?: string[];
   description: string;
   transform: Transform;
 }
@@ -111,6 +113,7 @@ const envelopeMutants: Mutant[] = [
   {
     name: 'paths-only-under-v1',
     clause: 'ENV-4',
+    disturbs: ['CHK-1', 'REF-1', 'REF-3', 'PML-1'],
     description: 'The four paths answer only under a `/v1` segment; without it, 404.',
     transform: {
       request(request) {
@@ -161,6 +164,7 @@ const checkoutMutants: Mutant[] = [
   {
     name: 'store-variant-without-layout-refused',
     clause: 'CHK-6',
+    disturbs: ['CHK-1'],
     description: 'A checkout without `page.layout` (the "store a payment method" variant) is refused with 400.',
     transform: answerWhen((request) => request.route === 'createCheckout' && (request.json as Json)?.page?.layout === undefined, 400),
   },
@@ -470,6 +474,7 @@ const referenceMutants: Mutant[] = [
   {
     name: 'confirmation-outside-window-accepted',
     clause: 'REF-7',
+    disturbs: ['EVT-4'],
     description: 'A payment outside the validity window confirms the reference (paidAt moved inside).',
     transform: editRequest('confirmPayment', (body, proxy, request) => {
       const validDate = request.param ? proxy.payments.get(request.param)?.request?.validDate : undefined;

@@ -1,7 +1,8 @@
 /**
  * `npm run mutants [name …]`: runs the suite with --strict against every mutant (expecting its
- * own clause to fail) and every benign variant (expecting a conformant verdict), each behind its
- * own proxy in front of its own in-memory sandbox, as many at once as the cores allow.
+ * own clause to fail, and no clause it may not disturb) and every benign variant (expecting a
+ * conformant verdict), each behind its own proxy in front of its own in-memory sandbox, as many at
+ * once as the cores allow.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -19,6 +20,8 @@ export interface Candidate {
   name: string;
   /** The clause a mutant must make fail; null for a benign variant. */
   clause: string | null;
+  /** Other clauses the mutant's fault legitimately breaks too; any other that fails is collateral blame. */
+  disturbs: string[];
   transform: Transform;
 }
 
@@ -28,7 +31,9 @@ export interface Outcome {
   verdict: string;
   exitCode: number | null;
   failedClauses: string[];
-  /** Killed (a mutant whose clause failed) or conformant (a benign variant). */
+  /** Failed clauses the mutant may not disturb: the suite blamed a clause the fault does not break. */
+  collateral: string[];
+  /** Killed with no collateral blame (a mutant), or conformant (a benign variant). */
   asExpected: boolean;
   /** Why the run went wrong, where it did. */
   problem: string | null;
@@ -38,8 +43,8 @@ export interface Outcome {
 
 export function candidates(): Candidate[] {
   return [
-    ...mutants.map(({ name, clause, transform }) => ({ name, clause, transform })),
-    ...benignVariants.map(({ name, transform }) => ({ name, clause: null, transform })),
+    ...mutants.map(({ name, clause, disturbs = [], transform }) => ({ name, clause, disturbs, transform })),
+    ...benignVariants.map(({ name, transform }) => ({ name, clause: null, disturbs: [], transform })),
   ];
 }
 
@@ -72,15 +77,23 @@ export async function runCandidate(candidate: Candidate, options: { seed?: numbe
   const proxy = await startProxy({ upstream: sandbox.url, transform: candidate.transform });
   const out = await mkdtemp(join(tmpdir(), `mutant-${candidate.name}-`));
   try {
-    const grep = candidate.clause ? ['--grep', candidate.clause] : [];
+    // A mutant runs the checks of its own clause only: the run is partial by design.
+    const grep = candidate.clause ? ['--grep', candidate.clause, '--allow-partial'] : [];
     const args = ['run', '--base-url', proxy.url, '--profile', 'profiles/sandbox.json', '--strict', '--seed', String(options.seed ?? mutantSeed), '--out', out, ...grep];
     const { exitCode, output } = await runCli(args, options.timeoutMs ?? 300_000);
     const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8').catch(() => 'null')) as Report | null;
     const failedClauses = report?.clauses.filter((clause) => clause.status === 'failed').map((clause) => clause.id) ?? [];
-    const asExpected = candidate.clause ? failedClauses.includes(candidate.clause) : report?.verdict === 'conformant' && exitCode === 0;
-    const problem = !report ? `no report.json (exit ${exitCode}): ${output.trim().split('\n').slice(-3).join(' | ')}` : report.reason;
+    const collateral = candidate.clause ? failedClauses.filter((id) => id !== candidate.clause && !candidate.disturbs.includes(id)) : [];
+    const asExpected = candidate.clause
+      ? failedClauses.includes(candidate.clause) && collateral.length === 0
+      : report?.verdict === 'conformant' && exitCode === 0;
+    const problem = !report
+      ? `no report.json (exit ${exitCode}): ${output.trim().split('\n').slice(-3).join(' | ')}`
+      : collateral.length > 0
+        ? `collateral blame: ${collateral.join(', ')} failed too`
+        : report.reason;
     if (asExpected) await rm(out, { recursive: true, force: true });
-    return { name: candidate.name, clause: candidate.clause, verdict: report?.verdict ?? 'none', exitCode, failedClauses, asExpected, problem, reportDir: asExpected ? null : out };
+    return { name: candidate.name, clause: candidate.clause, verdict: report?.verdict ?? 'none', exitCode, failedClauses, collateral, asExpected, problem, reportDir: asExpected ? null : out };
   } finally {
     await proxy.close();
     await sandbox.close();
@@ -111,7 +124,7 @@ export function formatMatrix(outcomes: Outcome[]): string {
     outcome.clause ?? 'benign',
     outcome.verdict,
     outcome.failedClauses.join(' ') || '-',
-    outcome.clause ? (outcome.asExpected ? 'killed' : 'SURVIVED') : outcome.asExpected ? 'conformant' : 'FLAGGED',
+    resultOf(outcome),
   ]);
   const header = ['mutant', 'expected clause', 'verdict', 'clauses failed', 'result'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
@@ -120,6 +133,12 @@ export function formatMatrix(outcomes: Outcome[]): string {
     .filter((outcome) => !outcome.asExpected)
     .map((outcome) => `  ${outcome.name}: ${outcome.problem ?? 'see the report'} (${outcome.reportDir})`);
   return [line(header), ...rows.map(line), ...(problems.length ? ['', 'problems:', ...problems] : []), '', summaryLine(outcomes)].join('\n');
+}
+
+function resultOf(outcome: Outcome): string {
+  if (!outcome.clause) return outcome.asExpected ? 'conformant' : 'FLAGGED';
+  if (outcome.collateral.length > 0) return `COLLATERAL ${outcome.collateral.join(' ')}`;
+  return outcome.asExpected ? 'killed' : 'SURVIVED';
 }
 
 export function summaryLine(outcomes: Outcome[]): string {

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { clause } from '../src/clauses.ts';
 import { attachmentNames, mask, type Judgement, type Observation, type PropertyRun } from '../src/evidence.ts';
 import { readRunConfig, type RunConfig } from '../src/run-config.ts';
+import type { PayRequest } from '../schemas/generated/types.ts';
 import { describeProblems, show, type Exchange, type Problem } from '../src/checks/index.ts';
 import { needs, type Need } from '../src/needs.ts';
 import { secretsOfRun } from '../src/runner/profile.ts';
@@ -55,16 +56,13 @@ export function requires(run: RunConfig, ...wanted: RunNeed[]): void {
 
 export interface Helpers {
   registerCustomer(): Promise<string>;
-  pay(checkoutId: string, body: PayBody): Promise<Exchange>;
+  pay(checkoutId: string, body: PayRequest): Promise<Exchange>;
   confirm(paymentId: string, paidAt?: string): Promise<Exchange>;
   setWebhook(url: string): Promise<void>;
   removeWebhook(): Promise<void>;
 }
 
-export type PayBody =
-  | { outcome: 'success' | 'failure'; method: 'CC'; card: { number: string; holder: string; expireMonth: string; expireYear: string }; storeConsent?: boolean }
-  | { outcome: 'success' | 'failure'; method: 'MW'; wallet: { countryCode: string; number: string }; storeConsent?: boolean }
-  | { outcome: 'success' | 'failure'; method: 'MB' };
+export type { PayRequest } from '../schemas/generated/types.ts';
 
 export interface Observer {
   /** Records what the target did where the reference says "not shown" (INFO). */

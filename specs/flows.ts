@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import type { Checkout, CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
 import type { RunConfig } from '../src/run-config.ts';
-import { checkSuccess, checkoutOf, paymentIdOf, type Exchange } from '../src/checks/index.ts';
+import { checkCheckoutUsable, checkReferenceCreated, checkSuccess, checkoutOf, isSuccess, operationOf, paymentIdOf, show, type Exchange } from '../src/checks/index.ts';
+import { needs } from '../src/needs.ts';
 import { randomUUID } from 'node:crypto';
 import { helperClient, helpersUsable, test, type Api } from './fixtures.ts';
 
@@ -18,31 +19,51 @@ export function forCustomer(request: CheckoutRequest, uuid: string | undefined):
   return { ...request, payment: { ...request.payment, customer: { ...request.payment.customer, uuid } } };
 }
 
-/** Creates a checkout that a later step needs; a target that does not create it fails with CHK-1. */
+/** Creates a checkout that a later step opens or pays; where the target does not, the test stops on CHK-1/CHK-2. */
 export async function createCheckout(api: Api, request: CheckoutRequest): Promise<{ exchange: Exchange; checkout: Checkout }> {
   const exchange = await api.post('/checkouts', request);
-  api.expectNoProblems(checkSuccess(exchange, 'CHK-1'));
-  const checkout = checkoutOf(exchange);
-  if (typeof checkout?.id !== 'string' || typeof checkout.checkoutUrl !== 'string') {
-    api.expectNoProblems([{ clause: 'CHK-2', message: `POST /checkouts response /data: expected id and checkoutUrl, got ${JSON.stringify(checkout)}` }]);
-  }
-  return { exchange, checkout: checkout! };
+  api.require(checkCheckoutUsable(exchange));
+  return { exchange, checkout: checkoutOf(exchange)! };
 }
 
 /**
- * Creates a reference and takes its payment id from data.id; a target that answers no id makes
- * the test skip (REF-10 records what it answered).
+ * Creates a reference and takes its payment id from data.id; where the target does not create it,
+ * the test stops on REF-1, and where it answers no id, the test is skipped (REF-10 records what it answered).
  */
 export async function createReference(api: Api, request: ReferenceRequest): Promise<{ exchange: Exchange; paymentId: string }> {
   const exchange = await api.post('/payments/references', request);
-  api.expectNoProblems(checkSuccess(exchange, 'REF-1'));
+  api.require(checkReferenceCreated(exchange));
   const paymentId = paymentIdOf(exchange);
-  test.skip(paymentId === undefined, 'target answered no payment id (REF-10)');
+  test.skip(paymentId === undefined, needs.paymentId.reason);
   return { exchange, paymentId: paymentId! };
+}
+
+/**
+ * The answer of a test helper asked to pay or confirm, where it did so. A helper that fails is no
+ * departure of the target from the reference (the helpers are not in it): an error of the test.
+ */
+export async function mustSucceed(api: Api, call: Promise<Exchange>): Promise<Exchange> {
+  const exchange = await call;
+  if (isSuccess(exchange.response.status)) return exchange;
+  throw new Error(api.masked(`test helper ${operationOf(exchange.request)} answered ${exchange.response.status}: ${show(exchange.response.body)}`));
 }
 
 export const getPayment = (api: Api, paymentId: string) => api.get(`/payments/${encodeURIComponent(paymentId)}`);
 export const listMethods = (api: Api, uuid: string) => api.get(`/customers/${encodeURIComponent(uuid)}/paymentMethods`);
+
+/** GET /payments/{id} of a payment the test created, for a judgement of its contents: where it is not answered, the test stops on REF-3. */
+export async function readPayment(api: Api, paymentId: string): Promise<Exchange> {
+  const exchange = await getPayment(api, paymentId);
+  api.require(checkSuccess(exchange, 'REF-3'));
+  return exchange;
+}
+
+/** The stored methods of a customer the test registered, for a judgement of the list: where it is not answered, the test stops on PML-1. */
+export async function listStoredMethods(api: Api, uuid: string): Promise<Exchange> {
+  const exchange = await listMethods(api, uuid);
+  api.require(checkSuccess(exchange, 'PML-1'));
+  return exchange;
+}
 
 /** A validity window that closed yesterday, or opens tomorrow: never contains now. */
 export function outsideWindow(request: ReferenceRequest, when: 'past' | 'future'): ReferenceRequest {

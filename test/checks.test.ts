@@ -3,25 +3,46 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { RecordedRequest } from '../src/evidence.ts';
 import {
+  checkAmountShown,
+  checkAtmPageReference,
+  checkChargedAmount,
   checkCheckoutCreated,
+  checkCheckoutUrlOpens,
+  checkCheckoutUsable,
+  checkConfirmationOutsideWindowRefused,
   checkConfirmed,
+  checkConsentOffer,
   checkDistinctCheckouts,
   checkDistinctReferences,
   checkEnvelope,
+  checkFormInsideWidgets,
+  checkMethodCount,
   checkMethodStored,
+  checkMethodTypeListed,
+  checkNotConfirmed,
+  checkNothingPostedToAction,
   checkNothingStored,
   checkNotificationIdentifies,
+  checkNotified,
+  checkNotNotified,
   checkOnlyStorableTypes,
   checkPayment,
   checkPaymentEchoes,
+  checkPaymentPageOpens,
   checkRedirect,
+  checkReferenceCreated,
   checkRefused,
-  checkAmountShown,
+  checkRefusedAndStillServing,
+  checkServedAtPath,
   checkStoredMethods,
+  checkSuccess,
+  checkVariantAccepted,
+  checksByClause,
   observeSignature,
   type Exchange,
   type Problem,
 } from '../src/checks/index.ts';
+import { clauses } from '../src/clauses.ts';
 import { createHmac } from 'node:crypto';
 
 const realdata = new URL('../../shared/realdata/', import.meta.url);
@@ -239,4 +260,161 @@ test('redirects keep the action URL and its query and append id; amounts read in
   assert.deepEqual(checkAmountShown('12.34 EUR', { amount: 1234, where: 'page' }), []);
   assert.deepEqual(clausesOf(checkAmountShown('500,00 €', { amount: 500, where: 'page' })), ['CHK-8']);
   assert.deepEqual(clausesOf(checkAmountShown('15,00 €', { amount: 500, where: 'page' })), ['CHK-8']);
+});
+
+/**
+ * One observation per check and clause that makes the check name the clause, and, where given, one
+ * it passes: the registry is proven against this table, and every check gets a test of its own.
+ */
+interface CheckCase {
+  clause: string;
+  check: { name: string };
+  failing: string;
+  passes: Problem[] | null;
+  fails: Problem[];
+}
+function checkCase<A extends unknown[]>(clause: string, check: (...observation: A) => Problem[], failing: string, observations: { passes?: A; fails: A }): CheckCase {
+  return { clause, check, failing, passes: observations.passes ? check(...observations.passes) : null, fails: check(...observations.fails) };
+}
+
+const published = {
+  checkout: () => payload('checkout-response--cc--1'),
+  payment: () => payload('payment-response--payment-multibanco--1'),
+  methods: () => payload('payment-methods-response--tokenization--1'),
+};
+const without = <T extends Record<string, unknown>>(body: T, field: string): T => {
+  delete body[field];
+  return body;
+};
+const changed = <T>(body: T, change: (body: T) => void): T => {
+  change(body);
+  return body;
+};
+const created = (body: unknown, status = 200, request: unknown = payload('checkout-request--cc--1')) => exchange('POST', '/checkouts', body, request, status);
+const paymentAnswer = (body: unknown, status = 200) => exchange('GET', '/payments/50438', body, undefined, status);
+const methodsAnswer = (body: unknown, status = 200) => exchange('GET', '/customers/x/paymentMethods', body, undefined, status);
+const emptyList = { apiVersion: '1.0', date: '2022-01-01T00:00:00Z', success: true, data: [] };
+const paidCard = { method: 'CC', card: { number: '4111111111110809', holder: 'Luís Gonçalves', expireMonth: '05', expireYear: '2026' } } as const;
+const confirmAnswer = (status: number) => exchange('POST', '/test-helpers/payments/50438/confirm', {}, {}, status);
+const page = { url: 'http://target.test/pay/1', status: 200, formCount: 3, text: 'Pay 5,00 €' };
+const atmPage = { url: 'http://target.test/pay/2', text: 'Entidade 12797 Referência 002 460 930', referenceText: '002 460 930', entityText: '12797' };
+const notification = (body: unknown, method = 'POST'): RecordedRequest => ({ method, url: '/hook', headers: {}, body });
+const aboutPayment = { id: '43320', reference: '002460930' };
+const notified = (clause: 'EVT-1' | 'EVT-2') => ({ payment: aboutPayment, clause, where: 'the address', withinMs: 1000 });
+const refusedAs = (clause: string) => ({ clause, broken: 'a broken rule' });
+
+const checkCases: CheckCase[] = [
+  checkCase('ENV-1', checkEnvelope, 'no date', { passes: [created(published.checkout()), { versioned: true }], fails: [created(without(published.checkout(), 'date')), { versioned: true }] }),
+  checkCase('ENV-1', checkCheckoutCreated, 'no date', { fails: [created(without(published.checkout(), 'date'))] }),
+  checkCase('ENV-1', checkPayment, 'success a string', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.success = 'true')))] }),
+  checkCase('ENV-1', checkStoredMethods, 'no date', { fails: [methodsAnswer(without(published.methods(), 'date'))] }),
+  checkCase('ENV-2', checkEnvelope, 'no apiVersion', { fails: [created(without(published.checkout(), 'apiVersion')), { versioned: true }] }),
+  checkCase('ENV-2', checkCheckoutCreated, 'no apiVersion', { fails: [created(without(published.checkout(), 'apiVersion'))] }),
+  checkCase('ENV-2', checkStoredMethods, 'no apiVersion', { fails: [methodsAnswer(without(published.methods(), 'apiVersion'))] }),
+  checkCase('ENV-4', checkServedAtPath, 'a 404', { passes: [created(published.checkout())], fails: [created({}, 404)] }),
+
+  checkCase('CHK-1', checkCheckoutCreated, 'a refusal', { fails: [created(published.checkout(), 400)] }),
+  checkCase('CHK-1', checkCheckoutUsable, 'a refusal', { passes: [created(published.checkout())], fails: [created(published.checkout(), 422)] }),
+  checkCase('CHK-1', checkCheckoutUsable, 'data an array', { fails: [created(changed(published.checkout(), (body) => (body.data = [body.data])))] }),
+  checkCase('CHK-1', checkSuccess, 'a 500', { passes: [created(published.checkout()), 'CHK-1'], fails: [created({}, 500), 'CHK-1'] }),
+  checkCase('CHK-2', checkCheckoutCreated, 'an empty paymentId', { fails: [created(changed(published.checkout(), (body) => (body.data.paymentId = '')))] }),
+  checkCase('CHK-2', checkCheckoutUsable, 'a relative checkoutUrl', { fails: [created(changed(published.checkout(), (body) => (body.data.checkoutUrl = '/pay/1')))] }),
+  checkCase('CHK-2', checkCheckoutUsable, 'no id', { fails: [created(changed(published.checkout(), (body) => delete body.data.id))] }),
+  checkCase('CHK-2', checkCheckoutUrlOpens, 'a 404', { passes: [{ url: page.url, status: 200 }], fails: [{ url: page.url, status: 404 }] }),
+  checkCase('CHK-2', checkCheckoutUrlOpens, 'no answer', { fails: [{ url: page.url, error: 'fetch failed' }] }),
+  checkCase('CHK-3', checkCheckoutCreated, 'createdAt with T', { fails: [created(changed(published.checkout(), (body) => (body.data.createdAt = '2022-01-03T14:16:17')))] }),
+  checkCase('CHK-4', checkCheckoutCreated, 'another state', { fails: [created(changed(published.checkout(), (body) => (body.data.stateDetails.state = 'pending')))] }),
+  checkCase('CHK-5', checkCheckoutCreated, 'layout default without page_layout', { fails: [created(published.checkout(), 200, payload('checkout-request--mobile--1'))] }),
+  checkCase('CHK-6', checkVariantAccepted, 'a refusal', { passes: [created(published.checkout(), 201), { variant: 'ATM payment page' }], fails: [created({}, 400), { variant: 'ATM payment page' }] }),
+  checkCase('CHK-7', checkDistinctCheckouts, 'the same ids twice', { fails: [created(published.checkout()), created(published.checkout())] }),
+  checkCase('CHK-8', checkChargedAmount, 'the amount times 100', { passes: [paymentAnswer(published.payment()), { amount: 100 }], fails: [paymentAnswer(published.payment()), { amount: 1 }] }),
+  checkCase('CHK-8', checkAmountShown, 'major units read as minor', { fails: ['500,00 €', { amount: 500, where: 'page' }] }),
+  checkCase('CHK-9', checkRefused, 'a 201', { fails: [created({}, 201), refusedAs('CHK-9')] }),
+  checkCase('CHK-10', checkRefused, 'a 200', { fails: [created({}), refusedAs('CHK-10')] }),
+  checkCase('CHK-10', checkSuccess, 'a 400', { fails: [created({}, 400), 'CHK-10'] }),
+  checkCase('CHK-11', checkRefused, 'a 500', { fails: [created({}, 500), refusedAs('CHK-11')] }),
+  checkCase('CHK-12', checkRefusedAndStillServing, 'a 500 for the broken body', { passes: [created({}, 400), created(published.checkout()), { broken: 'a JSON array' }], fails: [created({}, 500), created(published.checkout()), { broken: 'a JSON array' }] }),
+  checkCase('CHK-12', checkRefusedAndStillServing, 'a 503 after the refusal', { fails: [created({}, 400), created({}, 503), { broken: 'a JSON array' }] }),
+
+  checkCase('PAGE-1', checkPaymentPageOpens, 'a 500', { passes: [page], fails: [{ ...page, status: 500 }] }),
+  checkCase('PAGE-1', checkPaymentPageOpens, 'no response', { fails: [{ ...page, status: null }] }),
+  checkCase('PAGE-1', checkPaymentPageOpens, 'no form', { fails: [{ ...page, formCount: 0 }] }),
+  checkCase('PAGE-2', checkFormInsideWidgets, 'nothing rendered', { passes: [{ scriptUrl: page.url, formCount: 2, html: '<input>' }], fails: [{ scriptUrl: page.url, formCount: 0, html: '' }] }),
+  checkCase('PAGE-3', checkRedirect, 'no id', { fails: ['https://shop.test/done', { actionUrl: 'https://shop.test/done', checkoutId: 'abc', clause: 'PAGE-3' }] }),
+  checkCase('PAGE-4', checkRedirect, 'a mangled deep link', { fails: ['myshop:/paid?id=abc', { actionUrl: 'myshop://paid', checkoutId: 'abc', clause: 'PAGE-4' }] }),
+  checkCase('PAGE-5', checkAtmPageReference, 'a reference cut to 8 digits', { passes: [atmPage, { paymentId: '1', apiReference: '002460930' }], fails: [{ ...atmPage, referenceText: '002 460 93' }, { paymentId: '1' }] }),
+  checkCase('PAGE-5', checkAtmPageReference, 'no entity', { fails: [{ ...atmPage, entityText: ' ' }, { paymentId: '1' }] }),
+  checkCase('PAGE-5', checkAtmPageReference, "another reference than the API's", { passes: [atmPage, { paymentId: '1' }], fails: [atmPage, { paymentId: '1', apiReference: '002460931' }] }),
+  checkCase('PAGE-6', checkConsentOffer, 'no offer with allowRegistration', { passes: [{ url: page.url, consentOffered: true }, { allowRegistration: true }], fails: [{ url: page.url, consentOffered: false }, { allowRegistration: true }] }),
+  checkCase('PAGE-6', checkConsentOffer, 'an offer without allowRegistration', { passes: [{ url: page.url, consentOffered: false }, { allowRegistration: false }], fails: [{ url: page.url, consentOffered: true }, { allowRegistration: false }] }),
+  checkCase('PAGE-7', checkNothingPostedToAction, 'a POST beside the browser', { passes: [[notification(undefined, 'GET')], { browserVisited: true }], fails: [[notification(undefined, 'GET'), notification({ state: 'paid' })], { browserVisited: true }] }),
+  checkCase('PAGE-7', checkNothingPostedToAction, 'a GET with no browser', { passes: [[], { browserVisited: false }], fails: [[notification(undefined, 'GET')], { browserVisited: false }] }),
+
+  checkCase('TOK-1', checkMethodStored, 'nothing stored', { passes: [methodsAnswer(published.methods()), { paidWith: paidCard, clause: 'TOK-1' }], fails: [methodsAnswer(emptyList), { paidWith: paidCard, clause: 'TOK-1' }] }),
+  checkCase('TOK-2', checkMethodStored, 'nothing stored', { fails: [methodsAnswer(emptyList), { paidWith: paidCard, clause: 'TOK-2' }] }),
+  checkCase('TOK-2', checkNothingStored, 'a method stored', { fails: [methodsAnswer(published.methods()), { clause: 'TOK-2', why: 'where the customer declined' }] }),
+  checkCase('TOK-3', checkNothingStored, 'a method stored', { passes: [methodsAnswer(emptyList), { clause: 'TOK-3', why: 'x' }], fails: [methodsAnswer(published.methods()), { clause: 'TOK-3', why: 'x' }] }),
+  checkCase('TOK-4', checkNothingStored, 'a method stored', { fails: [methodsAnswer(published.methods()), { clause: 'TOK-4', why: 'x' }] }),
+  checkCase('TOK-5', checkOnlyStorableTypes, 'an MB stored', { fails: [methodsAnswer(changed(published.methods(), (body) => body.data.push({ type: 'MB', uuid: '95668f83-7623-4de5-91c7-ac447c504ebf' })))] }),
+  checkCase('TOK-6', checkNothingStored, "another customer's method", { fails: [methodsAnswer(published.methods()), { clause: 'TOK-6', why: 'x' }] }),
+
+  checkCase('PML-1', checkStoredMethods, 'data an object', { fails: [methodsAnswer({ ...emptyList, data: {} })] }),
+  checkCase('PML-1', checkMethodCount, 'one element for two stored', { passes: [methodsAnswer(published.methods()), { stored: 2 }], fails: [methodsAnswer(published.methods()), { stored: 3 }] }),
+  checkCase('PML-1', checkSuccess, 'a 404', { fails: [methodsAnswer({}, 404), 'PML-1'] }),
+  checkCase('PML-2', checkStoredMethods, 'code instead of type', { fails: [methodsAnswer(payload('payment-methods-response--getPaymentMethods--1'))] }),
+  checkCase('PML-3', checkStoredMethods, 'expireMonth of one digit', { fails: [methodsAnswer(changed(published.methods(), (body) => (body.data[0].expireMonth = '5')))] }),
+  checkCase('PML-3', checkMethodTypeListed, 'no CC', { passes: [methodsAnswer(published.methods()), { type: 'CC' }], fails: [methodsAnswer(emptyList), { type: 'CC' }] }),
+  checkCase('PML-4', checkStoredMethods, 'last3Digitis of four digits', { fails: [methodsAnswer(changed(published.methods(), (body) => (body.data[1].last3Digitis = '2631')))] }),
+  checkCase('PML-4', checkMethodTypeListed, 'no MW', { passes: [methodsAnswer(published.methods()), { type: 'MW' }], fails: [methodsAnswer(emptyList), { type: 'MW' }] }),
+  checkCase('PML-5', checkMethodStored, 'another expiry', { fails: [methodsAnswer(published.methods()), { paidWith: { method: 'CC', card: { ...paidCard.card, expireYear: '2027' } }, clause: 'TOK-1' }] }),
+  checkCase('PML-6', checkStoredMethods, 'a uuid twice', { fails: [methodsAnswer(changed(published.methods(), (body) => (body.data[1].uuid = body.data[0].uuid)))] }),
+
+  checkCase('REF-1', checkReferenceCreated, 'a 500', { passes: [exchange('POST', '/payments/references', {}, {}, 201)], fails: [exchange('POST', '/payments/references', {}, {}, 500)] }),
+  checkCase('REF-2', checkPayment, 'a reference of 8 digits', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.referenceDetails.reference = '02492617')))] }),
+  checkCase('REF-3', checkPayment, 'no entity', { fails: [paymentAnswer(changed(published.payment(), (body) => delete body.data.referenceDetails.entity))] }),
+  checkCase('REF-3', checkSuccess, 'a 404', { fails: [paymentAnswer({}, 404), 'REF-3'] }),
+  checkCase('REF-4', checkPayment, 'updatedAt without offset', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.updatedAt = '2022-03-09 14:45:56')))] }),
+  checkCase('REF-5', checkPayment, 'the amount a string', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.amount = '100')))] }),
+  checkCase('REF-5', checkPaymentEchoes, 'another amount', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.amount = 1))), { requested: payload('reference-request--payment-multibanco--1') }] }),
+  checkCase('REF-6', checkConfirmed, 'still pending', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.stateDetails.state = 'pending')))] }),
+  checkCase('REF-7', checkConfirmationOutsideWindowRefused, 'a payment after the window confirmed', { passes: [confirmAnswer(409), { when: 'past' }], fails: [confirmAnswer(200), { when: 'past' }] }),
+  checkCase('REF-7', checkConfirmationOutsideWindowRefused, 'a 500 for a payment before the window', { fails: [confirmAnswer(500), { when: 'future' }] }),
+  checkCase('REF-7', checkNotConfirmed, 'confirmed', {
+    passes: [paymentAnswer(changed(published.payment(), (body) => (body.data.stateDetails.state = 'pending'))), { why: 'x' }],
+    fails: [paymentAnswer(published.payment()), { why: 'x' }],
+  }),
+  checkCase('REF-8', checkDistinctReferences, 'one reference twice', { fails: [[published.payment().data, { ...published.payment().data, id: '2' }]] }),
+  checkCase('REF-9', checkRefused, 'a 200', { fails: [exchange('POST', '/payments/references', {}, {}, 200), refusedAs('REF-9')] }),
+
+  checkCase('EVT-1', checkNotified, 'nothing received', { passes: [[notification(payload('notification--payload-example--1'))], notified('EVT-1')], fails: [[], notified('EVT-1')] }),
+  checkCase('EVT-2', checkNotified, 'nothing received', { passes: [[notification({ other: '1' }), notification({ id: '43320' })], notified('EVT-2')], fails: [[], notified('EVT-2')] }),
+  checkCase('EVT-3', checkNotified, 'nothing naming the payment', { fails: [[notification({ status: 'paid' })], notified('EVT-2')] }),
+  checkCase('EVT-3', checkNotificationIdentifies, 'neither id nor reference', { fails: [notification({ status: 'paid' }), aboutPayment] }),
+  checkCase('EVT-4', checkNotNotified, 'a notification for an unpaid reference', { passes: [[], { why: 'for an unpaid reference' }], fails: [[notification({ status: 'paid' })], { why: 'for an unpaid reference' }] }),
+  checkCase('EVT-4', checkNotNotified, 'one naming the payment at the webhook', {
+    passes: [[notification({ id: '1' })], { why: 'for an unpaid reference', about: aboutPayment }],
+    fails: [[notification({ id: '1' }), notification({ reference: '002460930' })], { why: 'for an unpaid reference', about: aboutPayment }],
+  }),
+];
+
+for (const { clause, check, failing, passes, fails } of checkCases) {
+  test(`${check.name} names ${clause} on ${failing}`, () => {
+    assert.ok(fails.some((problem) => problem.clause === clause), JSON.stringify(fails));
+    assert.ok(fails.every((problem) => problem.message.length > 0));
+    if (passes) assert.deepEqual(passes, []);
+  });
+}
+
+test('the registry gives every MUST and SHOULD clause of the catalogue a check, and names no other clause', () => {
+  const judged = clauses().filter((clause) => clause.level !== 'INFO').map((clause) => clause.id);
+  for (const id of judged) assert.ok((checksByClause[id] ?? []).length > 0, `${id} has no check in the registry`);
+  assert.deepEqual(Object.keys(checksByClause).filter((id) => !judged.includes(id)), []);
+});
+
+test('each check of the registry names its clause on an observation of the table, and the table holds nothing else', () => {
+  const pair = (clause: string, check: { name: string }) => `${clause} ${check.name}`;
+  const registered = Object.entries(checksByClause).flatMap(([clause, checks]) => checks.map((check) => pair(clause, check)));
+  const tabled = new Set(checkCases.map(({ clause, check }) => pair(clause, check)));
+  assert.deepEqual(registered.filter((entry) => !tabled.has(entry)), []);
+  assert.deepEqual([...tabled].filter((entry) => !registered.includes(entry)), []);
 });

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { withoutTestHelpers } from '../mutants/catalogue.ts';
 import { startProxy } from '../mutants/proxy.ts';
+import { clauses } from '../src/clauses.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { cli, readReport, tempDir } from './support/cli.ts';
 
@@ -43,6 +44,18 @@ test('a Prism mock passes every check it can answer; the rest are skipped with a
     assert.ok(skipped.reason && skipped.reason.length > 0, `skipped without a reason: ${skipped.title}`);
   }
   assert.ok(report.clauses.every((clause) => clause.status !== 'failed' && clause.status !== 'warning'));
+});
+
+test('an unprofiled URL target with the four helpers is probed, and every MUST and SHOULD clause is verified', { timeout: runTimeoutMs }, async (t) => {
+  const sandbox = await startSandbox({ port: 0, db: ':memory:' });
+  t.after(() => sandbox.close());
+  const out = tempDir(t, 'conformance-probed-');
+  const result = await cli(['run', '--base-url', sandbox.url, '--seed', '5', '--out', out], { timeoutMs: runTimeoutMs });
+  const report = readReport(out);
+  assert.match(result.stdout, /test helpers: found \(4\/4\)/);
+  assert.equal(result.code, 0, `${result.stdout.slice(-3000)}\n${result.stderr}`);
+  assert.deepEqual([report.coverage.partial, report.coverage.skipped, report.coverage.untested], [false, [], []]);
+  assert.equal(report.coverage.verified.length, clauses().filter((clause) => clause.level !== 'INFO').length);
 });
 
 test('a target without test helpers is incomplete, naming what was not verified; conformant only with --allow-partial', { timeout: runTimeoutMs }, async (t) => {

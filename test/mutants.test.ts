@@ -353,6 +353,15 @@ describe('the catalogue', () => {
     assert.equal(new Set(names).size, names.length);
   });
 
+  test('a mutant may disturb only other catalogue clauses, each named once', () => {
+    const known = new Set(clauses().map((clause) => clause.id));
+    for (const mutant of mutants) {
+      const disturbs = mutant.disturbs ?? [];
+      assert.equal(new Set(disturbs).size, disturbs.length, mutant.name);
+      for (const id of disturbs) assert.ok(known.has(id) && id !== mutant.clause, `${mutant.name}: disturbs ${id}`);
+    }
+  });
+
   test('ties each mutant to one MUST or SHOULD clause and covers every one of them', () => {
     const testable = clauses().filter((clause) => clause.level !== 'INFO').map((clause) => clause.id);
     for (const mutant of mutants) assert.ok(testable.includes(mutant.clause), `${mutant.name}: ${mutant.clause} is not a MUST or SHOULD clause`);

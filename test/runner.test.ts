@@ -129,3 +129,24 @@ test('never runs when only the first clause is asked for', { tag: ['@CHK-10'] },
     assert.ok(!readFileSync(join(out, file), 'utf8').includes('very-secret-token'), file);
   }
 });
+
+test('an INFO observation that crashes is reported observed, with "observation failed: …", never silently', async (t) => {
+  const out = tempDir(t, 'out-');
+  const fixtures = join(packageRoot, 'specs/fixtures.ts');
+  const specs = specFolder(t, { 'observe.spec.ts': `
+import { tags, test } from ${JSON.stringify(fixtures)};
+test('observes the content types', { tag: tags('ENV-5') }, async ({ observe }) => observe.safely(async () => {
+  throw new Error('the target answered nothing to observe');
+}));
+` });
+  const target = createServer((_request, response) => response.writeHead(404).end());
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  t.after(() => target.close());
+  const { port } = target.address() as { port: number };
+  const { code, stdout } = await cli(['run', '--base-url', `http://127.0.0.1:${port}`, '--out', out, '--allow-partial'], { env: { CHECKOUT_CONFORMANCE_SPECS: specs } });
+  assert.equal(code, 0, stdout);
+  const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+  const observed = report.clauses.find((clause) => clause.id === 'ENV-5')!;
+  assert.equal(observed.status, 'observed');
+  assert.equal(observed.tests[0].observations[0].note, 'observation failed: the target answered nothing to observe');
+});

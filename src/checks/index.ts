@@ -6,3 +6,4 @@ export * from './payment-methods.ts';
 export * from './references.ts';
 export * from './notifications.ts';
 export * from './pages.ts';
+export * from './registry.ts';

@@ -9,15 +9,21 @@ function holdsValue(node: unknown, wanted: Set<string>): boolean {
   return false;
 }
 
+/** What a notification may name a payment by. */
+export interface PaymentNames {
+  id: string;
+  reference?: string;
+}
+
 /** Whether a notification names the payment (its id or its reference) anywhere in its body or its address. */
-export function identifiesPayment(notification: RecordedRequest, payment: { id: string; reference?: string }): boolean {
+export function identifiesPayment(notification: RecordedRequest, payment: PaymentNames): boolean {
   const wanted = new Set([payment.id, ...(payment.reference ? [payment.reference] : [])]);
   const query = [...new URL(notification.url, 'http://receiver').searchParams.values()];
   return holdsValue(notification.body, wanted) || query.some((value) => wanted.has(value));
 }
 
 /** EVT-3: the notification identifies the payment it is about, so the merchant can query it. */
-export function checkNotificationIdentifies(notification: RecordedRequest, context: { id: string; reference?: string }): Problem[] {
+export function checkNotificationIdentifies(notification: RecordedRequest, context: PaymentNames): Problem[] {
   if (identifiesPayment(notification, context)) return [];
   return [
     {
@@ -25,6 +31,34 @@ export function checkNotificationIdentifies(notification: RecordedRequest, conte
       message: `notification ${notification.method} ${notification.url}: expected the payment id ${show(context.id)}${context.reference ? ` or its reference ${show(context.reference)}` : ''} in it, got ${show(notification.body)}`,
     },
   ];
+}
+
+/**
+ * EVT-1 (callbackUrl) or EVT-2 (the webhook), on the requests received at that address after the
+ * confirmation: a notification came within the time allowed; EVT-3: one of them names the payment.
+ */
+export function checkNotified(
+  received: readonly RecordedRequest[],
+  context: { payment: PaymentNames; clause: 'EVT-1' | 'EVT-2'; where: string; withinMs: number },
+): Problem[] {
+  if (received.length === 0) {
+    return [{ clause: context.clause, message: `notification: expected one at ${context.where} within ${context.withinMs} ms of the confirmation, got none` }];
+  }
+  if (received.some((notification) => identifiesPayment(notification, context.payment))) return [];
+  return checkNotificationIdentifies(received[0], context.payment);
+}
+
+/**
+ * EVT-4, on the requests received at a notification address: none about a payment that was not
+ * made. At an address shared by several payments (the webhook), only those naming `about` count.
+ */
+export function checkNotNotified(received: readonly RecordedRequest[], context: { why: string; about?: PaymentNames }): Problem[] {
+  const { about } = context;
+  const notifications = about ? received.filter((notification) => identifiesPayment(notification, about)) : received;
+  return notifications.map((notification) => ({
+    clause: 'EVT-4',
+    message: `notification ${notification.method} ${notification.url}: expected none ${context.why}, got ${show(notification.body)}`,
+  }));
 }
 
 /**

@@ -1,4 +1,41 @@
-import { show, type Problem } from './problem.ts';
+import type { RecordedRequest } from '../evidence.ts';
+import { isSuccess, show, type Problem } from './problem.ts';
+
+/**
+ * What a browser found on opening a page: the status it answered (null where no response came), how
+ * many elements of a payment form it holds, and its text.
+ */
+export interface PageProbe {
+  url: string;
+  status: number | null;
+  formCount: number;
+  text: string;
+}
+
+/** PAGE-1: the checkoutUrl of a web, basic or default checkout opens a page holding a payment form. */
+export function checkPaymentPageOpens(probe: PageProbe): Problem[] {
+  if (probe.status === null || !isSuccess(probe.status)) {
+    return [{ clause: 'PAGE-1', message: `GET ${probe.url} in Chromium: expected a page, got ${probe.status === null ? 'no response' : `status ${probe.status}`}` }];
+  }
+  if (probe.formCount > 0) return [];
+  return [{ clause: 'PAGE-1', message: `${probe.url}: expected a payment form, got ${show(probe.text)}` }];
+}
+
+/**
+ * What the merchant page of the embed check held once the script (src = scriptUrl) had run: how many
+ * elements of a payment form ended up inside form.paymentWidgets, and that form's HTML.
+ */
+export interface WidgetProbe {
+  scriptUrl: string;
+  formCount: number;
+  html: string;
+}
+
+/** PAGE-2: the embed script of an embed checkout renders the payment form inside form.paymentWidgets. */
+export function checkFormInsideWidgets(probe: WidgetProbe): Problem[] {
+  if (probe.formCount > 0) return [];
+  return [{ clause: 'PAGE-2', message: `merchant page with the script ${probe.scriptUrl}: expected the payment form inside form.paymentWidgets, got ${show(probe.html)}` }];
+}
 
 /**
  * PAGE-3/PAGE-4: where the customer is sent after paying is the action URL (scheme, host, path
@@ -19,6 +56,60 @@ export function checkRedirect(redirectUrl: string | null | undefined, context: {
   return [];
 }
 
+/**
+ * What the ATM payment page showed: its whole text, and the text where the reference and the entity
+ * are shown (the whole text again where the profile gives no selector for them).
+ */
+export interface AtmPageProbe {
+  url: string;
+  text: string;
+  referenceText: string;
+  entityText: string;
+}
+
+/** The 9-digit reference an ATM page shows, spaces between its digits allowed. */
+function referenceShown(text: string): string | undefined {
+  return text.replace(/\s/g, '').match(/[0-9]{9}/)?.[0];
+}
+
+/**
+ * PAGE-5: the ATM payment page shows a 9-digit reference and its entity; where the API shows the
+ * payment's reference (GET /payments/{paymentId}), it is that one.
+ */
+export function checkAtmPageReference(probe: AtmPageProbe, context: { paymentId: string; apiReference?: string }): Problem[] {
+  const reference = referenceShown(probe.referenceText);
+  const problems: Problem[] = [];
+  if (!reference) problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected a 9-digit reference on the ATM page, got ${show(probe.text)}` });
+  if (!probe.entityText.trim()) problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected the entity on the ATM page, got none` });
+  if (reference && context.apiReference && context.apiReference !== reference) {
+    problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected the reference ${context.apiReference} of payment ${context.paymentId}, got ${reference}` });
+  }
+  return problems;
+}
+
+/** Whether the hosted page of a checkout shows the option to store the method. */
+export interface ConsentProbe {
+  url: string;
+  consentOffered: boolean;
+}
+
+/** PAGE-6: the option to store the method is offered where the checkout has allowRegistration true, and only there. */
+export function checkConsentOffer(probe: ConsentProbe, context: { allowRegistration: boolean }): Problem[] {
+  if (probe.consentOffered === context.allowRegistration) return [];
+  const expected = context.allowRegistration ? 'offered (allowRegistration true)' : 'not offered (no allowRegistration)';
+  return [{ clause: 'PAGE-6', message: `${probe.url}: expected the option to store the method ${expected}, got it ${probe.consentOffered ? 'offered' : 'absent'}` }];
+}
+
+/**
+ * PAGE-7 on the requests received at the action URL: the redirect is the browser's, so nothing but
+ * the browser's GET arrives there, and nothing at all where no browser was sent (the pay helper).
+ */
+export function checkNothingPostedToAction(received: readonly RecordedRequest[], context: { browserVisited: boolean }): Problem[] {
+  const fromService = context.browserVisited ? received.filter((request) => request.method !== 'GET') : received;
+  const expected = context.browserVisited ? "only the browser's GET" : 'no request from the service';
+  return fromService.map((request) => ({ clause: 'PAGE-7', message: `action URL: expected ${expected}, got ${request.method} ${request.url} ${show(request.body)}` }));
+}
+
 /** CHK-8: how an amount in minor units reads in major units on a page: 500 → "5,00" or "5.00". */
 export function majorUnits(amount: number): RegExp {
   const major = Math.floor(amount / 100).toLocaleString('en-US').replace(/,/g, '[ .,\u00a0]?');
@@ -26,6 +117,7 @@ export function majorUnits(amount: number): RegExp {
   return new RegExp(`(^|[^0-9])${major}[.,]${minor}([^0-9]|$)`);
 }
 
+/** CHK-8 on the text of the hosted page where the amount is shown: the amount sent, read in major units. */
 export function checkAmountShown(text: string, context: { amount: number; where: string }): Problem[] {
   if (majorUnits(context.amount).test(text)) return [];
   return [{ clause: 'CHK-8', message: `${context.where}: expected the amount ${context.amount} (minor units) shown as ${context.amount / 100} in major units, got ${show(text)}` }];

@@ -1,11 +1,9 @@
-import type { StoredPaymentMethod } from '../../schemas/generated/types.ts';
+import type { CardPayRequest, StoredPaymentMethod, WalletPayRequest } from '../../schemas/generated/types.ts';
 import { validateResponse } from '../schemas.ts';
 import { checkSuccess, fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /** What the customer paid with, as the pay helper or the hosted page was given it. */
-export type PaidWith =
-  | { method: 'CC'; card: { number: string; holder: string; expireMonth: string; expireYear: string } }
-  | { method: 'MW'; wallet: { countryCode: string; number: string } };
+export type PaidWith = CardPayRequest | WalletPayRequest;
 
 /** The stored methods of a GET /customers/{uuid}/paymentMethods answer (empty where there is no list). */
 export function storedMethodsOf(exchange: Exchange): StoredPaymentMethod[] {
@@ -27,6 +25,28 @@ export function checkStoredMethods(exchange: Exchange): Problem[] {
     seen.add(method?.uuid);
   });
   return problems;
+}
+
+/** PML-1: the list has one element per stored method, for a customer with `stored` methods stored. */
+export function checkMethodCount(exchange: Exchange, context: { stored: number }): Problem[] {
+  const methods = storedMethodsOf(exchange);
+  if (methods.length === context.stored) return [];
+  return [{ clause: 'PML-1', message: `${operationOf(exchange.request)} response /data: expected ${context.stored} elements for ${context.stored} stored methods, got ${methods.length}: ${show(methods)}` }];
+}
+
+/**
+ * PML-3 (CC) or PML-4 (MW), for a customer with a method of that type stored: the list holds an
+ * element of that type, whose fields the shape check can then judge.
+ */
+export function checkMethodTypeListed(exchange: Exchange, context: { type: 'CC' | 'MW' }): Problem[] {
+  const methods = storedMethodsOf(exchange);
+  if (methods.some((method) => method?.type === context.type)) return [];
+  return [
+    {
+      clause: context.type === 'CC' ? 'PML-3' : 'PML-4',
+      message: `${operationOf(exchange.request)} response /data: expected an element of type ${context.type} after storing one, got ${show(methods)}`,
+    },
+  ];
 }
 
 function matches(method: StoredPaymentMethod, paid: PaidWith): boolean {

@@ -1,6 +1,7 @@
 import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts';
 import { validateResponse } from '../schemas.ts';
 import { checkSuccess, fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
+import { checkRefused } from './refusal.ts';
 
 function dataOf(exchange: Exchange): Partial<Payment> | undefined {
   const data = (exchange.response.body as { data?: unknown } | null)?.data;
@@ -70,7 +71,12 @@ export function checkConfirmed(exchange: Exchange): Problem[] {
   return problems;
 }
 
-/** REF-7: a payment outside the window leaves the reference unconfirmed. */
+/** REF-7 on the confirm helper's answer (test-helpers.md 3): a payment outside the validity window is refused. */
+export function checkConfirmationOutsideWindowRefused(exchange: Exchange, context: { when: 'past' | 'future' }): Problem[] {
+  return checkRefused(exchange, { clause: 'REF-7', broken: `a payment ${context.when === 'past' ? 'after' : 'before'} the validity window` });
+}
+
+/** REF-7 on GET /payments/{id} after a payment outside the window: the reference is left unconfirmed. */
 export function checkNotConfirmed(exchange: Exchange, context: { why: string }): Problem[] {
   const state = dataOf(exchange)?.stateDetails?.state;
   if (state !== 'confirmed') return [];

@@ -1,0 +1,80 @@
+/**
+ * Where to find the judgement of a clause: every MUST and SHOULD clause of the catalogue, and the
+ * checks that can return a problem naming it. The INFO clauses are observed, never judged.
+ */
+import { checkCheckoutCreated, checkCheckoutUrlOpens, checkCheckoutUsable, checkChargedAmount, checkDistinctCheckouts, checkRefusedAndStillServing, checkVariantAccepted } from './checkouts.ts';
+import { checkEnvelope, checkServedAtPath } from './envelope.ts';
+import { checkNotificationIdentifies, checkNotified, checkNotNotified } from './notifications.ts';
+import { checkAmountShown, checkAtmPageReference, checkConsentOffer, checkFormInsideWidgets, checkNothingPostedToAction, checkPaymentPageOpens, checkRedirect } from './pages.ts';
+import { checkMethodCount, checkMethodStored, checkMethodTypeListed, checkNothingStored, checkOnlyStorableTypes, checkStoredMethods } from './payment-methods.ts';
+import { checkSuccess, type Problem } from './problem.ts';
+import {
+  checkConfirmationOutsideWindowRefused,
+  checkConfirmed,
+  checkDistinctReferences,
+  checkNotConfirmed,
+  checkPayment,
+  checkPaymentEchoes,
+  checkReferenceCreated,
+} from './references.ts';
+import { checkRefused } from './refusal.ts';
+
+/** A check: an observation (and its context) in, the problems found out. */
+export type Check = (...observation: never[]) => Problem[];
+
+/** A check told its clause in its context (checkRefused, checkSuccess, checkRedirect, …) is listed under the clauses the specs tell it. */
+export const checksByClause: Readonly<Record<string, readonly Check[]>> = {
+  'ENV-1': [checkEnvelope, checkCheckoutCreated, checkPayment, checkStoredMethods],
+  'ENV-2': [checkEnvelope, checkCheckoutCreated, checkStoredMethods],
+  'ENV-4': [checkServedAtPath],
+
+  'CHK-1': [checkCheckoutCreated, checkCheckoutUsable, checkSuccess],
+  'CHK-2': [checkCheckoutCreated, checkCheckoutUsable, checkCheckoutUrlOpens],
+  'CHK-3': [checkCheckoutCreated],
+  'CHK-4': [checkCheckoutCreated],
+  'CHK-5': [checkCheckoutCreated],
+  'CHK-6': [checkVariantAccepted],
+  'CHK-7': [checkDistinctCheckouts],
+  'CHK-8': [checkChargedAmount, checkAmountShown],
+  'CHK-9': [checkRefused],
+  'CHK-10': [checkRefused, checkSuccess],
+  'CHK-11': [checkRefused],
+  'CHK-12': [checkRefusedAndStillServing],
+
+  'PAGE-1': [checkPaymentPageOpens],
+  'PAGE-2': [checkFormInsideWidgets],
+  'PAGE-3': [checkRedirect],
+  'PAGE-4': [checkRedirect],
+  'PAGE-5': [checkAtmPageReference],
+  'PAGE-6': [checkConsentOffer],
+  'PAGE-7': [checkNothingPostedToAction],
+
+  'TOK-1': [checkMethodStored],
+  'TOK-2': [checkMethodStored, checkNothingStored],
+  'TOK-3': [checkNothingStored],
+  'TOK-4': [checkNothingStored],
+  'TOK-5': [checkOnlyStorableTypes],
+  'TOK-6': [checkNothingStored],
+
+  'PML-1': [checkStoredMethods, checkMethodCount, checkSuccess],
+  'PML-2': [checkStoredMethods],
+  'PML-3': [checkStoredMethods, checkMethodTypeListed],
+  'PML-4': [checkStoredMethods, checkMethodTypeListed],
+  'PML-5': [checkMethodStored],
+  'PML-6': [checkStoredMethods],
+
+  'REF-1': [checkReferenceCreated],
+  'REF-2': [checkPayment],
+  'REF-3': [checkPayment, checkSuccess],
+  'REF-4': [checkPayment],
+  'REF-5': [checkPaymentEchoes, checkPayment],
+  'REF-6': [checkConfirmed],
+  'REF-7': [checkConfirmationOutsideWindowRefused, checkNotConfirmed],
+  'REF-8': [checkDistinctReferences],
+  'REF-9': [checkRefused],
+
+  'EVT-1': [checkNotified],
+  'EVT-2': [checkNotified],
+  'EVT-3': [checkNotificationIdentifies, checkNotified],
+  'EVT-4': [checkNotNotified],
+};
