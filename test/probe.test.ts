@@ -5,17 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { withoutTestHelpers } from '../mutants/catalogue.ts';
 import { startProxy, type RunningProxy } from '../mutants/proxy.ts';
-import type { Profile } from '../src/run-config.ts';
 import { probeTarget } from '../src/runner/probe.ts';
+import { unprofiled } from '../src/runner/target.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 
-const unprofiled: Profile = {
-  name: 'unprofiled',
-  live: false,
-  headers: {},
-  capabilities: { stateful: true, refusesBrokenRules: true },
-  timeouts: { requestMs: 5000, eventMs: 5000 },
-};
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let helperless: RunningProxy;

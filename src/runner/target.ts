@@ -17,7 +17,7 @@ const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 const prismStartMs = 60_000;
 
 /** A target known only by its URL: the checks assume nothing beyond the reference, and the preflight probes the rest. */
-const unprofiled: Profile = {
+export const unprofiled: Profile = {
   name: 'unprofiled',
   live: false,
   headers: {},
