@@ -65,12 +65,6 @@ export const brokenCheckouts: BrokenCase[] = [
     arbitrary: breaking(storeWithConsent, ['payment', 'paymentMethod', 'code'], fc.constant('MB')),
   },
   {
-    name: 'registration without paymentMethod.code',
-    clause: 'CHK-10',
-    description: 'Storing a payment method that names no method code (rule 3 requires CC or MW).',
-    arbitrary: breaking(storeMethod, ['payment', 'paymentMethod', 'code'], fc.constant(undefined)),
-  },
-  {
     name: 'registration with layout web',
     clause: 'CHK-10',
     description: 'allowRegistration true with page.layout web (rule 3).',

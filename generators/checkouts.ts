@@ -1,7 +1,7 @@
 /** Valid checkout requests (reference 2.2, 4.1): the five variants and the edge cases. */
 import fc from 'fast-check';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
-import { actionUrl, amount, countryCode, deepLink, email, firstName, httpsUrl, lastName, maxAmount, phoneNumber } from './values.ts';
+import { actionUrl, amount, countryCode, deepLink, email, extremeAmount, firstName, httpsUrl, lastName, phoneNumber } from './values.ts';
 
 export const layouts = ['web', 'basic', 'default', 'embed'] as const;
 export const paymentMethodCodes = ['CC', 'MB', 'MW'] as const;
@@ -133,16 +133,41 @@ export function checkoutOf(combination: LayoutCodeCombination): fc.Arbitrary<Che
   });
 }
 
-/** The edge cases of issue 2, each a valid checkout. */
-export const checkoutEdgeCases = {
-  amountBounds: fc
-    .tuple(fc.constantFrom(...Object.values(checkoutVariants)).chain((variant) => variant), fc.constantFrom(1, maxAmount))
-    .map(([checkout, bound]): CheckoutRequest => ({ ...checkout, payment: { ...checkout.payment, amount: bound } })),
+/**
+ * Rows of 4.1 at the edges of what they allow, each still a row with exactly its contents: a target
+ * must accept every one (CHK-1, CHK-6).
+ */
+export const rowEdgeCases = {
   nonAsciiNames: embedded('embed', httpsUrl(), { nonAscii: true }),
   actionUrlWithQuery: embedded('embed', httpsUrl({ query: true })),
-  actionUrlCustomScheme: embedded('default', deepLink()),
+  actionUrlWithFragment: embedded('embed', httpsUrl({ fragment: true })),
+} satisfies Record<string, fc.Arbitrary<CheckoutRequest>>;
+
+/**
+ * Valid checkouts beyond the rows of 4.1: amounts at the edges, other layout/code/registration
+ * combinations, optional fields left out. The reference shows no bounds and no required fields
+ * beyond the rows (CHK-13, SEC-2), so a target may refuse these; one it accepts must be answered per 2.3.
+ */
+export const beyondRowCases = {
+  amountBounds: fc
+    .tuple(fc.constantFrom(...Object.values(checkoutVariants)).chain((variant) => variant), extremeAmount())
+    .map(([checkout, bound]): CheckoutRequest => ({ ...checkout, payment: { ...checkout.payment, amount: bound } })),
   /** Every allowed layout/code/registration combination, optional fields present or absent. */
   layoutCodeCombinations: fc.oneof(...allowedLayoutCodeCombinations.map(checkoutOf)),
 } satisfies Record<string, fc.Arbitrary<CheckoutRequest>>;
 
-export const anyValidCheckout: fc.Arbitrary<CheckoutRequest> = fc.oneof(...Object.values(checkoutVariants), ...Object.values(checkoutEdgeCases));
+/** A valid checkout, and whether a target must accept it (a row of 4.1) or may refuse it. */
+export interface JudgedCheckout {
+  request: CheckoutRequest;
+  mustAccept: boolean;
+}
+
+export const rowCheckout: fc.Arbitrary<CheckoutRequest> = fc.oneof(...Object.values(checkoutVariants), ...Object.values(rowEdgeCases));
+export const beyondRowCheckout: fc.Arbitrary<CheckoutRequest> = fc.oneof(...Object.values(beyondRowCases));
+
+export const anyJudgedCheckout: fc.Arbitrary<JudgedCheckout> = fc.oneof(
+  rowCheckout.map((request) => ({ request, mustAccept: true })),
+  beyondRowCheckout.map((request) => ({ request, mustAccept: false })),
+);
+
+export const anyValidCheckout: fc.Arbitrary<CheckoutRequest> = anyJudgedCheckout.map(({ request }) => request);

@@ -55,7 +55,7 @@ export function card(options: { declined?: boolean } = {}): fc.Arbitrary<Card> {
   });
 }
 
-/** A Portuguese mobile wallet: country code 351 and a 9-digit mobile number. */
+/** A mobile wallet: Portugal's country code (351) and others, and a 9-digit mobile number. */
 export function wallet(): fc.Arbitrary<Wallet> {
-  return fc.record({ countryCode: fc.constant('351'), number: fc.stringMatching(/^9[1236][0-9]{7}$/) });
+  return fc.record({ countryCode: fc.constantFrom('351', '34', '33', '44', '1', '55'), number: fc.stringMatching(/^9[1236][0-9]{7}$/) });
 }

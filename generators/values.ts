@@ -7,8 +7,15 @@ import fc from 'fast-check';
 
 export const maxAmount = 2 ** 31 - 1;
 
-/** Minor currency units, biased towards the bounds 1 and 2^31-1. */
-export const amount = (): fc.Arbitrary<number> => fc.oneof(fc.constantFrom(1, maxAmount), fc.integer({ min: 1, max: maxAmount }));
+/**
+ * Everyday amounts in minor currency units, 1.00 to 9,999.99: the reference shows no bounds (8), so
+ * a target may refuse amounts outside what it takes (Multibanco's limit is 99,999.99), and the
+ * requests that must be accepted stay well inside.
+ */
+export const amount = (): fc.Arbitrary<number> => fc.integer({ min: 100, max: 999_999 });
+
+/** Amounts at the edges a target may refuse (SEC-2): 1 minor unit, Multibanco's limit and past it, 2^31-1. */
+export const extremeAmount = (): fc.Arbitrary<number> => fc.constantFrom(1, 9_999_999, 10_000_000, maxAmount);
 
 const asciiFirstNames = ['Ana', 'Jose', 'Maria', 'Rui', 'Ines', 'Pedro'];
 const nonAsciiFirstNames = ['José', 'João', 'Conceição', 'Inês', 'Zoë', 'Łukasz', 'Søren'];
@@ -40,17 +47,27 @@ const queryString = () =>
   fc.array(fc.tuple(lowerWord(6), fc.stringMatching(/^[a-z0-9]{1,8}$/)), { minLength: 1, maxLength: 3 }).map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`);
 const urlPath = () => fc.array(lowerWord(), { maxLength: 3 }).map((segments) => `/${segments.join('/')}`);
 
-/** An https URL, with or without a query string of its own. */
-export const httpsUrl = (options: { query?: boolean } = {}): fc.Arbitrary<string> =>
-  fc
-    .tuple(hostName(), urlPath(), options.query === undefined ? fc.option(queryString(), { nil: '' }) : options.query ? queryString() : fc.constant(''))
-    .map(([host, path, query]) => `https://${host}${path}${query}`);
+const fragment = () => lowerWord(8).map((word) => `#${word}`);
+const optional = (part: fc.Arbitrary<string>, present: boolean | undefined) => (present === undefined ? fc.option(part, { nil: '' }) : present ? part : fc.constant(''));
 
-/** A mobile application's deep link (a custom scheme), such as myshop://paid?order=12. */
-export const deepLink = (): fc.Arbitrary<string> =>
+/** An https URL, with or without a query string and a fragment of its own. */
+export const httpsUrl = (options: { query?: boolean; fragment?: boolean } = {}): fc.Arbitrary<string> =>
   fc
-    .tuple(fc.stringMatching(/^[a-z][a-z0-9]{2,9}$/).filter((scheme) => !scheme.startsWith('http')), lowerWord(), fc.option(queryString(), { nil: '' }))
-    .map(([scheme, host, query]) => `${scheme}://${host}${query}`);
+    .tuple(hostName(), urlPath(), optional(queryString(), options.query), optional(fragment(), options.fragment ?? false))
+    .map(([host, path, query, hash]) => `https://${host}${path}${query}${hash}`);
+
+/** A custom scheme: a word (myshop) or a reversed domain with dots (com.shop.app), never http(s). */
+const customScheme = () =>
+  fc.oneof(
+    fc.stringMatching(/^[a-z][a-z0-9]{2,9}$/),
+    fc.array(lowerWord(6), { minLength: 2, maxLength: 4 }).map((labels) => labels.join('.')),
+  ).filter((scheme) => !scheme.startsWith('http'));
+
+/** A mobile application's deep link, such as myshop://paid?order=12 or com.shop.app://paid#done. */
+export const deepLink = (options: { query?: boolean; fragment?: boolean } = {}): fc.Arbitrary<string> =>
+  fc
+    .tuple(customScheme(), lowerWord(), optional(queryString(), options.query), optional(fragment(), options.fragment))
+    .map(([scheme, host, query, hash]) => `${scheme}://${host}${query}${hash}`);
 
 /** Where the customer is sent after paying: a web address or a deep link, some with a query of their own. */
 export const actionUrl = (): fc.Arbitrary<string> => fc.oneof(httpsUrl(), deepLink());

@@ -6,10 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   answer,
+  answeredPayment,
+  answerHtml,
   answerWhen,
   atPlusOneHour,
   combine,
   eachObject,
+  escapeAttribute,
   editBody,
   editData,
   editNotifications,
@@ -24,6 +27,7 @@ import {
   type Json,
 } from './edits.ts';
 import { apiRoutes, type ProxyContext, type ProxyRequest, type Route, type Transform } from './proxy.ts';
+import { redirectWithId } from '../src/sandbox/payments.ts';
 
 export interface Mutant {
   name: string;
@@ -45,6 +49,7 @@ const envelopes: Route[] = ['createCheckout', 'listMethods', 'createReference', 
 const payments: Route[] = ['createReference', 'getPayment'];
 
 const layoutOf = (body: Json): unknown => body?.page?.layout;
+const amountOf = (request: ProxyRequest): number => Number((request.json as Json)?.payment?.amount ?? (request.json as Json)?.amount);
 const detailsOf = (body: Json): Json => body?.payment?.paymentMethod?.details ?? {};
 const asksToStore = (body: Json): boolean => detailsOf(body).createRegistration === true || detailsOf(body).allowRegistration === true;
 const setDetail = (body: Json, name: string, value: unknown) => {
@@ -299,6 +304,71 @@ const pageMutants: Mutant[] = [
       },
     },
   },
+  {
+    name: 'widget-renders-into-first-form',
+    clause: 'PAGE-2',
+    description: 'The embed script fills the first form of the merchant page, not `form.paymentWidgets`.',
+    transform: {
+      response(response, request, proxy) {
+        if (pageRequested(request, proxy) && response.json === undefined) response.text = response.text.replaceAll("querySelector('form.paymentWidgets')", "querySelector('form')");
+      },
+    },
+  },
+  {
+    name: 'redirect-id-after-fragment',
+    clause: 'PAGE-3',
+    description: 'The service appends `?id=`/`&id=` to the end of the action URL, after its fragment, where it is no query parameter.',
+    transform: {
+      redirect(url) {
+        if (!URL.canParse(url)) return url;
+        const parsed = new URL(url);
+        const id = parsed.searchParams.get('id');
+        parsed.searchParams.delete('id');
+        const naive = parsed.toString();
+        return `${naive}${naive.includes('?') ? '&' : '?'}id=${id}`;
+      },
+    },
+  },
+  {
+    name: 'redirect-by-link-only',
+    clause: 'PAGE-3',
+    description: 'After paying, the hosted page shows a link back to the shop instead of sending the browser there.',
+    transform: answeredPayment((location) => answerHtml(200, `<p>Payment done.</p><p><a href="${escapeAttribute(location)}">Back to the shop</a></p>`)),
+  },
+  {
+    name: 'redirect-made-server-side',
+    clause: 'PAGE-3',
+    description: 'After paying, the service itself requests the action URL and shows the customer a page of its own.',
+    transform: answeredPayment(async (location) => {
+      if (/^https?:/i.test(location)) await fetch(location).then((answer) => answer.arrayBuffer()).catch(() => undefined);
+      return answerHtml(200, '<p>Payment done. You may close this page.</p>');
+    }),
+  },
+  {
+    name: 'dotted-scheme-deep-link-without-id',
+    clause: 'PAGE-4',
+    description: 'A deep link whose scheme has dots (com.shop.app://) is not recognised as one: the webview is sent there without `id`.',
+    transform: { redirect: (url) => (/^[a-z0-9+-]+\.[a-z0-9.+-]*:/i.test(url) ? withQuery(url, (query) => query.delete('id')) : url) },
+  },
+  {
+    name: 'atm-page-other-entity',
+    clause: 'PAGE-5',
+    description: 'The ATM payment page shows another entity than the payment has.',
+    transform: {
+      response(response, request, proxy) {
+        const checkout = pageRequested(request, proxy);
+        if (checkout?.request?.payment?.paymentMethod?.code === 'MB' && response.json === undefined) {
+          response.text = response.text.replace(/(data-testid="atm-entity">)([0-9]+)/, (_match, before: string, entity: string) => `${before}${nextDigits(entity)}`);
+        }
+      },
+    },
+  },
+  {
+    name: 'consent-offered-on-basic-only',
+    clause: 'PAGE-6',
+    description: 'With layout `default`, `allowRegistration` is ignored: only basic pages offer to store the method.',
+    transform: editRequest('createCheckout', (body) => layoutOf(body) === 'default' && delete detailsOf(body).allowRegistration),
+  },
 ];
 
 const tokenizationMutants: Mutant[] = [
@@ -371,6 +441,40 @@ const tokenizationMutants: Mutant[] = [
       },
     },
   },
+  {
+    name: 'create-registration-ignored-for-wallets',
+    clause: 'TOK-1',
+    description: '`createRegistration` stores cards only: a mobile wallet paid in such a checkout is not stored.',
+    transform: editRequest('createCheckout', (body) => body.payment?.paymentMethod?.code === 'MW' && delete detailsOf(body).createRegistration),
+  },
+  {
+    name: 'wallet-stored-without-consent',
+    clause: 'TOK-2',
+    description: 'A mobile wallet is stored even where the customer declined the offer.',
+    transform: editRequest('payCheckout', (body) => body.method === 'MW' && body.storeConsent === false && (body.storeConsent = true)),
+  },
+  {
+    name: 'methods-shared-by-card',
+    clause: 'TOK-6',
+    description: "A customer's list also holds the methods other customers stored with a card or wallet this customer paid with.",
+    transform: {
+      request(request, proxy) {
+        const customer = request.route === 'payCheckout' && request.param ? proxy.checkouts.get(request.param)?.request?.payment?.customer?.uuid : undefined;
+        const paid = (request.json as Json)?.card?.number ?? (request.json as Json)?.wallet?.number;
+        if (typeof customer === 'string' && typeof paid === 'string') proxy.memo.set(`paid:${customer}:${paid.slice(-3)}`, true);
+      },
+      async response(response, request, proxy) {
+        const data = (response.json as Json)?.data;
+        if (request.route !== 'listMethods' || !Array.isArray(data)) return;
+        for (const other of proxy.customers) {
+          if (other === request.param) continue;
+          const theirs = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(other)}/paymentMethods`)).json as Json;
+          const digits = (method: Json) => String(method?.last4Digitis ?? method?.last3Digitis ?? '').slice(-3);
+          if (Array.isArray(theirs?.data)) data.push(...theirs.data.filter((method: Json) => proxy.memo.has(`paid:${request.param}:${digits(method)}`)));
+        }
+      },
+    },
+  },
 ];
 
 const storedMethodMutants: Mutant[] = [
@@ -415,6 +519,18 @@ const storedMethodMutants: Mutant[] = [
     clause: 'PML-6',
     description: 'Every stored method of a list has the `uuid` of the first.',
     transform: editData(['listMethods'], (data) => Array.isArray(data) && data.forEach((method) => method && (method.uuid = data[0].uuid))),
+  },
+  {
+    name: 'methods-list-first-page-only',
+    clause: 'PML-1',
+    description: 'The list shows the first ten stored methods only, with no sign of more.',
+    transform: editData(['listMethods'], (data) => Array.isArray(data) && data.splice(10)),
+  },
+  {
+    name: 'wallet-country-code-fixed',
+    clause: 'PML-5',
+    description: 'Every stored wallet shows the country code 351, whatever the wallet paid with.',
+    transform: editStoredMethods((method) => method.type === 'MW' && (method.countryCode = '351')),
   },
 ];
 
@@ -508,6 +624,46 @@ const referenceMutants: Mutant[] = [
       },
     },
   },
+  {
+    name: 'confirmed-reference-as-number',
+    clause: 'REF-2',
+    description: 'Once confirmed, the payment carries its reference as a number, leading zeros lost.',
+    transform: editData(['getPayment'], (data) => data.stateDetails?.state === 'confirmed' && typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = Number(data.referenceDetails.reference))),
+  },
+  {
+    name: 'confirmed-timestamps-without-offset',
+    clause: 'REF-4',
+    description: 'Once confirmed, `updatedAt` and `stateDetails.createdAt` carry no offset.',
+    transform: editData(['getPayment'], (data) => {
+      if (data.stateDetails?.state !== 'confirmed') return;
+      if (typeof data.updatedAt === 'string') data.updatedAt = withoutOffset(data.updatedAt);
+      if (typeof data.stateDetails.createdAt === 'string') data.stateDetails.createdAt = withoutOffset(data.stateDetails.createdAt);
+    }),
+  },
+  {
+    name: 'window-checked-to-the-minute',
+    clause: 'REF-7',
+    description: 'The validity window is checked to the minute: a payment less than a minute outside it confirms the reference.',
+    transform: editRequest('confirmPayment', (body, proxy, request) => {
+      const validDate = request.param ? proxy.payments.get(request.param)?.request?.validDate : undefined;
+      const [start, end] = [Date.parse(validDate?.start), Date.parse(validDate?.end)];
+      const paidAt = typeof body.paidAt === 'string' ? Date.parse(body.paidAt) : Date.now();
+      if (paidAt < start && start - paidAt < 60_000) body.paidAt = new Date(start).toISOString();
+      if (paidAt > end && paidAt - end < 60_000) body.paidAt = new Date(end).toISOString();
+    }),
+  },
+  {
+    name: 'references-recycled-after-100',
+    clause: 'REF-8',
+    description: 'References come from a pool of 100: the 101st reference valid at once repeats the first.',
+    transform: editData(payments, (data, proxy) => {
+      if (typeof referenceOf(data).reference !== 'string') return;
+      const order = [...proxy.payments.keys()].indexOf(data.id);
+      if (order < 0) return;
+      if (order < 100) proxy.memo.set(`reference:${order}`, data.referenceDetails.reference);
+      else data.referenceDetails.reference = proxy.memo.get(`reference:${order % 100}`) ?? data.referenceDetails.reference;
+    }),
+  },
 ];
 
 const notificationMutants: Mutant[] = [
@@ -545,6 +701,21 @@ const notificationMutants: Mutant[] = [
     transform: editData(['createReference'], (data, proxy) => {
       const to = proxy.payments.get(data.id)?.callbackUrl ?? proxy.webhookUrl;
       if (to) proxy.postInBackground(to, fabricatedConfirmation(data));
+    }),
+  },
+  {
+    name: 'callback-query-dropped',
+    clause: 'EVT-1',
+    description: 'Notifications go to `callbackUrl` without its query string.',
+    transform: editNotifications((delivery) => [delivery.channel === 'callback' && URL.canParse(delivery.to) ? { ...delivery, to: delivery.to.replace(/\?.*$/, '') } : delivery]),
+  },
+  {
+    name: 'late-notification-for-unpaid-reference',
+    clause: 'EVT-4',
+    description: 'A "payment confirmed" notification is sent two seconds after a reference is created, unpaid.',
+    transform: editData(['createReference'], (data, proxy) => {
+      const to = proxy.payments.get(data.id)?.callbackUrl ?? proxy.webhookUrl;
+      if (to) setTimeout(() => proxy.postInBackground(to, fabricatedConfirmation(data)), 2000);
     }),
   },
 ];
@@ -646,6 +817,96 @@ export const benignVariants: BenignVariant[] = [
     name: 'checkoutUrl-on-localhost',
     description: '`checkoutUrl` names the host `localhost` instead of `127.0.0.1`.',
     transform: editData(['createCheckout'], (data) => typeof data.checkoutUrl === 'string' && (data.checkoutUrl = data.checkoutUrl.replace('//127.0.0.1:', '//localhost:'))),
+  },
+  {
+    name: 'amounts-above-multibanco-limit-refused',
+    description: 'Checkouts and references above 99,999.99 are refused with 422 (the reference shows no bounds).',
+    transform: answerWhen((request) => ['createCheckout', 'createReference'].includes(request.route) && amountOf(request) > 9_999_999, 422),
+  },
+  {
+    name: 'method-code-required',
+    description: 'A checkout without `payment.paymentMethod.code` is refused with 400: every row of 4.1 names one.',
+    transform: answerWhen((request) => request.route === 'createCheckout' && typeof (request.json as Json)?.payment === 'object' && (request.json as Json)?.payment?.paymentMethod?.code === undefined, 400),
+  },
+  {
+    name: 'registered-customers-only',
+    description: 'Checkouts naming a customer uuid it never registered are refused with 422, and their lists answer 404.',
+    transform: answerWhen((request, proxy) => {
+      const customer = request.route === 'createCheckout' ? (request.json as Json)?.payment?.customer?.uuid : request.route === 'listMethods' ? request.param : undefined;
+      return isUuid(customer) && !proxy.customers.has(customer);
+    }, request => (request.route === 'listMethods' ? 404 : 422)),
+  },
+  {
+    name: 'pending-payment-sparse',
+    description: 'A payment not yet paid is in state `pending_payment` and lacks `updatedAt`, `stateDetails.createdAt` and the methods\' `type` and `name`.',
+    transform: editData(payments, (data) => {
+      if (data.stateDetails?.state === 'confirmed') return;
+      data.stateDetails = { state: 'pending_payment' };
+      delete data.updatedAt;
+      if (Array.isArray(data.availableMethods)) data.availableMethods = data.availableMethods.map((method: Json) => ({ code: method.code }));
+    }),
+  },
+  {
+    name: 'stored-values-normalised',
+    description: 'Stored holders are upper case without accents, wallet country codes are written `+351`.',
+    transform: editStoredMethods((method) => {
+      if (typeof method.holder === 'string') method.holder = method.holder.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase();
+      if (typeof method.countryCode === 'string') method.countryCode = `+${method.countryCode}`;
+    }),
+  },
+  {
+    name: 'pages-written-otherwise',
+    description: 'Pages show the reference in groups (`123 456 789`) and amounts as `1.234,56 EUR`.',
+    transform: {
+      response(response, request, proxy) {
+        if (!pageRequested(request, proxy) || response.json !== undefined) return;
+        response.text = response.text
+          .replace(/(data-testid="atm-reference">)([0-9]{3})([0-9]{3})([0-9]{3})/, '$1$2 $3 $4')
+          .replace(/([0-9]+),([0-9]{2}) €/g, (_match, major: string, minor: string) => `${Number(major).toLocaleString('de-DE')},${minor} EUR`);
+      },
+    },
+  },
+  {
+    name: 'pages-rendered-by-script',
+    description: 'Hosted pages arrive empty and a script renders their content half a second later.',
+    transform: {
+      response(response, request, proxy) {
+        const checkout = pageRequested(request, proxy);
+        if (!checkout || layoutOf(checkout.request) === 'embed' || response.json !== undefined) return;
+        response.text = response.text.replace(/<main>([\s\S]*)<\/main>/, (_match, content: string) =>
+          `<main></main><script>setTimeout(function () { document.querySelector('main').innerHTML = ${JSON.stringify(content).replace(/</g, '\\u003c')}; }, 500)</script>`);
+      },
+    },
+  },
+  {
+    name: 'redirect-by-meta-refresh',
+    description: 'After paying, the hosted page sends the browser on with `<meta http-equiv="refresh">` instead of a 303.',
+    transform: answeredPayment((location) => answerHtml(200, `<meta http-equiv="refresh" content="0;url=${escapeAttribute(location)}"><p>Payment done, returning to the shop…</p>`)),
+  },
+  {
+    name: 'redirect-by-script',
+    description: 'After paying, the hosted page sends the browser on with a script (`location.replace`) instead of a 303.',
+    transform: answeredPayment((location) => answerHtml(200, `<p>Payment done, returning to the shop…</p><script>location.replace(${JSON.stringify(location).replace(/</g, '\\u003c')})</script>`)),
+  },
+  {
+    name: 'helpers-answer-202',
+    description: 'The pay and confirm helpers answer 202 at once and do the work 300 ms later.',
+    transform: {
+      request(request, proxy) {
+        if (request.route !== 'payCheckout' && request.route !== 'confirmPayment') return;
+        setTimeout(() => void proxy.callUpstream('POST', request.path, request.json ?? {}).catch(() => undefined), 300);
+        const action = request.route === 'payCheckout' ? proxy.checkouts.get(request.param ?? '')?.request?.redirects?.find((redirect: Json) => redirect?.type === 'action')?.url : undefined;
+        return answer(202, { accepted: true, ...(request.route === 'payCheckout' && { checkoutId: request.param, redirectUrl: action ? redirectWithId(action, request.param ?? '') : null }) });
+      },
+    },
+  },
+  {
+    name: 'late-notifications',
+    description: 'Every notification arrives 1.5 s after the confirmation, within the profile\'s eventMs.',
+    transform: editNotifications((delivery, proxy) => {
+      setTimeout(() => void proxy.deliver(delivery).catch(() => undefined), 1500);
+      return [];
+    }),
   },
 ];
 

@@ -46,10 +46,11 @@ export function answer(status: number, json: Json): ProxyResponse {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, json, text: '' };
 }
 
-/** Answers the requests the predicate picks with the given status, as a target that crashes would. */
-export function answerWhen(predicate: (request: ProxyRequest, proxy: ProxyContext) => boolean, status: number): Transform {
+/** Answers the requests the predicate picks with the given status (or the status for that request), as a target that refuses or crashes would. */
+export function answerWhen(predicate: (request: ProxyRequest, proxy: ProxyContext) => boolean, status: number | ((request: ProxyRequest) => number)): Transform {
   return {
-    request: (request, proxy) => (predicate(request, proxy) ? answer(status, { success: false, error: 'mutant' }) : undefined),
+    request: (request, proxy) =>
+      predicate(request, proxy) ? answer(typeof status === 'number' ? status : status(request), { success: false, error: 'refused by the proxy' }) : undefined,
   };
 }
 
@@ -123,4 +124,29 @@ export function withoutOffset(timestamp: string): string {
 /** Each digit replaced by the next one (9 → 0): the same length, never the same digits. */
 export function nextDigits(digits: string): string {
   return digits.replace(/[0-9]/g, (digit) => String((Number(digit) + 1) % 10));
+}
+
+/** An HTML page answered by the proxy itself. */
+export function answerHtml(status: number, body: string): ProxyResponse {
+  return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, json: undefined, text: `<!doctype html><html><head><meta charset="utf-8"><title>Payment</title></head><body>${body}</body></html>` };
+}
+
+export function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/**
+ * Replaces the hosted form's answer to a payment (a 30x to the action URL or deep link) by what
+ * `answer` makes of that address: a page with a link, a meta refresh, a script…
+ */
+export function answeredPayment(answer: (location: string) => ProxyResponse | Promise<ProxyResponse>): Transform {
+  return {
+    async response(response, request) {
+      const location = response.headers.location;
+      if (request.method !== 'POST' || request.route !== 'other' || response.status < 300 || response.status > 399 || !location) return;
+      const replacement = await answer(location);
+      response.headers = replacement.headers;
+      Object.assign(response, { status: replacement.status, json: replacement.json, text: replacement.text });
+    },
+  };
 }

@@ -13,6 +13,7 @@ import { readRunConfig, type RunConfig } from '../src/run-config.ts';
 import type { PayRequest } from '../schemas/generated/types.ts';
 import { describeProblems, show, type Exchange, type Problem } from '../src/checks/index.ts';
 import { needs, type Need } from '../src/needs.ts';
+import { chromiumArgs } from '../src/runner/chromium.ts';
 import { secretsOfRun } from '../src/runner/profile.ts';
 import { capped, createApi, type Api } from './api.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
@@ -126,10 +127,9 @@ export function helperClient(api: Api): Helpers {
   };
 }
 
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
-
 export const test = base.extend<TestFixtures, WorkerFixtures>({
-  run: [async ({}, use) => use(readRunConfig()), { scope: 'worker' }],
+  // A project may name its own run config (one candidate of the mutant catalogue, mutants/run.ts).
+  run: [async ({}, use, workerInfo) => use(readRunConfig(workerInfo.project.metadata.runConfigFile)), { scope: 'worker' }],
 
   receiver: [
     async ({ run }, use) => {
@@ -200,8 +200,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   sharedChromium: [
     async ({ run }, use, workerInfo) => {
-      const { executablePath } = run.chromium;
-      if (!executablePath) return use(null);
+      if (!run.chromium.executablePath) return use(null);
+      const { executablePath, wsEndpoint } = run.chromium;
+      if (wsEndpoint) {
+        // One Chromium for every worker of the run (the mutant catalogue's): a connection, not a launch.
+        const browser = await chromium.connect(wsEndpoint);
+        await use(browser);
+        return browser.close();
+      }
       // A persistent context keeps Chromium's profile and cache inside the run's folder.
       const userDataDir = join(run.outDir, 'chromium', `worker-${workerInfo.workerIndex}`);
       mkdirSync(userDataDir, { recursive: true });
@@ -219,7 +225,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use({
       async newPage(options) {
         const context = await sharedChromium!.newContext(options);
-        context.setDefaultTimeout(run.profile.timeouts.eventMs);
+        context.setDefaultTimeout(run.profile.timeouts.requestMs);
         contexts.push(context);
         return context.newPage();
       },

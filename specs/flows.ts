@@ -2,7 +2,8 @@
 import fc from 'fast-check';
 import type { Checkout, CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
 import type { RunConfig } from '../src/run-config.ts';
-import { checkCheckoutUsable, checkReferenceCreated, checkSuccess, checkoutOf, isSuccess, operationOf, paymentIdOf, show, type Exchange } from '../src/checks/index.ts';
+import { checkCheckoutUsable, checkReferenceCreated, checkSuccess, checkoutOf, isRefusal, isSuccess, operationOf, paymentIdOf, paymentOf, show, type Exchange } from '../src/checks/index.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { needs } from '../src/needs.ts';
 import { randomUUID } from 'node:crypto';
 import { helperClient, helpersUsable, test, type Api } from './fixtures.ts';
@@ -13,10 +14,21 @@ export function samples<T>(run: RunConfig, arbitrary: fc.Arbitrary<T>, n = 1): T
 }
 export const sample = <T>(run: RunConfig, arbitrary: fc.Arbitrary<T>): T => samples(run, arbitrary)[0];
 
-/** A checkout request made for a registered customer, where it names one. */
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A checkout request made for a registered customer, where it names one by a UUID (a target may
+ * take only customers it knows). A uuid that is not a UUID is a broken request's and stays.
+ */
 export function forCustomer(request: CheckoutRequest, uuid: string | undefined): CheckoutRequest {
-  if (!uuid || !request.payment?.customer?.uuid) return request;
-  return { ...request, payment: { ...request.payment, customer: { ...request.payment.customer, uuid } } };
+  if (!uuid || !uuidPattern.test(request.payment?.customer?.uuid ?? '')) return request;
+  return { ...request, payment: { ...request.payment, customer: { ...request.payment!.customer, uuid } } };
+}
+
+/** The request with its payment method set to `code`, and its registration details replaced (none: removed). */
+export function withMethod(request: CheckoutRequest, code: string, details?: Record<string, boolean>): CheckoutRequest {
+  const { details: _ignored, ...method } = request.payment?.paymentMethod ?? {};
+  return { ...request, payment: { ...request.payment, paymentMethod: { ...method, code, ...(details && { details }) } } };
 }
 
 /** Creates a checkout that a later step opens or pays; where the target does not, the test stops on CHK-1/CHK-2. */
@@ -24,6 +36,17 @@ export async function createCheckout(api: Api, request: CheckoutRequest): Promis
   const exchange = await api.post('/checkouts', request);
   api.require(checkCheckoutUsable(exchange));
   return { exchange, checkout: checkoutOf(exchange)! };
+}
+
+/**
+ * Creates a checkout beyond the rows of 4.1, which a target may refuse (CHK-13): null where it
+ * answered a 4xx; any other failure stops the test on CHK-1/CHK-2.
+ */
+export async function createIfAccepted(api: Api, request: CheckoutRequest): Promise<Checkout | null> {
+  const exchange = await api.post('/checkouts', request);
+  if (isRefusal(exchange.response.status)) return null;
+  api.require(checkCheckoutUsable(exchange));
+  return checkoutOf(exchange)!;
 }
 
 /**
@@ -65,6 +88,45 @@ export async function listStoredMethods(api: Api, uuid: string): Promise<Exchang
   return exchange;
 }
 
+/** Reads until `done` holds or withinMs has passed, and answers the last read. */
+async function readUntil(read: () => Promise<Exchange>, done: (exchange: Exchange) => boolean, withinMs: number): Promise<Exchange> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const exchange = await read();
+    if (done(exchange) || Date.now() >= deadline) return exchange;
+    await sleep(200);
+  }
+}
+
+/**
+ * How long the effect of a helper's call may take to show. A helper answers any 2xx on success
+ * (test-helpers.md): one that answered 202 took the call and completes it within the profile's eventMs.
+ */
+export const settleMs = (run: RunConfig, helperAnswer: Exchange) => (helperAnswer.response.status === 202 ? run.profile.timeouts.eventMs : 0);
+
+/**
+ * GET /payments/{id} after a confirmation: 'confirmed' reads until the payment says so, for up to
+ * eventMs; 'unchanged' reads until it does or, after a 202, eventMs has passed (a target that
+ * confirms late is seen), and the judgement is then of the last read.
+ */
+export async function readSettled(run: RunConfig, api: Api, paymentId: string, expected: 'confirmed' | 'unchanged', helperAnswer?: Exchange): Promise<Exchange> {
+  const withinMs = expected === 'confirmed' ? run.profile.timeouts.eventMs : helperAnswer ? settleMs(run, helperAnswer) : 0;
+  const exchange = await readUntil(() => getPayment(api, paymentId), (read) => paymentOf(read)?.stateDetails?.state === 'confirmed', withinMs);
+  api.require(checkSuccess(exchange, 'REF-3'));
+  return exchange;
+}
+
+/**
+ * The customer's stored methods once a payment has had time to store one: reads until `stored`
+ * holds of the list, for up to withinMs (eventMs where something must be stored, settleMs where
+ * nothing may be: a fault that stores late is seen too).
+ */
+export async function listSettled(api: Api, uuid: string, stored: (exchange: Exchange) => boolean, withinMs: number): Promise<Exchange> {
+  const exchange = await readUntil(() => listMethods(api, uuid), stored, withinMs);
+  api.require(checkSuccess(exchange, 'PML-1'));
+  return exchange;
+}
+
 /** A validity window that closed yesterday, or opens tomorrow: never contains now. */
 export function outsideWindow(request: ReferenceRequest, when: 'past' | 'future'): ReferenceRequest {
   const day = 24 * 60 * 60 * 1000;
@@ -72,8 +134,8 @@ export function outsideWindow(request: ReferenceRequest, when: 'past' | 'future'
   return { ...request, validDate: { start: new Date(start).toISOString(), end: new Date(start + day).toISOString() } };
 }
 
-/** How long to wait for something that must not happen (a notification, a post to the action URL). */
-export const quietMs = (run: RunConfig) => Math.min(run.profile.timeouts.eventMs, 1500);
+/** How long to wait for something that must not happen (a notification, a post to the action URL): as long as it may take to happen. */
+export const quietMs = (run: RunConfig) => run.profile.timeouts.eventMs;
 
 /** A registered customer where the run may use test helpers, else a UUID the target has never seen. */
 export async function someCustomer(run: RunConfig, api: Api): Promise<string> {

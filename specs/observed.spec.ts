@@ -4,7 +4,7 @@ import { checkoutVariants, validReference } from '../generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import { observeSignature, paymentIdOf, paymentOf, type Exchange } from '../src/checks/index.ts';
 import { helpersUsable, tags, test } from './fixtures.ts';
-import { createReference, getPayment, listMethods, quietMs, sample, someCustomer } from './flows.ts';
+import { createReference, forCustomer, getPayment, listMethods, quietMs, sample, someCustomer } from './flows.ts';
 
 const answer = ({ response }: Exchange) => ({ status: response.status, contentType: response.headers['content-type'] ?? null, body: response.body });
 
@@ -30,7 +30,15 @@ test('content types and status codes of successful responses', { tag: tags('ENV-
 
 test('required fields, values beyond those listed, currency and refusals of POST /checkouts', { tag: tags('CHK-13') }, async ({ run, api, observe }) => observe.safely(async () => {
   const base = sample(run, checkoutVariants.atmPage);
+  const customer = await someCustomer(run, api);
+  // Rule 3 is not broken by an absent method code (CHK-10): the target may default it or let the customer choose.
+  const withoutCode = (request: CheckoutRequest) => {
+    const { code: _code, ...method } = request.payment!.paymentMethod!;
+    return forCustomer({ ...request, payment: { ...request.payment, paymentMethod: method } }, customer);
+  };
   const variants: Record<string, CheckoutRequest> = {
+    'store a payment method without paymentMethod.code': withoutCode(sample(run, checkoutVariants.storeMethod)),
+    'store with customer consent without paymentMethod.code': withoutCode(sample(run, checkoutVariants.storeWithConsent)),
     'empty body': {},
     'amount only': { payment: { amount: 500 } },
     'page.language EN': { ...base, page: { ...base.page, language: 'EN' } },

@@ -1,28 +1,46 @@
 /** Reference 2.4 and 4.2: listing a customer's stored payment methods. */
 import { randomUUID } from 'node:crypto';
 import { card, checkoutVariants, wallet } from '../generators/index.ts';
-import { checkMethodCount, checkMethodTypeListed, checkStoredMethods } from '../src/checks/index.ts';
-import { tags, test, type Api, type Helpers } from './fixtures.ts';
-import { createCheckout, forCustomer, listMethods, listStoredMethods, mustSucceed, sample, samples } from './flows.ts';
+import { checkMethodCount, checkMethodTypeListed, checkStoredMethods, storedMethodsOf } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
+import { tags, test, type Api, type Helpers } from './fixtures.ts';
+import { createCheckout, forCustomer, listMethods, listSettled, mustSucceed, sample, samples, withMethod } from './flows.ts';
 
-/** A customer with two cards and one wallet stored, through createRegistration checkouts. */
-async function customerWithThreeMethods(run: RunConfig, api: Api, helpers: Helpers): Promise<string> {
+/** More stored methods than a first page of ten would show. */
+const manyMethods = 12;
+
+/**
+ * A customer with `cards` cards and `wallets` wallets stored through createRegistration checkouts,
+ * every one a different draw (distinct last digits); answers the list once all are there (within eventMs).
+ */
+async function customerWith(run: RunConfig, api: Api, helpers: Helpers, stored: { cards: number; wallets: number }) {
   const customer = await helpers.registerCustomer();
-  const storing = forCustomer(sample(run, checkoutVariants.storeMethod), customer);
-  for (const paidCard of samples(run, card(), 2)) {
-    const { checkout } = await createCheckout(api, storing);
-    await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: paidCard }));
+  const storingCard = forCustomer(sample(run, checkoutVariants.storeMethod), customer);
+  const storingWallet = withMethod(storingCard, 'MW', { createRegistration: true });
+  const distinct = <T>(values: T[], key: (value: T) => string) => [...new Map(values.map((value) => [key(value), value])).values()];
+  const cards = distinct(samples(run, card(), stored.cards * 3), (paid) => paid.number.slice(-4)).slice(0, stored.cards);
+  const wallets = distinct(samples(run, wallet(), stored.wallets * 3), (paid) => paid.number.slice(-3)).slice(0, stored.wallets);
+  const payments = [
+    ...cards.map((paid) => ({ request: storingCard, pay: { outcome: 'success' as const, method: 'CC' as const, card: paid } })),
+    ...wallets.map((paid) => ({ request: storingWallet, pay: { outcome: 'success' as const, method: 'MW' as const, wallet: paid } })),
+  ];
+  for (const { request, pay } of payments) {
+    const { checkout } = await createCheckout(api, request);
+    await mustSucceed(api, helpers.pay(checkout.id, pay));
   }
-  const { checkout } = await createCheckout(api, { ...storing, payment: { ...storing.payment, paymentMethod: { code: 'MW', details: { createRegistration: true } } } });
-  await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'MW', wallet: sample(run, wallet()) }));
-  return customer;
+  const list = await listSettled(api, customer, (exchange) => storedMethodsOf(exchange).length >= payments.length, run.profile.timeouts.eventMs);
+  return { customer, list, count: payments.length };
 }
 
 test.describe('stored payment methods', () => {
   test('the list is the envelope with apiVersion and one element per stored method', { tag: tags('PML-1') }, async ({ run, api, helpers }) => {
-    const exchange = await listStoredMethods(api, await customerWithThreeMethods(run, api, helpers));
-    api.expectNoProblems([...checkMethodCount(exchange, { stored: 3 }), ...checkStoredMethods(exchange)]);
+    const { list, count } = await customerWith(run, api, helpers, { cards: 2, wallets: 1 });
+    api.expectNoProblems([...checkMethodCount(list, { stored: count }), ...checkStoredMethods(list)]);
+  });
+
+  test(`a customer with ${manyMethods} stored methods gets all of them, one element each`, { tag: tags('PML-1', 'PML-6') }, async ({ run, api, helpers }) => {
+    const { list, count } = await customerWith(run, api, helpers, { cards: manyMethods / 2, wallets: manyMethods / 2 });
+    api.expectNoProblems([...checkMethodCount(list, { stored: count }), ...checkStoredMethods(list)]);
   });
 
   // The element of the type a clause is about must be there for its fields to be judged.
@@ -34,8 +52,8 @@ test.describe('stored payment methods', () => {
   ];
   for (const [clause, title, type] of elementClauses) {
     test(title, { tag: tags(clause) }, async ({ run, api, helpers }) => {
-      const exchange = await listStoredMethods(api, await customerWithThreeMethods(run, api, helpers));
-      api.expectNoProblems([...(type ? checkMethodTypeListed(exchange, { type }) : []), ...checkStoredMethods(exchange)]);
+      const { list } = await customerWith(run, api, helpers, { cards: 2, wallets: 2 });
+      api.expectNoProblems([...(type ? checkMethodTypeListed(list, { type }) : []), ...checkStoredMethods(list)]);
     });
   }
 

@@ -28,9 +28,12 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
+// A merchant's page has forms of its own (a search, a newsletter) before the one the widget fills.
 const merchantPage = (checkoutUrl: string) => `<!doctype html>
 <html lang="pt"><head><meta charset="utf-8"><title>Merchant shop</title></head>
 <body><h1>Merchant shop</h1>
+<form class="search" action="/merchant/search"><input name="q" aria-label="Search"></form>
+<form class="newsletter" method="post" action="/merchant/newsletter"><input name="email" aria-label="E-mail"></form>
 <form class="paymentWidgets" data-testid="merchant-form"></form>
 <script src="${checkoutUrl.replace(/"/g, '&quot;')}"></script>
 </body></html>`;

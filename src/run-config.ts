@@ -26,12 +26,15 @@ export interface RunConfig {
   /** Address the target must call to reach that receiver, when it is not the receiver's own. */
   publicCallbackUrl: string | null;
   outDir: string;
-  /** Chromium to launch, or null with the reason the browser checks are skipped. */
-  chromium: { executablePath: string } | { executablePath: null; reason: string };
+  /**
+   * Chromium to launch, or null with the reason the browser checks are skipped. wsEndpoint: one
+   * already running (a Playwright browser server) that every worker connects to instead.
+   */
+  chromium: { executablePath: string; wsEndpoint?: string } | { executablePath: null; reason: string };
 }
 
-export function readRunConfig(): RunConfig {
-  const path = process.env[runConfigEnv];
+/** The run config in `path`, by default the file the environment variable names. */
+export function readRunConfig(path = process.env[runConfigEnv]): RunConfig {
   if (!path) throw new Error(`${runConfigEnv} is not set: run the specs through "checkout-conformance run"`);
   return JSON.parse(readFileSync(path, 'utf8')) as RunConfig;
 }

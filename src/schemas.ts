@@ -83,6 +83,8 @@ export type RequestBody = keyof typeof requestBodies;
 /** A schema violation, named against the clauses the failing keyword serves. */
 export interface SchemaProblem {
   path: string;
+  /** The JSON Schema keyword that failed: required, type, pattern… */
+  keyword: string;
   expected: string;
   actual: unknown;
   clauses: string[];
@@ -219,6 +221,7 @@ function toProblems(errors: ErrorObject[] | null | undefined, root: Located): Sc
   const detailed = all.filter((error) => !summaries.has(error.keyword) && !error.schemaPath.includes('/contains/'));
   const problems = (detailed.length > 0 ? detailed : all).map((error) => ({
     path: error.instancePath === '' ? '/' : error.instancePath,
+    keyword: error.keyword,
     expected: describeExpectation(error),
     actual: error.keyword === 'required' ? undefined : error.data,
     clauses: clausesFor(error, root),

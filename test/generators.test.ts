@@ -9,13 +9,15 @@ import {
   brokenReferences,
   card,
   cardBrand,
-  checkoutEdgeCases,
+  beyondRowCases,
   checkoutOf,
   checkoutVariants,
   declinedSuffix,
   formatWithOffset,
   luhnValid,
   maxAmount,
+  rowCheckout,
+  rowEdgeCases,
   validReference,
   wallet,
   type BrokenCase,
@@ -30,7 +32,8 @@ const schemaValid = (body: RequestBody) => (value: unknown) => assert.deepEqual(
 
 const validCheckouts: [string, fc.Arbitrary<unknown>][] = [
   ...Object.entries(checkoutVariants),
-  ...Object.entries(checkoutEdgeCases),
+  ...Object.entries(rowEdgeCases),
+  ...Object.entries(beyondRowCases),
   ['anyValidCheckout', anyValidCheckout],
   ...allowedLayoutCodeCombinations.map((combination): [string, fc.Arbitrary<unknown>] => [`combination ${JSON.stringify(combination)}`, checkoutOf(combination)]),
 ];
@@ -82,7 +85,7 @@ test('each variant of 4.1 carries what its row lists', () => {
   });
   check(checkoutVariants.embedMobile, ({ page, redirects }) => {
     assert.equal(page?.layout, 'default');
-    assert.ok(redirects?.some((r) => r.type === 'action' && !/^https?:/.test(r.url) && /^[a-z][a-z0-9]*:\/\//.test(r.url)));
+    assert.ok(redirects?.some((r) => r.type === 'action' && !/^https?:/.test(r.url) && /^[a-z][a-z0-9.+-]*:\/\//.test(r.url)));
   });
   check(checkoutVariants.atmPage, ({ payment, page }) => {
     assert.equal(payment?.paymentMethod?.code, 'MB');
@@ -90,13 +93,21 @@ test('each variant of 4.1 carries what its row lists', () => {
   });
 });
 
-test('edge cases reach the amount bounds, non-ASCII names and action URLs with a query of their own', () => {
-  const amounts = fc.sample(checkoutEdgeCases.amountBounds, { seed, numRuns }).map((c) => c.payment?.amount);
-  assert.ok(amounts.includes(1) && amounts.includes(maxAmount));
-  check(checkoutEdgeCases.nonAsciiNames, ({ payment }) => assert.match(`${payment?.customer?.firstName}${payment?.customer?.lastName}`, /[^\x00-\x7F]/));
-  check(checkoutEdgeCases.actionUrlWithQuery, ({ redirects }) => assert.ok(new URL(redirects![0].url).search.length > 1));
-  const optionalPresent = fc.sample(checkoutEdgeCases.layoutCodeCombinations, { seed, numRuns }).map((c) => Boolean(c.payment?.billingAddress));
+test('rows stay inside everyday amounts; the cases beyond the rows reach the amount bounds', () => {
+  check(rowCheckout, ({ payment }) => assert.ok(payment!.amount! >= 100 && payment!.amount! <= 999_999));
+  const amounts = fc.sample(beyondRowCases.amountBounds, { seed, numRuns }).map((c) => c.payment?.amount);
+  assert.ok(amounts.includes(1) && amounts.includes(maxAmount) && amounts.includes(10_000_000));
+  const optionalPresent = fc.sample(beyondRowCases.layoutCodeCombinations, { seed, numRuns }).map((c) => Boolean(c.payment?.billingAddress));
   assert.ok(optionalPresent.includes(true) && optionalPresent.includes(false));
+});
+
+test('row edge cases: non-ASCII names, action URLs with a query or a fragment, deep links of every form', () => {
+  check(rowEdgeCases.nonAsciiNames, ({ payment }) => assert.match(`${payment?.customer?.firstName}${payment?.customer?.lastName}`, /[^\x00-\x7F]/));
+  check(rowEdgeCases.actionUrlWithQuery, ({ redirects }) => assert.ok(new URL(redirects![0].url).search.length > 1));
+  check(rowEdgeCases.actionUrlWithFragment, ({ redirects }) => assert.ok(new URL(redirects![0].url).hash.length > 1));
+  const links = fc.sample(checkoutVariants.embedMobile, { seed, numRuns }).map((c) => c.redirects![0].url);
+  assert.ok(links.some((url) => /^[a-z0-9]+\.[a-z0-9.]+:\/\//.test(url)), 'a scheme with dots');
+  assert.ok(links.some((url) => url.includes('#')) && links.some((url) => url.includes('?')) && links.some((url) => !/[?#]/.test(url)));
 });
 
 test('rule 1 and 3 combinations: embed always has its action redirect, storing only CC/MW with basic, default or no layout', () => {
@@ -163,9 +174,11 @@ test('cards: Luhn-valid, of a known brand, with a holder and a future expiry; de
   assert.deepEqual([...brands].sort(), ['AMEX', 'MASTERCARD', 'VISA']);
 });
 
-test('wallets: country code 351 and a 9-digit number', () => {
+test('wallets: country codes of digits, 351 and others, and a 9-digit number', () => {
   check(wallet(), ({ countryCode, number }) => {
-    assert.equal(countryCode, '351');
+    assert.match(countryCode, /^[0-9]{1,4}$/);
     assert.match(number, /^[0-9]{9}$/);
   });
+  const codes = new Set(fc.sample(wallet(), { seed, numRuns }).map((paid) => paid.countryCode));
+  assert.ok(codes.has('351') && codes.size > 2);
 });

@@ -64,11 +64,11 @@ atmReference: Selector
 }
 export interface Timeouts {
 /**
- * One HTTP request.
+ * One HTTP request, or one page of the hosted checkout to load and render.
  */
 requestMs: number
 /**
- * Waiting for a notification or a redirect.
+ * How long an event may take: a notification, a redirect after paying, the effect of a test helper that answered 202. The suite waits this long where something must not happen, too.
  */
 eventMs: number
 }

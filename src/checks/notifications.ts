@@ -33,19 +33,34 @@ export function checkNotificationIdentifies(notification: RecordedRequest, conte
   ];
 }
 
+/** Whether a request came to the address with every query parameter of that address kept. */
+function keepsQuery(received: RecordedRequest, address: string): boolean {
+  const got = new URL(received.url, 'http://receiver').searchParams;
+  return [...new URL(address).searchParams].every(([name, value]) => got.getAll(name).includes(value));
+}
+
 /**
- * EVT-1 (callbackUrl) or EVT-2 (the webhook), on the requests received at that address after the
- * confirmation: a notification came within the time allowed; EVT-3: one of them names the payment.
+ * EVT-1 (callbackUrl) or EVT-2 (the webhook), on the requests received at that address's path after
+ * the confirmation: a notification came within the time allowed, to the address with its own query
+ * kept; EVT-3: one of them names the payment.
+ *
+ * Input space: callbackUrls with and without a query of their own, a webhook configured or not beside
+ * a callbackUrl, notifications naming the payment by id or by reference, in the body or the query,
+ * once or several times, up to the profile's eventMs after the confirmation.
  */
 export function checkNotified(
   received: readonly RecordedRequest[],
-  context: { payment: PaymentNames; clause: 'EVT-1' | 'EVT-2'; where: string; withinMs: number },
+  context: { payment: PaymentNames; clause: 'EVT-1' | 'EVT-2'; where: string; address: string; withinMs: number },
 ): Problem[] {
   if (received.length === 0) {
     return [{ clause: context.clause, message: `notification: expected one at ${context.where} within ${context.withinMs} ms of the confirmation, got none` }];
   }
-  if (received.some((notification) => identifiesPayment(notification, context.payment))) return [];
-  return checkNotificationIdentifies(received[0], context.payment);
+  const atAddress = received.filter((notification) => keepsQuery(notification, context.address));
+  if (atAddress.length === 0) {
+    return [{ clause: context.clause, message: `notification: expected it at ${context.where} ${context.address}, its query kept, got ${received.map((n) => `${n.method} ${n.url}`).join(', ')}` }];
+  }
+  if (atAddress.some((notification) => identifiesPayment(notification, context.payment))) return [];
+  return checkNotificationIdentifies(atAddress[0], context.payment);
 }
 
 /**

@@ -67,22 +67,45 @@ export interface AtmPageProbe {
   entityText: string;
 }
 
-/** The 9-digit reference an ATM page shows, spaces between its digits allowed. */
-function referenceShown(text: string): string | undefined {
-  return text.replace(/\s/g, '').match(/[0-9]{9}/)?.[0];
+/**
+ * The numbers a page shows, each as its digits: a number may be written in groups (123 456 789,
+ * 123.456.789), and any run of neighbouring groups may be one number ("21598 123 456 789" holds the
+ * entity 21598 and the reference 123456789).
+ */
+function numbersShown(text: string): Set<string> {
+  const numbers = new Set<string>();
+  for (const run of text.match(/\d+(?:[\s.\u00a0\u202f-]\d+)*/g) ?? []) {
+    const groups = run.split(/[\s.\u00a0\u202f-]/);
+    for (let first = 0; first < groups.length; first++) {
+      for (let last = first; last < groups.length; last++) numbers.add(groups.slice(first, last + 1).join(''));
+    }
+  }
+  return numbers;
+}
+
+/** An entity is a number (21598) as far as the reference shows: shown in groups or whole; one of other characters, as written. */
+function entityShown(text: string, entity: string): boolean {
+  return /^[\d\s]+$/.test(entity) ? numbersShown(text).has(entity.replace(/\s/g, '')) : text.includes(entity);
 }
 
 /**
  * PAGE-5: the ATM payment page shows a 9-digit reference and its entity; where the API shows the
- * payment's reference (GET /payments/{paymentId}), it is that one.
+ * payment (GET /payments/{paymentId}), they are its reference and entity.
+ *
+ * Input space: the reference written whole or in groups (spaces, dots, no-break spaces), with
+ * leading zeros, beside other numbers (amount, dates, the entity); the page's whole text or the
+ * profile's selectors for reference and entity.
  */
-export function checkAtmPageReference(probe: AtmPageProbe, context: { paymentId: string; apiReference?: string }): Problem[] {
-  const reference = referenceShown(probe.referenceText);
+export function checkAtmPageReference(probe: AtmPageProbe, context: { paymentId: string; apiReference?: string; apiEntity?: string }): Problem[] {
+  const references = [...numbersShown(probe.referenceText)].filter((number) => /^[0-9]{9}$/.test(number));
   const problems: Problem[] = [];
-  if (!reference) problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected a 9-digit reference on the ATM page, got ${show(probe.text)}` });
+  if (references.length === 0) problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected a 9-digit reference on the ATM page, got ${show(probe.text)}` });
+  else if (context.apiReference && !references.includes(context.apiReference)) {
+    problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected the reference ${context.apiReference} of payment ${context.paymentId}, got ${references.join(', ')}` });
+  }
   if (!probe.entityText.trim()) problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected the entity on the ATM page, got none` });
-  if (reference && context.apiReference && context.apiReference !== reference) {
-    problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected the reference ${context.apiReference} of payment ${context.paymentId}, got ${reference}` });
+  else if (context.apiEntity && !entityShown(probe.entityText, context.apiEntity)) {
+    problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected the entity ${context.apiEntity} of payment ${context.paymentId}, got ${show(probe.entityText)}` });
   }
   return problems;
 }

@@ -49,17 +49,24 @@ export function checkMethodTypeListed(exchange: Exchange, context: { type: 'CC' 
   ];
 }
 
+/** A holder as a card shows it: case, accents and spacing are the issuer's or the target's to normalise. */
+const plainName = (name: unknown) =>
+  typeof name === 'string' ? name.normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim().toUpperCase() : name;
+/** A telephone country code written 351, +351 or 00351. */
+const plainCountryCode = (code: unknown) => (typeof code === 'string' ? code.replace(/^\s*(\+|00)/, '').trim() : code);
+
+/** Whether a stored method holds the values paid with, as the reference lets a target write them. */
 function matches(method: StoredPaymentMethod, paid: PaidWith): boolean {
   if (paid.method === 'CC') {
     return (
       method.type === 'CC' &&
       method.last4Digitis === paid.card.number.slice(-4) &&
-      method.holder === paid.card.holder &&
+      plainName(method.holder) === plainName(paid.card.holder) &&
       method.expireMonth === paid.card.expireMonth &&
       method.expireYear === paid.card.expireYear
     );
   }
-  return method.type === 'MW' && method.countryCode === paid.wallet.countryCode && method.last3Digitis === paid.wallet.number.slice(-3);
+  return method.type === 'MW' && plainCountryCode(method.countryCode) === paid.wallet.countryCode && method.last3Digitis === paid.wallet.number.slice(-3);
 }
 
 function describePaid(paid: PaidWith): string {

@@ -34,6 +34,9 @@ export function fromSchema(problems: SchemaProblem[], where: string, fallbackCla
 
 export const isSuccess = (status: number) => status >= 200 && status < 300;
 
+/** A 4xx: the target refused the request (any 4xx, any body: the reference shows no errors). */
+export const isRefusal = (status: number) => status >= 400 && status < 500;
+
 /** A successful answer, else one problem naming the status and body that came instead. */
 export function checkSuccess(exchange: Exchange, clause: string): Problem[] {
   const { status, body } = exchange.response;

@@ -1,4 +1,4 @@
-import { operationOf, show, type Exchange, type Problem } from './problem.ts';
+import { isRefusal, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /**
  * A request that breaks a stated rule is refused: any 4xx, with any body. A 2xx accepts what the
@@ -6,7 +6,7 @@ import { operationOf, show, type Exchange, type Problem } from './problem.ts';
  */
 export function checkRefused(exchange: Exchange, context: { clause: string; broken: string }): Problem[] {
   const { status, body } = exchange.response;
-  if (status >= 400 && status < 500) return [];
+  if (isRefusal(status)) return [];
   return [
     {
       clause: context.clause,

@@ -9,7 +9,6 @@ import { checkAmountShown, checkAtmPageReference, checkConsentOffer, checkFormIn
 import { checkMethodCount, checkMethodStored, checkMethodTypeListed, checkNothingStored, checkOnlyStorableTypes, checkStoredMethods } from './payment-methods.ts';
 import { checkSuccess, type Problem } from './problem.ts';
 import {
-  checkConfirmationOutsideWindowRefused,
   checkConfirmed,
   checkDistinctReferences,
   checkNotConfirmed,
@@ -69,7 +68,7 @@ export const checksByClause: Readonly<Record<string, readonly Check[]>> = {
   'REF-4': [checkPayment],
   'REF-5': [checkPaymentEchoes, checkPayment],
   'REF-6': [checkConfirmed],
-  'REF-7': [checkConfirmationOutsideWindowRefused, checkNotConfirmed],
+  'REF-7': [checkNotConfirmed],
   'REF-8': [checkDistinctReferences],
   'REF-9': [checkRefused],
 
