@@ -57,8 +57,6 @@ test.describe('creating checkouts', () => {
 
   // A row of 4.1 must be accepted; a valid checkout beyond the rows may be refused (bounds and
   // required fields are not shown), and what the target refused is recorded (CHK-13).
-  // A row of 4.1 must be accepted; a valid checkout beyond the rows may be refused (bounds and
-  // required fields are not shown), and what the target refused is recorded (CHK-13).
   test('every valid checkout the target accepts is answered per 2.3, every row of 4.1 is accepted (property)', { tag: tags('CHK-1', 'CHK-6', 'CHK-13') }, async ({ run, api, property, observe }) => {
     const customer = await someCustomer(run, api);
     const refusedBeyondRows: unknown[] = [];

@@ -168,18 +168,27 @@ test.describe('hosted pages', () => {
 });
 
 test.describe('redirects through the pay helper', () => {
-  test("the pay helper's redirectUrl is the action URL with id, its own query kept", { tag: tags('PAGE-3') }, async ({ run, api, helpers, receiver }) => {
-    const action = actionUrl(receiver);
-    const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
-    const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
-    api.expectNoProblems(checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: action.url, checkoutId: checkout.id, clause: 'PAGE-3' }));
+  // Every form an action URL may take: a target that glues "?id=" or "&id=" to the end gets one of them wrong.
+  const actionForms = ['', '?order=7', '#receipt', '?order=7&lang=pt#receipt', '?'];
+  test("the pay helper's redirectUrl is the action URL with id, for every form of action URL", { tag: tags('PAGE-3') }, async ({ run, api, helpers, receiver }) => {
+    const problems: Problem[] = [];
+    for (const form of actionForms) {
+      const url = `${receiver.urlOf(receiver.newPath('action'))}${form}`;
+      const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), url));
+      const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
+      problems.push(...checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: url, checkoutId: checkout.id, clause: 'PAGE-3' }));
+    }
+    api.expectNoProblems(problems);
   });
 
-  test("the pay helper's redirectUrl for a mobile checkout is the deep link with id", { tag: tags('PAGE-4') }, async ({ run, api, helpers }) => {
-    const deepLink = 'myshop://paid?order=7';
-    const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedMobile), deepLink));
-    const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
-    api.expectNoProblems(checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: deepLink, checkoutId: checkout.id, clause: 'PAGE-4' }));
+  test("the pay helper's redirectUrl for a mobile checkout is the deep link with id, for every form of deep link", { tag: tags('PAGE-4') }, async ({ run, api, helpers }) => {
+    const problems: Problem[] = [];
+    for (const deepLink of [...deepLinks, 'myshop://paid', 'com.shop.app://paid#done']) {
+      const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedMobile), deepLink));
+      const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
+      problems.push(...checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: deepLink, checkoutId: checkout.id, clause: 'PAGE-4' }));
+    }
+    api.expectNoProblems(problems);
   });
 
   test('the service posts nothing to the action URL: the redirect is the browser\'s', { tag: tags('PAGE-7') }, async ({ run, api, helpers, receiver }) => {

@@ -211,6 +211,16 @@ test('stored methods: matching values, nothing stored, only CC and MW, distinct 
   assert.deepEqual(checkMethodStored(list, { paidWith: { method: 'CC', card }, clause: 'TOK-1' }), []);
   assert.deepEqual(checkMethodStored(list, { paidWith: { method: 'MW', wallet: { countryCode: '351', number: '912345263' } }, clause: 'TOK-1' }), []);
   assert.deepEqual(clausesOf(checkMethodStored(list, { paidWith: { method: 'CC', card: { ...card, expireYear: '2027' } }, clause: 'TOK-1' })), ['PML-5']);
+  // A holder and a country code written otherwise are the same values.
+  const normalised = structuredClone(payload('payment-methods-response--tokenization--1')) as { data: Record<string, string>[] };
+  for (const method of normalised.data) {
+    if (method.holder) method.holder = 'LUIS  GONCALVES';
+    if (method.countryCode) method.countryCode = '+351';
+  }
+  const normalisedList = exchange('GET', '/customers/x/paymentMethods', normalised);
+  assert.deepEqual(checkMethodStored(normalisedList, { paidWith: { method: 'CC', card }, clause: 'TOK-1' }), []);
+  assert.deepEqual(checkMethodStored(normalisedList, { paidWith: { method: 'MW', wallet: { countryCode: '351', number: '912345263' } }, clause: 'TOK-1' }), []);
+  assert.deepEqual(clausesOf(checkMethodStored(normalisedList, { paidWith: { method: 'CC', card: { ...card, holder: 'Ana Silva' } }, clause: 'TOK-1' })), ['PML-5']);
   const empty = exchange('GET', '/customers/x/paymentMethods', { apiVersion: '1.0', date: '2022-01-01T00:00:00Z', success: true, data: [] });
   assert.deepEqual(clausesOf(checkMethodStored(empty, { paidWith: { method: 'CC', card }, clause: 'TOK-1' })), ['TOK-1']);
   assert.deepEqual(checkNothingStored(empty, { clause: 'TOK-3', why: 'after a declined payment' }), []);
@@ -343,6 +353,10 @@ const checkCases: CheckCase[] = [
   checkCase('PAGE-4', checkRedirect, 'a mangled deep link', { fails: ['myshop:/paid?id=abc', { actionUrl: 'myshop://paid', checkoutId: 'abc', clause: 'PAGE-4' }] }),
   checkCase('PAGE-5', checkAtmPageReference, 'a reference cut to 8 digits', { passes: [atmPage, { paymentId: '1', apiReference: '002460930' }], fails: [{ ...atmPage, referenceText: '002 460 93' }, { paymentId: '1' }] }),
   checkCase('PAGE-5', checkAtmPageReference, 'no entity', { fails: [{ ...atmPage, entityText: ' ' }, { paymentId: '1' }] }),
+  checkCase('PAGE-5', checkAtmPageReference, "another entity than the API's", {
+    passes: [{ ...atmPage, referenceText: atmPage.text, entityText: atmPage.text }, { paymentId: '1', apiReference: '002460930', apiEntity: '12797' }],
+    fails: [atmPage, { paymentId: '1', apiEntity: '12798' }],
+  }),
   checkCase('PAGE-5', checkAtmPageReference, "another reference than the API's", { passes: [atmPage, { paymentId: '1' }], fails: [atmPage, { paymentId: '1', apiReference: '002460931' }] }),
   checkCase('PAGE-6', checkConsentOffer, 'no offer with allowRegistration', { passes: [{ url: page.url, consentOffered: true }, { allowRegistration: true }], fails: [{ url: page.url, consentOffered: false }, { allowRegistration: true }] }),
   checkCase('PAGE-6', checkConsentOffer, 'an offer without allowRegistration', { passes: [{ url: page.url, consentOffered: false }, { allowRegistration: false }], fails: [{ url: page.url, consentOffered: true }, { allowRegistration: false }] }),

@@ -22,7 +22,13 @@ export function identifiesPayment(notification: RecordedRequest, payment: Paymen
   return holdsValue(notification.body, wanted) || query.some((value) => wanted.has(value));
 }
 
-/** EVT-3: the notification identifies the payment it is about, so the merchant can query it. */
+/**
+ * EVT-3: the notification identifies the payment it is about, so the merchant can query it.
+ *
+ * Input space: only through checkNotified, where no request at the address names the payment: the
+ * first one that kept the address's query; the payment's id (data.id of its creation) and its
+ * reference as GET /payments/{id} showed it before payment (none where the target showed none).
+ */
 export function checkNotificationIdentifies(notification: RecordedRequest, context: PaymentNames): Problem[] {
   if (identifiesPayment(notification, context)) return [];
   return [
@@ -44,9 +50,11 @@ function keepsQuery(received: RecordedRequest, address: string): boolean {
  * the confirmation: a notification came within the time allowed, to the address with its own query
  * kept; EVT-3: one of them names the payment.
  *
- * Input space: callbackUrls with and without a query of their own, a webhook configured or not beside
- * a callbackUrl, notifications naming the payment by id or by reference, in the body or the query,
- * once or several times, up to the profile's eventMs after the confirmation.
+ * Input space: references valid now, confirmed by the confirm helper (any 2xx, 202 included); the
+ * requests at their address once the first came (at the webhook: the first naming the payment) or
+ * the profile's eventMs passed: EVT-1 at callbackUrls with a query of their own
+ * (?shop=7&channel=callback), a webhook configured beside or not; EVT-2 at a webhook without a query,
+ * other payments' among them; naming the payment by id or reference, in body or query, as sent.
  */
 export function checkNotified(
   received: readonly RecordedRequest[],
@@ -66,6 +74,12 @@ export function checkNotified(
 /**
  * EVT-4, on the requests received at a notification address: none about a payment that was not
  * made. At an address shared by several payments (the webhook), only those naming `about` count.
+ *
+ * Input space: what came within the profile's eventMs to a callbackUrl (with a query) of a reference
+ * valid now and never paid, or of one paid after its window closed; what came to the webhook naming
+ * a reference valid now, without callbackUrl and never paid.
+ * Not covered: the webhook after a payment outside the window; a window that closes unpaid (windows
+ * valid now end an hour or more after their creation).
  */
 export function checkNotNotified(received: readonly RecordedRequest[], context: { why: string; about?: PaymentNames }): Problem[] {
   const { about } = context;

@@ -11,7 +11,16 @@ export function storedMethodsOf(exchange: Exchange): StoredPaymentMethod[] {
   return Array.isArray(data) ? (data as StoredPaymentMethod[]) : [];
 }
 
-/** PML-1..4 and PML-6: the list is the versioned envelope holding well-formed methods with distinct uuids. */
+/**
+ * PML-1..4 and PML-6: the list is the versioned envelope holding well-formed methods with distinct
+ * uuids.
+ *
+ * Input space: lists of registered customers with 2 cards and 1 wallet, 2 and 2, or 6 and 6 (12),
+ * stored by createRegistration checkouts paid through the pay helper, last digits distinct, read
+ * until all show or eventMs passed (VISA, MASTERCARD and AMEX; wallets of 351, 34, 33, 44, 1, 55);
+ * the list answered for a fresh UUID, where not a 4xx.
+ * Not covered: methods stored through allowRegistration (the TOK specs judge values, not shape).
+ */
 export function checkStoredMethods(exchange: Exchange): Problem[] {
   const refused = checkSuccess(exchange, 'PML-1');
   if (refused.length > 0) return refused;
@@ -27,7 +36,13 @@ export function checkStoredMethods(exchange: Exchange): Problem[] {
   return problems;
 }
 
-/** PML-1: the list has one element per stored method, for a customer with `stored` methods stored. */
+/**
+ * PML-1: the list has one element per stored method, for a customer with `stored` methods stored.
+ *
+ * Input space: customers with 3 (2 CC, 1 MW) and 12 (6 CC, 6 MW, more than a first page of ten)
+ * methods stored by createRegistration checkouts with distinct last digits, the list read until that
+ * many show or the profile's eventMs passed.
+ */
 export function checkMethodCount(exchange: Exchange, context: { stored: number }): Problem[] {
   const methods = storedMethodsOf(exchange);
   if (methods.length === context.stored) return [];
@@ -37,6 +52,9 @@ export function checkMethodCount(exchange: Exchange, context: { stored: number }
 /**
  * PML-3 (CC) or PML-4 (MW), for a customer with a method of that type stored: the list holds an
  * element of that type, whose fields the shape check can then judge.
+ *
+ * Input space: for PML-3 and for PML-4, the list of a customer with 2 cards and 2 wallets stored by
+ * createRegistration checkouts, read until all 4 show or eventMs passed.
  */
 export function checkMethodTypeListed(exchange: Exchange, context: { type: 'CC' | 'MW' }): Problem[] {
   const methods = storedMethodsOf(exchange);
@@ -49,9 +67,14 @@ export function checkMethodTypeListed(exchange: Exchange, context: { type: 'CC' 
   ];
 }
 
+/** Letters that Unicode does not decompose into a base letter and a mark, as cards write them. */
+const plainLetters: Record<string, string> = { Ł: 'L', Ø: 'O', Đ: 'D', Æ: 'AE', Œ: 'OE', ß: 'SS', Þ: 'TH' };
+
 /** A holder as a card shows it: case, accents and spacing are the issuer's or the target's to normalise. */
 const plainName = (name: unknown) =>
-  typeof name === 'string' ? name.normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim().toUpperCase() : name;
+  typeof name === 'string'
+    ? name.normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim().toUpperCase().replace(/[ŁØĐÆŒßÞ]/g, (letter) => plainLetters[letter])
+    : name;
 /** A telephone country code written 351, +351 or 00351. */
 const plainCountryCode = (code: unknown) => (typeof code === 'string' ? code.replace(/^\s*(\+|00)/, '').trim() : code);
 
@@ -75,7 +98,15 @@ function describePaid(paid: PaidWith): string {
     : `an MW with countryCode ${show(paid.wallet.countryCode)} and last3Digitis ${show(paid.wallet.number.slice(-3))}`;
 }
 
-/** TOK-1/TOK-2 and PML-5: the list holds a method whose values are those paid with. */
+/**
+ * TOK-1/TOK-2 and PML-5: the list holds a method whose values are those paid with.
+ *
+ * Input space: for CC and MW, after a createRegistration checkout (no layout; wallets not of 351) for
+ * TOK-1, or an allowRegistration one (basic) with consent for TOK-2, paid through the pay helper, the
+ * list read until it matches or eventMs passed; VISA, MASTERCARD (16 digits) and AMEX (15) cards,
+ * holders with and without accents, expiry 01-12 of the next ten years; wallets 9[1236] + 7 digits.
+ * Not covered: a method paid on the hosted page in a browser; allowRegistration in layout default.
+ */
 export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidWith; clause: string }): Problem[] {
   const methods = storedMethodsOf(exchange);
   if (methods.some((method) => matches(method, context.paidWith))) return [];
@@ -88,7 +119,16 @@ export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidW
   ];
 }
 
-/** TOK-2/3/4/6: nothing stored (beyond the methods that were there before). */
+/**
+ * TOK-2/3/4/6: nothing stored (beyond the methods that were there before).
+ *
+ * Input space: for CC and MW, the list of a fresh customer after: TOK-2, an allowRegistration
+ * checkout (basic) paid with consent declined; TOK-3, a createRegistration one paid and failed (cards
+ * ending 0002); TOK-4, the consent row without details, paid with storeConsent true; TOK-6, another's
+ * storing payment, then the same card or wallet paid here without storing. Read until a method
+ * shows, for eventMs where the pay helper answered 202.
+ * Not covered: a customer with methods stored before (`before` is never given).
+ */
 export function checkNothingStored(exchange: Exchange, context: { clause: string; why: string; before?: StoredPaymentMethod[] }): Problem[] {
   const known = new Set((context.before ?? []).map((method) => method.uuid));
   const added = storedMethodsOf(exchange).filter((method) => !known.has(method?.uuid));
@@ -96,7 +136,14 @@ export function checkNothingStored(exchange: Exchange, context: { clause: string
   return [{ clause: context.clause, message: `${operationOf(exchange.request)} response /data: expected no stored method ${context.why}, got ${show(added)}` }];
 }
 
-/** TOK-5: only cards and mobile wallets are ever stored. */
+/**
+ * TOK-5: only cards and mobile wallets are ever stored.
+ *
+ * Input space: the list of a customer with one card stored (createRegistration), after a
+ * createRegistration checkout with code MB and no layout, paid with MB through the pay helper where
+ * the target takes it (where it refuses, CHK-10, only the card is judged); read until a type other
+ * than CC or MW shows, for eventMs after a 202.
+ */
 export function checkOnlyStorableTypes(exchange: Exchange): Problem[] {
   return storedMethodsOf(exchange)
     .map((method, index) => ({ method, index }))

@@ -18,7 +18,13 @@ export function paymentOf(exchange: Exchange): Partial<Payment> | undefined {
   return dataOf(exchange);
 }
 
-/** REF-1: a valid reference request succeeds. */
+/**
+ * REF-1: a valid reference request succeeds.
+ *
+ * Input space: one request with callbackUrl (the receiver, ?shop=7) and one without, sent together;
+ * and every reference a spec creates: MB only, amounts 100 to 999,999, windows around now, anywhere
+ * in 2020-2040, closed or not yet open, validDate in nine UTC offsets (Z, +05:30, -09:30, …).
+ */
 export function checkReferenceCreated(exchange: Exchange): Problem[] {
   return checkSuccess(exchange, 'REF-1');
 }
@@ -31,8 +37,11 @@ export type PaymentStage = 'confirmed' | 'not yet paid';
  * payment owes every field; one not yet paid may lack fields (the reference shows only a confirmed
  * one), and the fields it carries have their documented types, its reference 9 digits.
  *
- * Input space: payments created with every UTC offset in validDate, with and without callbackUrl,
- * read before and after confirmation; references with leading zeros wherever the target makes them.
+ * Input space: payments of references without callbackUrl, validDate in nine UTC offsets, read before
+ * payment (windows around now over the property's runs, or anywhere in 2020-2040) and once confirmed
+ * by the confirm helper (read until so, up to eventMs); references with leading zeros wherever the
+ * target makes them. For REF-5, only the types of amount, validDate and availableMethods[].code.
+ * Not covered: references with callbackUrl.
  */
 export function checkPayment(exchange: Exchange, context: { stage: PaymentStage }): Problem[] {
   const refused = checkSuccess(exchange, 'REF-3');
@@ -44,7 +53,15 @@ export function checkPayment(exchange: Exchange, context: { stage: PaymentStage 
 
 const sameInstant = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && Date.parse(a) === Date.parse(b);
 
-/** REF-5: the payment carries the amount, the validity instants and the method codes that were requested. */
+/**
+ * REF-5: the payment carries the amount, the validity instants and the method codes that were
+ * requested.
+ *
+ * Input space: a property over valid references (callbackUrl present or absent, amounts 100 to
+ * 999,999, windows of a minute to 90 days in 2020-2040, start and end each in one of nine UTC
+ * offsets), read before payment, on stateful targets.
+ * Not covered: availableMethods other than [{code: MB}]; the echo once confirmed.
+ */
 export function checkPaymentEchoes(exchange: Exchange, context: { requested: ReferenceRequest }): Problem[] {
   const payment = dataOf(exchange);
   const { requested } = context;
@@ -67,7 +84,13 @@ export function checkPaymentEchoes(exchange: Exchange, context: { requested: Ref
   return problems;
 }
 
-/** REF-6: a confirmed payment says so, and was not updated before it was created. */
+/**
+ * REF-6: a confirmed payment says so, and was not updated before it was created.
+ *
+ * Input space: references valid now, without callbackUrl and (in the EVT-1 test) with one, confirmed
+ * by the confirm helper at the time of the call, read until confirmed or eventMs passed.
+ * Not covered: a payment at a paidAt just inside the window (the edges are tried only outside).
+ */
 export function checkConfirmed(exchange: Exchange): Problem[] {
   const payment = dataOf(exchange);
   const where = `${operationOf(exchange.request)} response /data`;
@@ -82,14 +105,26 @@ export function checkConfirmed(exchange: Exchange): Problem[] {
   return problems;
 }
 
-/** REF-7 on GET /payments/{id} after a payment outside the window: the reference is left unconfirmed. */
+/**
+ * REF-7 on GET /payments/{id} after a payment outside the window: the reference is left unconfirmed.
+ *
+ * Input space: references whose window (in Z) ended two days ago or opens tomorrow, paid now, one
+ * with callbackUrl; references valid now (any UTC offsets) paid at a paidAt one second before
+ * validDate.start or after validDate.end. Read once, or until confirmed for up to eventMs where the
+ * confirm helper answered 202.
+ */
 export function checkNotConfirmed(exchange: Exchange, context: { why: string }): Problem[] {
   const state = dataOf(exchange)?.stateDetails?.state;
   if (state !== 'confirmed') return [];
   return [{ clause: 'REF-7', message: `${operationOf(exchange.request)} response /data/stateDetails/state: expected not "confirmed" ${context.why}, got "confirmed"` }];
 }
 
-/** REF-8: references valid at the same time are distinct. */
+/**
+ * REF-8: references valid at the same time are distinct.
+ *
+ * Input space: references valid now, gathered over the property's runs, and 120 created 10 at a time
+ * (more than a pool of 100 keeps apart), read before payment, on stateful targets.
+ */
 export function checkDistinctReferences(payments: Partial<Payment>[]): Problem[] {
   const owner = new Map<string, unknown>();
   const problems: Problem[] = [];

@@ -1,3 +1,4 @@
+// Each check's doc comment states its input space: what the specs feed it, and what they do not.
 /**
  * Where to find the judgement of a clause: every MUST and SHOULD clause of the catalogue, and the
  * checks that can return a problem naming it. The INFO clauses are observed, never judged.
