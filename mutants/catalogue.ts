@@ -69,6 +69,31 @@ function pageRequested(request: ProxyRequest, proxy: ProxyContext) {
   return request.method === 'GET' && request.route === 'other' ? proxy.checkoutOfPage(request.path) : undefined;
 }
 
+/** A customer's list also holds the methods of other known customers that `leaks` picks. */
+function listsOthersMethods(leaks: (method: Json, customer: string, proxy: ProxyContext) => boolean): Transform {
+  return {
+    async response(response, request, proxy) {
+      const data = (response.json as Json)?.data;
+      if (request.route !== 'listMethods' || !Array.isArray(data) || !request.param) return;
+      for (const other of proxy.customers) {
+        if (other === request.param) continue;
+        const theirs = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(other)}/paymentMethods`)).json as Json;
+        if (Array.isArray(theirs?.data)) data.push(...theirs.data.filter((method: Json) => leaks(method, request.param!, proxy)));
+      }
+    },
+  };
+}
+
+/** Edits the HTML of the ATM payment page (the hosted page of an MB checkout). */
+function editAtmPage(edit: (html: string) => string): Transform {
+  return {
+    response(response, request, proxy) {
+      const checkout = pageRequested(request, proxy);
+      if (checkout?.request?.payment?.paymentMethod?.code === 'MB' && response.json === undefined) response.text = edit(response.text);
+    },
+  };
+}
+
 function withQuery(url: string, edit: (query: URLSearchParams) => void): string {
   if (!URL.canParse(url)) return url;
   const parsed = new URL(url);
@@ -278,14 +303,7 @@ const pageMutants: Mutant[] = [
     name: 'atm-page-reference-cut',
     clause: 'PAGE-5',
     description: 'The ATM payment page shows the reference without its last digit.',
-    transform: {
-      response(response, request, proxy) {
-        const checkout = pageRequested(request, proxy);
-        if (checkout?.request?.payment?.paymentMethod?.code === 'MB' && response.json === undefined) {
-          response.text = response.text.replace(/(?<![0-9])([0-9]{3}\s?[0-9]{3}\s?[0-9]{2})[0-9](?![0-9])/g, '$1');
-        }
-      },
-    },
+    transform: editAtmPage((html) => html.replace(/(?<![0-9])([0-9]{3}\s?[0-9]{3}\s?[0-9]{2})[0-9](?![0-9])/g, '$1')),
   },
   {
     name: 'consent-never-offered',
@@ -354,14 +372,7 @@ const pageMutants: Mutant[] = [
     name: 'atm-page-other-entity',
     clause: 'PAGE-5',
     description: 'The ATM payment page shows another entity than the payment has.',
-    transform: {
-      response(response, request, proxy) {
-        const checkout = pageRequested(request, proxy);
-        if (checkout?.request?.payment?.paymentMethod?.code === 'MB' && response.json === undefined) {
-          response.text = response.text.replace(/(data-testid="atm-entity">)([0-9]+)/, (_match, before: string, entity: string) => `${before}${nextDigits(entity)}`);
-        }
-      },
-    },
+    transform: editAtmPage((html) => html.replace(/(data-testid="atm-entity">)([0-9]+)/, (_match, before: string, entity: string) => `${before}${nextDigits(entity)}`)),
   },
   {
     name: 'consent-offered-on-basic-only',
@@ -429,17 +440,7 @@ const tokenizationMutants: Mutant[] = [
     name: 'methods-leak-across-customers',
     clause: 'TOK-6',
     description: "A customer's list also holds every other known customer's methods.",
-    transform: {
-      async response(response, request, proxy) {
-        const data = (response.json as Json)?.data;
-        if (request.route !== 'listMethods' || !Array.isArray(data)) return;
-        for (const other of proxy.customers) {
-          if (other === request.param) continue;
-          const theirs = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(other)}/paymentMethods`)).json as Json;
-          if (Array.isArray(theirs?.data)) data.push(...theirs.data);
-        }
-      },
-    },
+    transform: listsOthersMethods(() => true),
   },
   {
     name: 'create-registration-ignored-for-wallets',
@@ -463,16 +464,7 @@ const tokenizationMutants: Mutant[] = [
         const paid = (request.json as Json)?.card?.number ?? (request.json as Json)?.wallet?.number;
         if (typeof customer === 'string' && typeof paid === 'string') proxy.memo.set(`paid:${customer}:${paid.slice(-3)}`, true);
       },
-      async response(response, request, proxy) {
-        const data = (response.json as Json)?.data;
-        if (request.route !== 'listMethods' || !Array.isArray(data)) return;
-        for (const other of proxy.customers) {
-          if (other === request.param) continue;
-          const theirs = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(other)}/paymentMethods`)).json as Json;
-          const digits = (method: Json) => String(method?.last4Digitis ?? method?.last3Digitis ?? '').slice(-3);
-          if (Array.isArray(theirs?.data)) data.push(...theirs.data.filter((method: Json) => proxy.memo.has(`paid:${request.param}:${digits(method)}`)));
-        }
-      },
+      response: listsOthersMethods((method, customer, proxy) => proxy.memo.has(`paid:${customer}:${String(method?.last4Digitis ?? method?.last3Digitis ?? '').slice(-3)}`)).response,
     },
   },
 ];
