@@ -4,6 +4,8 @@ import type { RunConfig } from '../run-config.ts';
 
 const debianChromium = '/usr/bin/chromium';
 export const howToGetChromium = 'no Chromium found: install one (apt-get install -y chromium) or set CHROMIUM_PATH';
+/** How the browser checks start Chromium. */
+export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 
 export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promise<RunConfig['chromium']> {
   const fromEnv = env.CHROMIUM_PATH;
