@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { ReferenceRequest } from '../schemas/generated/types.ts';
 import { checkoutVariants } from './checkouts.ts';
 import { validReference } from './references.ts';
-import { formatWithOffset, httpsUrl, utcOffset } from './values.ts';
+import { formatWithOffset, httpsUrl, matching, utcOffset } from './values.ts';
 
 export interface BrokenCase {
   name: string;
@@ -116,7 +116,7 @@ export const brokenCheckouts: BrokenCase[] = [
     name: 'phone number without #',
     clause: 'CHK-11',
     description: 'payment.customer.phoneNumber not <country_code>#<number>.',
-    arbitrary: breaking(embedWeb, ['payment', 'customer', 'phoneNumber'], fc.stringMatching(/^\+?351 ?9[0-9]{8}$/)),
+    arbitrary: breaking(embedWeb, ['payment', 'customer', 'phoneNumber'], matching('^\\+?351 ?9[0-9]{8}$')),
   },
   {
     name: 'e-mail not an e-mail address',

@@ -1,7 +1,7 @@
 /** Valid checkout requests (reference 2.2, 4.1): the five variants and the edge cases. */
 import fc from 'fast-check';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
-import { actionUrl, amount, countryCode, deepLink, email, extremeAmount, firstName, httpsUrl, lastName, phoneNumber } from './values.ts';
+import { actionUrl, amount, countryCode, deepLink, email, extremeAmount, firstName, httpsUrl, lastName, matching, phoneNumber } from './values.ts';
 
 export const layouts = ['web', 'basic', 'default', 'embed'] as const;
 export const paymentMethodCodes = ['CC', 'MB', 'MW'] as const;
@@ -35,7 +35,7 @@ export const allowedLayoutCodeCombinations: LayoutCodeCombination[] = [undefined
 
 const product = () =>
   fc.record({
-    code: fc.stringMatching(/^[A-Z]{3,10}_[0-9]{1,3}$/),
+    code: matching('^[A-Z]{3,10}_[0-9]{1,3}$'),
     summary: fc.constantFrom('Computador', 'Livro', 'Assinatura mensal', 'Café e pastéis'),
   });
 
@@ -53,7 +53,7 @@ const billingAddress = () =>
     country: countryCode(),
     city: fc.constantFrom('Lisboa', 'Porto', 'Évora', 'Madrid'),
     street1: fc.constantFrom('Rua Domingos Monteiro nº 7 A', 'Avenida da Liberdade 1', 'Calle Mayor 3'),
-    postCode: fc.stringMatching(/^[1-9][0-9]{3}-[0-9]{3}$/),
+    postCode: matching('^[1-9][0-9]{3}-[0-9]{3}$'),
   });
 
 /** page.language: the reference shows only PT; present or absent where the variant does not list it. */

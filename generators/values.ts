@@ -29,7 +29,18 @@ export const lastName = (options: { nonAscii?: boolean } = {}) =>
 export const fullName = (options: { nonAscii?: boolean } = {}) =>
   fc.tuple(firstName(options), lastName(options)).map(([first, last]) => `${first} ${last}`);
 
-const lowerWord = (maxLength = 8) => fc.stringMatching(new RegExp(`^[a-z][a-z0-9]{0,${maxLength - 1}}$`));
+const patterns = new Map<string, fc.Arbitrary<string>>();
+/**
+ * fc.stringMatching(new RegExp(source)), built once per source: building one costs milliseconds (it
+ * tries fast-check's list of dangerous strings against every character class), and the specs build
+ * their arbitraries again in every worker.
+ */
+export function matching(source: string): fc.Arbitrary<string> {
+  if (!patterns.has(source)) patterns.set(source, fc.stringMatching(new RegExp(source)));
+  return patterns.get(source)!;
+}
+
+const lowerWord = (maxLength = 8) => matching(`^[a-z][a-z0-9]{0,${maxLength - 1}}$`);
 
 export const hostName = (): fc.Arbitrary<string> =>
   fc.tuple(fc.array(lowerWord(), { minLength: 1, maxLength: 2 }), fc.constantFrom('pt', 'com', 'example', 'shop')).map(([labels, tld]) => [...labels, tld].join('.'));
@@ -39,12 +50,12 @@ export const email = (): fc.Arbitrary<string> =>
 
 /** `<country_code>#<number>`, as 351#961234567. */
 export const phoneNumber = (): fc.Arbitrary<string> =>
-  fc.tuple(fc.constantFrom('351', '34', '33', '44', '1'), fc.stringMatching(/^[1-9][0-9]{8}$/)).map(([country, number]) => `${country}#${number}`);
+  fc.tuple(fc.constantFrom('351', '34', '33', '44', '1'), matching('^[1-9][0-9]{8}$')).map(([country, number]) => `${country}#${number}`);
 
 export const countryCode = () => fc.constantFrom('PT', 'ES', 'FR', 'DE', 'GB', 'BR');
 
 const queryString = () =>
-  fc.array(fc.tuple(lowerWord(6), fc.stringMatching(/^[a-z0-9]{1,8}$/)), { minLength: 1, maxLength: 3 }).map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`);
+  fc.array(fc.tuple(lowerWord(6), matching('^[a-z0-9]{1,8}$')), { minLength: 1, maxLength: 3 }).map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`);
 const urlPath = () => fc.array(lowerWord(), { maxLength: 3 }).map((segments) => `/${segments.join('/')}`);
 
 const fragment = () => lowerWord(8).map((word) => `#${word}`);
@@ -59,7 +70,7 @@ export const httpsUrl = (options: { query?: boolean; fragment?: boolean } = {}):
 /** A custom scheme: a word (myshop) or a reversed domain with dots (com.shop.app), never http(s). */
 const customScheme = () =>
   fc.oneof(
-    fc.stringMatching(/^[a-z][a-z0-9]{2,9}$/),
+    matching('^[a-z][a-z0-9]{2,9}$'),
     fc.array(lowerWord(6), { minLength: 2, maxLength: 4 }).map((labels) => labels.join('.')),
   ).filter((scheme) => !scheme.startsWith('http'));
 
