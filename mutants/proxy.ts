@@ -332,7 +332,9 @@ export async function startProxy(options: { upstream: string; transform?: Transf
     }
   }
 
-  const server = createServer((incoming, outgoing) => void serve(incoming, outgoing));
+  // Node's 5 s keep-alive, against a client that reuses the socket as the proxy closes it, is a race
+  // that a busy machine loses ("other side closed"); Fastify's 72 s, as the sandbox has.
+  const server = createServer({ keepAliveTimeout: 72_000 }, (incoming, outgoing) => void serve(incoming, outgoing));
   await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   context.origin = `http://${options.host ?? '127.0.0.1'}:${port}`;

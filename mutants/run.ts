@@ -1,20 +1,52 @@
 /**
  * `npm run mutants [name …]`: runs the suite with --strict against every mutant (expecting its
  * own clause to fail, and no clause it may not disturb) and every benign variant (expecting a
- * conformant verdict), each behind its own proxy in front of its own in-memory sandbox, as many at
- * once as the cores allow.
+ * conformant verdict), each behind its own proxy in front of its own in-memory sandbox.
+ *
+ * The whole catalogue is one Playwright run (mutants/playwright.config.ts) with one project per
+ * candidate, and one Chromium that every worker connects to: the start-up of the command line,
+ * Playwright and the browser is paid once, not once per candidate. Each candidate's report is then
+ * built from its project's raw results, as `checkout-conformance run` builds it.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { signalGroup, spawnGroup } from '../src/runner/processes.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
+import { chromium, type BrowserServer } from '@playwright/test';
+import { clauses } from '../src/clauses.ts';
+import type { RunConfig } from '../src/run-config.ts';
+import { chromiumArgs, findChromium } from '../src/runner/chromium.ts';
+import { defaultRuns } from '../src/runner/options.ts';
+import { playwright, stopGraceMs } from '../src/runner/playwright.ts';
+import { builtInProfile, loadProfile, secretsOfRun } from '../src/runner/profile.ts';
+import { rawResultsFile, type RawResults } from '../src/runner/raw-results.ts';
+import { buildReport } from '../src/runner/report.ts';
+import { watchInterruption } from '../src/runner/run.ts';
+import { writeReport } from '../src/runner/write-report.ts';
+import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { benignVariants, mutants } from './catalogue.ts';
-import { startProxy, type Transform } from './proxy.ts';
+import { manifestEnv, type ManifestEntry } from './manifest.ts';
+import { startProxy, type RunningProxy, type Transform } from './proxy.ts';
 
-const repoRoot = fileURLToPath(new URL('../', import.meta.url));
+const catalogueConfig = fileURLToPath(new URL('playwright.config.ts', import.meta.url));
 export const mutantSeed = 20240501;
+/**
+ * The profile's time-out for an event (a notification, a redirect), and how long the suite waits
+ * where one must not happen: the sandbox behind the proxy answers within milliseconds.
+ */
+export const catalogueEventMs = 3000;
+/**
+ * fast-check cases per property. A mutant runs only the few tests of its own clause, so cases cost
+ * little there, and some faults show only by chance: the sandbox draws its references at random, so
+ * reference-leading-zeros-dropped shows only on the one reference in ten that starts with 0, and
+ * survives a run with probability 0.9^cases (7 % at 25 cases; 0.003 % at the default 100). A
+ * benign variant runs every test and has no fault to show: every one is conformant with 10 cases,
+ * and more would only cost time.
+ */
+export const mutantRuns = defaultRuns;
+export const benignRuns = 10;
+// Within the 15 minutes test/e2e/mutant-catalogue.test.ts allows, so that a run this slow still ends with the matrix.
+const catalogueTimeoutMs = 12 * 60_000;
 
 export interface Candidate {
   name: string;
@@ -29,7 +61,6 @@ export interface Outcome {
   name: string;
   clause: string | null;
   verdict: string;
-  exitCode: number | null;
   failedClauses: string[];
   /** Failed clauses the mutant may not disturb: the suite blamed a clause the fault does not break. */
   collateral: string[];
@@ -48,74 +79,137 @@ export function candidates(): Candidate[] {
   ];
 }
 
-interface Report {
-  verdict: string;
-  reason: string | null;
-  clauses: { id: string; status: string }[];
+/** A candidate's target, running: its sandbox, the proxy in front of it, and its project's run config. */
+interface Target {
+  candidate: Candidate;
+  sandbox: Sandbox;
+  proxy: RunningProxy;
+  run: RunConfig;
+  runConfigFile: string;
 }
 
-/** Runs the command line to its end (or kills its process group at the time-out). */
-function runCli(args: string[], timeoutMs: number): Promise<{ exitCode: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawnGroup(process.execPath, ['bin/checkout-conformance.js', ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout!.on('data', (chunk) => (output += chunk));
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => {
-      output += `\nkilled after ${timeoutMs} ms`;
-      signalGroup(child, 'SIGKILL');
-    }, timeoutMs);
-    child.on('close', (exitCode) => {
-      clearTimeout(timer);
-      resolve({ exitCode, output });
-    });
+type SharedRunConfig = Omit<RunConfig, 'baseUrl' | 'runs' | 'outDir'>;
+
+async function startTarget(candidate: Candidate, shared: SharedRunConfig, configDir: string): Promise<Target> {
+  const sandbox = await startSandbox({ port: 0, db: ':memory:', retryDelaysMs: [200, 200] });
+  const proxy = await startProxy({ upstream: sandbox.url, transform: candidate.transform }).catch(async (error: unknown) => {
+    await sandbox.close();
+    throw error;
+  });
+  const run: RunConfig = {
+    ...shared,
+    baseUrl: proxy.url,
+    runs: candidate.clause ? mutantRuns : benignRuns,
+    outDir: mkdtempSync(join(tmpdir(), `mutant-${candidate.name}-`)),
+  };
+  const runConfigFile = join(configDir, `${candidate.name}.json`);
+  writeFileSync(runConfigFile, JSON.stringify(run));
+  return { candidate, sandbox, proxy, run, runConfigFile };
+}
+
+/**
+ * The Chromium every worker connects to. Chromium 156 gives every window (here, every page) two
+ * omnibox-popup WebUI renderers, which cost more CPU than the pages themselves (measured: a third
+ * of a benign variant's CPU). Disabling them takes a --disable-features, and Chromium keeps only the
+ * last one: Playwright's own list is read from a first launch and extended.
+ */
+async function startSharedChromium(executablePath: string): Promise<BrowserServer> {
+  // --enable-automation: without it, Chromium does not tell its command line.
+  const probe = await chromium.launch({ executablePath, args: [...chromiumArgs, '--enable-automation'], headless: true });
+  const session = await probe.newBrowserCDPSession();
+  const { arguments: commandLine } = await session.send('Browser.getBrowserCommandLine');
+  await probe.close();
+  const playwrightsFeatures = commandLine.filter((arg) => arg.startsWith('--disable-features='));
+  const features = [...playwrightsFeatures.map((arg) => arg.slice('--disable-features='.length)), 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
+  return chromium.launchServer({
+    executablePath,
+    args: [...chromiumArgs, `--disable-features=${features.join(',')}`],
+    ignoreDefaultArgs: playwrightsFeatures,
+    headless: true,
+    // Not Playwright's signal handlers: they would end this process before the reports are written.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
   });
 }
 
-export async function runCandidate(candidate: Candidate, options: { seed?: number; timeoutMs?: number } = {}): Promise<Outcome> {
-  const sandbox = await startSandbox({ port: 0, db: ':memory:', retryDelaysMs: [200, 200] });
-  const proxy = await startProxy({ upstream: sandbox.url, transform: candidate.transform });
-  const out = await mkdtemp(join(tmpdir(), `mutant-${candidate.name}-`));
+/** Runs the candidates as one Playwright run; the outcomes are in the order of `list`. */
+export async function runCandidates(list: Candidate[], options: { seed?: number } = {}): Promise<Outcome[]> {
+  const startedAt = new Date().toISOString();
+  const interruption = watchInterruption();
+  const configDir = mkdtempSync(join(tmpdir(), 'mutants-'));
+  const targets: Target[] = [];
+  let browser: BrowserServer | null = null;
   try {
-    // A mutant runs the checks of its own clause only: the run is partial by design.
-    const grep = candidate.clause ? ['--grep', candidate.clause, '--allow-partial'] : [];
-    const args = ['run', '--base-url', proxy.url, '--profile', 'profiles/sandbox.json', '--strict', '--seed', String(options.seed ?? mutantSeed), '--out', out, ...grep];
-    const { exitCode, output } = await runCli(args, options.timeoutMs ?? 300_000);
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8').catch(() => 'null')) as Report | null;
-    const failedClauses = report?.clauses.filter((clause) => clause.status === 'failed').map((clause) => clause.id) ?? [];
-    const collateral = candidate.clause ? failedClauses.filter((id) => id !== candidate.clause && !candidate.disturbs.includes(id)) : [];
-    const asExpected = candidate.clause
-      ? failedClauses.includes(candidate.clause) && collateral.length === 0
-      : report?.verdict === 'conformant' && exitCode === 0;
-    const problem = !report
-      ? `no report.json (exit ${exitCode}): ${output.trim().split('\n').slice(-3).join(' | ')}`
-      : collateral.length > 0
-        ? `collateral blame: ${collateral.join(', ')} failed too`
-        : report.reason;
-    if (asExpected) await rm(out, { recursive: true, force: true });
-    return { name: candidate.name, clause: candidate.clause, verdict: report?.verdict ?? 'none', exitCode, failedClauses, collateral, asExpected, problem, reportDir: asExpected ? null : out };
+    const profile = loadProfile(builtInProfile('sandbox.json'));
+    const found = await findChromium();
+    if (found.executablePath) browser = await startSharedChromium(found.executablePath);
+    const shared: SharedRunConfig = {
+      targetKind: 'url',
+      profile: { ...profile, timeouts: { ...profile.timeouts, eventMs: catalogueEventMs } },
+      headers: profile.headers,
+      seed: options.seed ?? mutantSeed,
+      strict: true,
+      allowWrites: false,
+      callbackHost: '127.0.0.1',
+      publicCallbackUrl: null,
+      chromium: browser && found.executablePath ? { executablePath: found.executablePath, wsEndpoint: browser.wsEndpoint() } : found,
+    };
+    for (const candidate of list) targets.push(await startTarget(candidate, shared, configDir));
+    // Benign variants first: they run every test, so they should not be the ones left at the end.
+    const ordered = [...targets].sort((a, b) => Number(a.candidate.clause !== null) - Number(b.candidate.clause !== null));
+    const manifest: ManifestEntry[] = ordered.map(({ candidate, runConfigFile }) => ({ name: candidate.name, clause: candidate.clause, runConfigFile }));
+    const manifestFile = join(configDir, 'manifest.json');
+    writeFileSync(manifestFile, JSON.stringify(manifest));
+    // Playwright's console reporter would print every expected failure of every mutant: the matrix says what matters.
+    const args = ['test', '--config', catalogueConfig, '--global-timeout', String(catalogueTimeoutMs)];
+    if (!interruption.reason()) await playwright(args, { ...process.env, [manifestEnv]: manifestFile }, catalogueTimeoutMs + stopGraceMs, 'ignore');
+  } catch (error) {
+    for (const { run } of targets) rmSync(run.outDir, { recursive: true, force: true });
+    throw error;
   } finally {
-    await proxy.close();
-    await sandbox.close();
+    for (const { proxy, sandbox } of targets) {
+      await proxy.close();
+      await sandbox.close();
+    }
+    await browser?.close();
+    rmSync(configDir, { recursive: true, force: true });
+    interruption.stop();
   }
+  const finishedAt = new Date().toISOString();
+  return targets.map(({ candidate, run }) => outcomeOf(candidate, run, { startedAt, finishedAt }, interruption.reason()));
 }
 
-/** Runs the candidates `concurrency` at a time, in catalogue order. */
-export async function runCandidates(
-  list: Candidate[],
-  options: { seed?: number; timeoutMs?: number; concurrency?: number; onOutcome?: (outcome: Outcome) => void } = {},
-): Promise<Outcome[]> {
-  const outcomes: Outcome[] = new Array(list.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < list.length) {
-      const index = next++;
-      outcomes[index] = await runCandidate(list[index], options);
-      options.onOutcome?.(outcomes[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? availableParallelism()) }, worker));
-  return outcomes;
+/** The candidate's report, built as `checkout-conformance run` builds it, and judged; its folder is kept only when the outcome is unexpected. */
+function outcomeOf(candidate: Candidate, run: RunConfig, times: { startedAt: string; finishedAt: string }, runFailure: string | null): Outcome {
+  let raw: RawResults | null = null;
+  try {
+    raw = JSON.parse(readFileSync(join(run.outDir, rawResultsFile), 'utf8')) as RawResults;
+  } catch {
+    // No results: the report says so.
+  }
+  const report = buildReport(clauses(), raw, {
+    baseUrl: run.baseUrl,
+    targetKind: run.targetKind,
+    profileName: run.profile.name,
+    profilePath: null,
+    findings: [],
+    seed: run.seed,
+    runs: run.runs,
+    strict: run.strict,
+    // A mutant runs the checks of its own clause only: the run is partial by design.
+    allowPartial: candidate.clause !== null,
+    grep: candidate.clause,
+    shard: null,
+    ...times,
+  }, runFailure);
+  const failedClauses = report.clauses.filter((clause) => clause.status === 'failed').map((clause) => clause.id);
+  const collateral = candidate.clause ? failedClauses.filter((id) => id !== candidate.clause && !candidate.disturbs.includes(id)) : [];
+  const asExpected = candidate.clause ? failedClauses.includes(candidate.clause) && collateral.length === 0 : report.verdict === 'conformant';
+  const problem = collateral.length > 0 ? `collateral blame: ${collateral.join(', ')} failed too` : report.reason;
+  if (asExpected) rmSync(run.outDir, { recursive: true, force: true });
+  else writeReport(run.outDir, report, secretsOfRun(run.headers, run.profile));
+  return { name: candidate.name, clause: candidate.clause, verdict: report.verdict, failedClauses, collateral, asExpected, problem, reportDir: asExpected ? null : run.outDir };
 }
 
 export function formatMatrix(outcomes: Outcome[]): string {
@@ -150,9 +244,8 @@ export function summaryLine(outcomes: Outcome[]): string {
 async function main(names: string[]): Promise<void> {
   const list = candidates().filter((candidate) => names.length === 0 || names.includes(candidate.name));
   if (list.length === 0) throw new Error(`no mutant or variant named ${names.join(', ')}`);
-  const outcomes = await runCandidates(list, {
-    onOutcome: (outcome) => process.stderr.write(`${outcome.asExpected ? 'ok  ' : 'BAD '} ${outcome.name}\n`),
-  });
+  console.error(`mutants: ${list.length} candidates in one Playwright run…`);
+  const outcomes = await runCandidates(list);
   console.log(formatMatrix(outcomes));
   process.exitCode = outcomes.every((outcome) => outcome.asExpected) ? 0 : 1;
 }

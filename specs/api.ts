@@ -29,8 +29,8 @@ export interface Api {
   post(path: string, body: unknown): Promise<Exchange>;
   /** Every exchange of this test so far. */
   readonly exchanges: readonly Exchange[];
-  /** Forgets the exchanges and problems so far (a property keeps only its counterexample's). */
-  forget(): void;
+  /** Forgets the exchanges and problems so far but `kept` (a property keeps only its counterexample's). */
+  forget(kept?: readonly Exchange[]): void;
   /** Adds evidence that is not an exchange with the target (a notification the receiver got). */
   note(evidence: Evidence): void;
   /**
@@ -87,7 +87,10 @@ function exchangeEvidence(exchange: Exchange, note: string): Evidence {
  * The recording API client the specs use. beforeWrite runs before every request that is not a GET
  * (the fixtures skip the test there on a live target without --allow-writes).
  */
-export function createApi(run: RunConfig, beforeWrite: () => void): Api & { evidence(): Evidence[]; problems: Problem[]; judged(): boolean } {
+export function createApi(
+  run: RunConfig,
+  hooks: { beforeWrite: () => void; beforeFailing: () => void },
+): Api & { evidence(): Evidence[]; problems: Problem[]; judged(): boolean } {
   let exchanges: Exchange[] = [];
   let notes: Evidence[] = [];
   const cutBodies = new WeakSet<Exchange>();
@@ -98,7 +101,7 @@ export function createApi(run: RunConfig, beforeWrite: () => void): Api & { evid
   const timeoutMs = run.profile.timeouts.requestMs;
 
   async function send(options: SendOptions): Promise<Exchange> {
-    if (options.method !== 'GET') beforeWrite();
+    if (options.method !== 'GET') hooks.beforeWrite();
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...(options.withoutCredentials ? {} : run.headers),
@@ -143,8 +146,8 @@ export function createApi(run: RunConfig, beforeWrite: () => void): Api & { evid
     get exchanges() {
       return exchanges;
     },
-    forget() {
-      exchanges = [];
+    forget(kept = []) {
+      exchanges = [...kept];
       notes = [];
       problems.length = 0;
       judged = false;
@@ -160,11 +163,13 @@ export function createApi(run: RunConfig, beforeWrite: () => void): Api & { evid
       // Playwright prints the failure and writes it into test-results: nothing secret may be in it.
       const safe = mask(found, secrets);
       problems.push(...safe);
+      if (safe.length > 0) hooks.beforeFailing();
       expect(safe, `departures from the reference:\n${describeProblems(safe)}`).toEqual([]);
     },
     require(found) {
       const safe = mask(found, secrets);
       problems.push(...safe);
+      if (safe.length > 0) hooks.beforeFailing();
       expect(safe, `a step the test needs went wrong:\n${describeProblems(safe)}`).toEqual([]);
     },
     evidence() {

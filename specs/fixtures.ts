@@ -141,10 +141,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   api: async ({ run }, use, testInfo) => {
-    const api = createApi(run, () => requires(run, 'writes'));
+    const api = createApi(run, {
+      beforeWrite: () => requires(run, 'writes'),
+      // Playwright starts a new worker after every unexpected failure, which costs seconds of CPU. A
+      // mutant's project expects failures (mutants/playwright.config.ts): declared expected, they
+      // keep the worker. The test's result, and so the report, is "failed" either way.
+      beforeFailing: () => {
+        if (testInfo.project.metadata.failuresExpected) testInfo.fail();
+      },
+    });
     await use(api);
     const secrets = secretsOfRun(run.headers, run.profile);
-    const failed = testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped';
+    const failed = testInfo.status !== 'passed' && testInfo.status !== 'skipped';
     const observing = testInfo.tags.includes('@INFO');
     if ((failed || observing) && api.evidence().length > 0) await attachJson(testInfo, attachmentNames.evidence, api.evidence(), secrets);
     const judgement: Judgement = { problems: api.problems, judged: api.judged() };
@@ -159,10 +167,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   property: async ({ run, api }, use, testInfo) => {
     await use(async (arbitrary, predicate, options = {}) => {
       const runs = options.runs ?? run.runs;
+      let lastFailure: { problems: Problem[]; exchanges: readonly Exchange[] } | null = null;
       const result = await fc.check(
         fc.asyncProperty(arbitrary, async (value) => {
+          const from = api.exchanges.length;
           const problems = await predicate(value);
-          if (problems.length > 0) throw new Error(describeProblems(problems));
+          if (problems.length === 0) return;
+          lastFailure = { problems, exchanges: api.exchanges.slice(from) };
+          throw new Error(describeProblems(problems));
         }),
         { seed: run.seed, numRuns: runs },
       );
@@ -172,10 +184,19 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // Keep only the counterexample's exchanges as evidence: replay it once.
       api.forget();
       const counterexample = result.counterexample?.[0];
-      const problems = counterexample === undefined ? [] : await predicate(counterexample as never);
-      api.note({ request: null, response: null, note: `shrunk counterexample (seed ${run.seed}, path ${result.counterexamplePath}): ${JSON.stringify(counterexample)}` });
-      if (problems.length === 0) throw new Error(api.masked(`property failed (seed ${run.seed}): ${String(result.errorInstance ?? 'unknown error')}`));
-      api.expectNoProblems(problems);
+      const replayed = counterexample === undefined ? [] : await predicate(counterexample as never);
+      const shrunk = `shrunk counterexample (seed ${run.seed}, path ${result.counterexamplePath}): ${JSON.stringify(counterexample)}`;
+      if (replayed.length > 0) {
+        api.note({ request: null, response: null, note: shrunk });
+        api.expectNoProblems(replayed);
+      }
+      // The replay passed: the target answers the same request differently (a reference drawn at
+      // random). The last failing case of the run is the evidence.
+      const failure = lastFailure as { problems: Problem[]; exchanges: readonly Exchange[] } | null;
+      if (!failure) throw new Error(api.masked(`property failed (seed ${run.seed}): ${String(result.errorInstance ?? 'unknown error')}`));
+      api.forget(failure.exchanges);
+      api.note({ request: null, response: null, note: `${shrunk}; its replay passed, so the evidence is the run's last failing case` });
+      api.expectNoProblems(failure.problems);
     });
   },
 

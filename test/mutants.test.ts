@@ -1,6 +1,6 @@
 /**
- * The mutant proxy and its catalogue, against a stub upstream (fast, no sandbox needed), plus a
- * documented end-to-end subset against the real sandbox and command line (mutants.e2e.test.ts).
+ * The mutant proxy and its catalogue, against a stub upstream (fast, no sandbox needed); the whole
+ * catalogue runs end to end against the real sandbox in e2e/mutant-catalogue.test.ts.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';

@@ -1,6 +1,6 @@
 /** Reading the JSON files a user hands the runner (profiles, baselines), with one-line errors. */
 import { readFileSync } from 'node:fs';
-import Ajv2020Module from 'ajv/dist/2020.js';
+import Ajv2020Module, { type ValidateFunction } from 'ajv/dist/2020.js';
 
 const Ajv2020 = Ajv2020Module.default;
 const ajv = new Ajv2020({ allErrors: false });
@@ -10,8 +10,10 @@ const ajv = new Ajv2020({ allErrors: false });
  * `new ErrorClass("<what> <file>: <where> <problem>")` on the first problem.
  */
 export function jsonFileReader<T>(what: string, schema: object, ErrorClass: new (message: string) => Error): (file: string | URL) => T {
-  const validate = ajv.compile<T>(schema);
+  // Compiled on first use: the specs import the profile reader's module but never read a profile.
+  let validate: ValidateFunction<T> | undefined;
   return (file) => {
+    validate ??= ajv.compile<T>(schema);
     let value: unknown;
     try {
       value = JSON.parse(readFileSync(file, 'utf8'));

@@ -6,7 +6,7 @@ import { exited, signalGroup, spawnGroup, stopGroup } from './processes.ts';
 
 const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** Past the run's time-out, Playwright gets this long to stop by itself before it is killed. */
-const stopGraceMs = 30_000;
+export const stopGraceMs = 30_000;
 
 /**
  * --grep TEXT as Playwright's pattern (matched against titles and tags). TEXT is literal, and a
@@ -57,11 +57,12 @@ export function mergeBlobReports(blobDir: string, configFile: string, timeoutMs:
   return playwright(args, { ...process.env, [runConfigEnv]: configFile }, timeoutMs);
 }
 
-async function playwright(args: string[], env: NodeJS.ProcessEnv, killAfterMs: number): Promise<number | null> {
+/** "playwright ARGS" in its own process group, killed after killAfterMs; resolves with its exit code. */
+export async function playwright(args: string[], env: NodeJS.ProcessEnv, killAfterMs: number, stdout: 'inherit' | 'ignore' = 'inherit'): Promise<number | null> {
   // Without this, Playwright's error-context files may hold a page snapshot with what was typed (a card number).
   const child = spawnGroup(`${packageRoot}node_modules/.bin/playwright`, args, {
     cwd: packageRoot,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', stdout, 'inherit'],
     env: { ...env, PLAYWRIGHT_NO_COPY_PROMPT: '1' },
   });
   // Its own process group does not get the terminal's Ctrl-C: pass signals on.

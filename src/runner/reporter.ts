@@ -1,11 +1,13 @@
 /**
  * Playwright reporter: writes every test's outcome, clause IDs and JSON attachments to the run's
  * folder (raw-results.json), masked; src/runner/report.ts builds the conformance report from it.
+ * A project that names its own run config (metadata.runConfigFile: one candidate of the mutant
+ * catalogue, mutants/run.ts) gets its own raw-results.json, in that run's folder.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import type { FullConfig, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullProject, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { attachmentNames, mask, type Evidence, type Judgement, type Observation, type PropertyRun } from '../evidence.ts';
 import { readRunConfig } from '../run-config.ts';
 import { secretsOfRun } from './profile.ts';
@@ -14,13 +16,21 @@ import { clauseIdsOf, rawResultsFile, type RawResults, type RawTest } from './ra
 type Attachment = TestResult['attachments'][number];
 
 export default class ConformanceReporter implements Reporter {
-  private readonly run = readRunConfig();
   private rootDir = '';
-  private readonly tests = new Map<TestCase, RawTest>();
+  /** The tests by the run config file they ran with; undefined: the one the environment names. */
+  private readonly testsByRun = new Map<string | undefined, Map<TestCase, RawTest>>();
   private readonly errors: string[] = [];
 
   onBegin(config: FullConfig): void {
     this.rootDir = config.rootDir;
+    // Every run gets its raw results, even one whose tests were all filtered out.
+    for (const project of config.projects) this.testsOf(project);
+  }
+
+  private testsOf(project: FullProject | undefined): Map<TestCase, RawTest> {
+    const runConfigFile: string | undefined = project?.metadata.runConfigFile;
+    if (!this.testsByRun.has(runConfigFile)) this.testsByRun.set(runConfigFile, new Map());
+    return this.testsByRun.get(runConfigFile)!;
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
@@ -28,7 +38,7 @@ export default class ConformanceReporter implements Reporter {
       result.attachments.filter((a) => a.name === name && a.contentType === 'application/json').map(parseAttachment);
     const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' || result.status === 'interrupted' ? 'skipped' : 'failed';
     const judgement = (jsonOf(attachmentNames.judgement).at(-1) as Judgement | undefined) ?? { problems: [], judged: false };
-    this.tests.set(test, {
+    this.testsOf(test.parent.project()).set(test, {
       title: test.titlePath().slice(3).join(' › '),
       file: relative(this.rootDir, test.location.file),
       clauseIds: clauseIdsOf(test.tags),
@@ -47,8 +57,12 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    const raw: RawResults = { status: result.status, errors: this.errors, tests: [...this.tests.values()] };
-    writeFileSync(`${this.run.outDir}/${rawResultsFile}`, JSON.stringify(mask(raw, secretsOfRun(this.run.headers, this.run.profile)), null, 2));
+    if (this.testsByRun.size === 0) this.testsOf(undefined);
+    for (const [runConfigFile, tests] of this.testsByRun) {
+      const run = readRunConfig(runConfigFile);
+      const raw: RawResults = { status: result.status, errors: this.errors, tests: [...tests.values()] };
+      writeFileSync(`${run.outDir}/${rawResultsFile}`, JSON.stringify(mask(raw, secretsOfRun(run.headers, run.profile)), null, 2));
+    }
   }
 
   printsToStdio(): boolean {

@@ -121,7 +121,7 @@ async function runSpecs(run: RunConfig, options: RunOptions, secrets: string[]):
 }
 
 /** Ctrl-C or a CI cancel: the run winds down (the target stopped, the report written), not dies. */
-function watchInterruption() {
+export function watchInterruption() {
   let signal: NodeJS.Signals | null = null;
   const record = (received: NodeJS.Signals) => {
     signal ??= received;

@@ -1,0 +1,37 @@
+/**
+ * The whole mutant catalogue as one Playwright run, started by mutants/run.ts: one project per
+ * candidate, each with its own run config (metadata.runConfigFile, read by the specs' `run` fixture
+ * and by the conformance reporter) and, for a mutant, only the tests of its own clause.
+ */
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { defineConfig } from '@playwright/test';
+import { readRunConfig } from '../src/run-config.ts';
+import { grepPattern } from '../src/runner/playwright.ts';
+import { manifestEnv, type ManifestEntry } from './manifest.ts';
+
+const manifestFile = process.env[manifestEnv];
+if (!manifestFile) throw new Error(`${manifestEnv} is not set: run the catalogue through "npm run mutants"`);
+const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as ManifestEntry[];
+
+export default defineConfig({
+  testDir: '../specs',
+  fullyParallel: false,
+  // Every benign variant from the start (each runs every test, in one worker: the longest poles),
+  // and the mutants in the slots between. Tests mostly wait (for events that must not come, for the
+  // browser): more workers than cores keep the cores busy.
+  workers: manifest.filter((entry) => entry.clause === null).length + 4 * availableParallelism(),
+  retries: 0,
+  timeout: 60_000,
+  reporter: [['../src/runner/reporter.ts']],
+  projects: manifest.map((entry) => ({
+    name: entry.name,
+    grep: entry.clause ? new RegExp(grepPattern(entry.clause)) : undefined,
+    // One worker per candidate: a worker serves one project only, and starting one costs about two
+    // seconds of CPU; the other candidates keep the cores busy.
+    workers: 1,
+    outputDir: `${readRunConfig(entry.runConfigFile).outDir}/test-results`,
+    // A mutant's failures are expected: they keep the worker (specs/fixtures.ts).
+    metadata: { runConfigFile: entry.runConfigFile, failuresExpected: entry.clause !== null },
+  })),
+});
