@@ -15,7 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type BrowserServer } from '@playwright/test';
 import { clauses } from '../src/clauses.ts';
 import type { RunConfig } from '../src/run-config.ts';
-import { chromiumArgs, findChromium } from '../src/runner/chromium.ts';
+import { chromiumArgs, describeBrowser, findChromium } from '../src/runner/chromium.ts';
 import { defaultRuns } from '../src/runner/options.ts';
 import { playwright, stopGraceMs } from '../src/runner/playwright.ts';
 import { builtInProfile, loadProfile, secretsOfRun } from '../src/runner/profile.ts';
@@ -143,6 +143,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
   try {
     const profile = loadProfile(builtInProfile('sandbox.json'));
     const found = await findChromium();
+    console.error(`browser: ${describeBrowser(found)}`);
     if (found.executablePath) browser = await startSharedChromium(found.executablePath);
     const shared: SharedRunConfig = {
       targetKind: 'url',
@@ -153,7 +154,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
       allowWrites: false,
       callbackHost: '127.0.0.1',
       publicCallbackUrl: null,
-      chromium: browser && found.executablePath ? { executablePath: found.executablePath, wsEndpoint: browser.wsEndpoint() } : found,
+      chromium: browser && found.executablePath ? { ...found, wsEndpoint: browser.wsEndpoint() } : found,
     };
     for (const candidate of list) targets.push(await startTarget(candidate, shared, configDir));
     // Benign variants first: they run every test, so they should not be the ones left at the end.

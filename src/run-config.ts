@@ -27,11 +27,17 @@ export interface RunConfig {
   publicCallbackUrl: string | null;
   outDir: string;
   /**
-   * Chromium to launch, or null with the reason the browser checks are skipped. wsEndpoint: one
-   * already running (a Playwright browser server) that every worker connects to instead.
+   * Chromium to launch (where it was found, its --version), or null with the reason the browser
+   * checks are skipped. wsEndpoint: one already running (a Playwright browser server) that every
+   * worker connects to instead.
    */
-  chromium: { executablePath: string; wsEndpoint?: string } | { executablePath: null; reason: string };
+  chromium:
+    | { executablePath: string; source: BrowserSource; version: string; wsEndpoint?: string }
+    | { executablePath: null; reason: string };
 }
+
+/** Where the Chromium came from: CHROMIUM_PATH, Playwright's own, the system's, npm's (src/runner/chromium.ts). */
+export type BrowserSource = 'env' | 'playwright' | 'system' | 'npm';
 
 /** The run config in `path`, by default the file the environment variable names. */
 export function readRunConfig(path = process.env[runConfigEnv]): RunConfig {

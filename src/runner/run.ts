@@ -10,7 +10,7 @@ import { clauses } from '../clauses.ts';
 import { mask } from '../evidence.ts';
 import type { Profile, RunConfig } from '../run-config.ts';
 import { describeWaiver, loadBaseline, type Waiver } from './baseline.ts';
-import { findChromium } from './chromium.ts';
+import { describeBrowser, findChromium } from './chromium.ts';
 import type { RunOptions } from './options.ts';
 import { blobDirOf, runPlaywright } from './playwright.ts';
 import { preflight } from './preflight.ts';
@@ -61,7 +61,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
         outDir,
         chromium: await findChromium(),
       };
-      if (run.chromium.executablePath === null) say(`${run.chromium.reason}; the browser checks are skipped`);
+      say(`browser ${describeBrowser(run.chromium)}${run.chromium.executablePath ? '' : '; the browser checks are skipped'}`);
       raw = await runSpecs(run, options, secretsOfRun(headers, profile));
       failure = interruption.reason() ?? (raw ? null : 'the test runner ended without results');
     }
