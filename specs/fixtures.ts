@@ -32,12 +32,10 @@ export function tags(...ids: string[]): string[] {
   return [...ids.map((id) => `@${id}`), ...levels];
 }
 
-type RunNeed = Exclude<Need, 'browser' | 'paymentId'>;
+type RunNeed = Exclude<Need, 'browser' | 'paymentId' | 'selectors'>;
 
 function lacks(run: RunConfig, need: RunNeed): boolean {
   switch (need) {
-    case 'selectors':
-      return !run.profile.selectors;
     case 'writes':
       return run.profile.live && !run.allowWrites;
     default:

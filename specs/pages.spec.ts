@@ -1,8 +1,7 @@
 /** Reference 1, 4.1 and 6: what the customer sees, in Chromium, and where the browser is sent after paying. */
-import { devices, type Locator, type Page, type Request, type Response } from '@playwright/test';
+import { devices, type Request, type Response } from '@playwright/test';
 import { card, checkoutVariants } from '../generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
-import type { BrowserSelectors } from '../src/run-config.ts';
 import {
   checkAmountShown,
   checkAtmPageReference,
@@ -14,8 +13,9 @@ import {
   paymentOf,
   type Problem,
 } from '../src/checks/index.ts';
-import { requires, tags, test, type Receiver } from './fixtures.ts';
+import { tags, test, type Receiver } from './fixtures.ts';
 import { createCheckout, createIfAccepted, forCustomer, getPayment, mustSucceed, quietMs, sample, someCustomer, withMethod } from './flows.ts';
+import { consentControl, optionalRole, payByCard, rendered } from './hosted-page.ts';
 
 const withAction = (request: CheckoutRequest, url: string): CheckoutRequest => ({ ...request, redirects: [{ type: 'action', url }] });
 const withLayout = (request: CheckoutRequest, layout: string, code = 'CC'): CheckoutRequest => ({
@@ -33,31 +33,6 @@ function actionUrl(receiver: Receiver): { path: string; url: string } {
 /** Deep links of both forms: a word scheme, and a reversed domain with dots, with a query and a fragment. */
 const deepLinks = ['myshop://paid?order=7', 'com.shop.app://paid?order=7#done'];
 
-/** Waits (up to the time-out) for what a page may render by script after it loaded; absent is an answer too. */
-async function rendered(locator: Locator, timeoutMs: number): Promise<void> {
-  await locator.first().waitFor({ state: 'attached', timeout: timeoutMs }).catch(() => undefined);
-}
-
-async function payOnPage(page: Page, selectors: BrowserSelectors, paid: { number: string; holder: string; expireMonth: string; expireYear: string }) {
-  const method = page.locator(selectors.methodCard);
-  if ((await method.count()) > 0) await method.first().check();
-  await page.locator(selectors.cardNumber).fill(paid.number);
-  await page.locator(selectors.cardHolder).fill(paid.holder);
-  await page.locator(selectors.expireMonth).fill(paid.expireMonth);
-  await page.locator(selectors.expireYear).fill(paid.expireYear);
-  await page.locator(selectors.payButton).click();
-}
-
-/**
- * The control that offers to store the method: the profile's selector, else a checkbox or switch
- * whose accessible name speaks of saving, storing or remembering (in English, Portuguese or Spanish).
- */
-function consentControl(page: Page, selectors: BrowserSelectors | undefined) {
-  if (selectors) return page.locator(selectors.storeConsent);
-  const name = /save|store|remember|keep|guardar|memorizar|recordar/i;
-  return page.getByRole('checkbox', { name }).or(page.getByRole('switch', { name }));
-}
-
 test.describe('hosted pages', () => {
   for (const layout of ['web', 'basic', 'default'] as const) {
     test(`checkoutUrl of a ${layout} checkout opens a payment page`, { tag: tags('PAGE-1') }, async ({ run, api, browserPages }) => {
@@ -65,8 +40,8 @@ test.describe('hosted pages', () => {
       const { checkout } = await createCheckout(api, request);
       const page = await browserPages.newPage();
       const response = await page.goto(checkout.checkoutUrl);
-      const form = page.locator(run.profile.selectors?.paymentForm ?? 'form, input, button');
-      await rendered(form, run.profile.timeouts.requestMs);
+      const form = optionalRole(run, page, 'paymentForm') ?? page.locator('form, input, button');
+      await rendered(run, form);
       api.expectNoProblems(checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: await form.count(), text: await page.locator('body').innerText() }));
     });
   }
@@ -76,18 +51,18 @@ test.describe('hosted pages', () => {
     const page = await browserPages.newPage();
     await page.goto(receiver.merchantPageUrl(checkout.checkoutUrl));
     const widgets = page.locator('form.paymentWidgets');
-    const inside = widgets.locator(run.profile.selectors?.payButton ?? 'input, button, select');
+    const payButton = run.profile.selectors?.payButton;
+    const inside = widgets.locator(typeof payButton === 'string' ? payButton : 'input, button, select, iframe');
     await inside.first().waitFor({ state: 'attached' }).catch(() => undefined);
     api.expectNoProblems(checkFormInsideWidgets({ scriptUrl: checkout.checkoutUrl, formCount: await inside.count(), html: await widgets.innerHTML() }));
   });
 
   test('paying in the browser sends it to the action URL with id, its own query kept, and nothing is posted there', { tag: tags('PAGE-3', 'PAGE-7') }, async ({ run, api, receiver, browserPages }) => {
-    requires(run, 'selectors');
     const action = actionUrl(receiver);
     const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
     const page = await browserPages.newPage();
     await page.goto(receiver.merchantPageUrl(checkout.checkoutUrl));
-    await payOnPage(page, run.profile.selectors!, sample(run, card()));
+    await payByCard(run, page, sample(run, card()));
     // The browser itself must land there (a 30x, a script or a meta refresh): a request to the action URL from elsewhere, or a link on the page, is not the redirect.
     const actionPage = new URL(action.url);
     await page.waitForURL((url) => url.origin === actionPage.origin && url.pathname === actionPage.pathname, { timeout: run.profile.timeouts.eventMs }).catch(() => undefined);
@@ -99,7 +74,6 @@ test.describe('hosted pages', () => {
 
   for (const deepLink of deepLinks) {
     test(`the redirect in a mobile webview goes to the deep link ${deepLink} with id`, { tag: tags('PAGE-4') }, async ({ run, api, browserPages }) => {
-      requires(run, 'selectors');
       const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedMobile), deepLink));
       const page = await browserPages.newPage({ ...devices['Pixel 7'] });
       const scheme = new URL(deepLink).protocol;
@@ -112,7 +86,7 @@ test.describe('hosted pages', () => {
         page.on('framenavigated', (frame) => take(frame.url()));
       });
       await page.goto(checkout.checkoutUrl);
-      await payOnPage(page, run.profile.selectors!, sample(run, card()));
+      await payByCard(run, page, sample(run, card()));
       const timedOut = new Promise<null>((resolve) => setTimeout(() => resolve(null), run.profile.timeouts.eventMs));
       const reached = await Promise.race([toDeepLink, timedOut]);
       api.expectNoProblems(checkRedirect(reached, { actionUrl: deepLink, checkoutId: checkout.id, clause: 'PAGE-4' }));
@@ -123,12 +97,12 @@ test.describe('hosted pages', () => {
     const { checkout } = await createCheckout(api, sample(run, checkoutVariants.atmPage));
     const page = await browserPages.newPage();
     await page.goto(checkout.checkoutUrl);
-    const referenceAt = run.profile.selectors?.atmReference;
-    if (referenceAt) await rendered(page.locator(referenceAt), run.profile.timeouts.requestMs);
+    const [referenceAt, entityAt] = [optionalRole(run, page, 'atmReference'), optionalRole(run, page, 'atmEntity')];
+    if (referenceAt) await rendered(run, referenceAt);
     else await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
     const text = await page.locator('body').innerText();
-    const textAt = async (selector: string | undefined) => (selector ? ((await page.locator(selector).first().textContent({ timeout: run.profile.timeouts.requestMs }).catch(() => null)) ?? '') : text);
-    const probe = { url: checkout.checkoutUrl, text, referenceText: await textAt(run.profile.selectors?.atmReference), entityText: await textAt(run.profile.selectors?.atmEntity) };
+    const textAt = async (at: typeof referenceAt) => (at ? ((await at.first().textContent({ timeout: run.profile.timeouts.requestMs }).catch(() => null)) ?? '') : text);
+    const probe = { url: checkout.checkoutUrl, text, referenceText: await textAt(referenceAt), entityText: await textAt(entityAt) };
     // A stateless mock's payment query answers its example, not this checkout's payment.
     const shown = run.profile.capabilities.stateful ? paymentOf(await getPayment(api, checkout.paymentId))?.referenceDetails : undefined;
     api.expectNoProblems(checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity }));
@@ -145,9 +119,9 @@ test.describe('hosted pages', () => {
         test.skip(!checkout, `the target refused a checkout beyond the rows of 4.1 (${code}, layout ${layout}): rule 3 allows it, 4.1 does not list it`);
         const page = await browserPages.newPage();
         await page.goto(checkout!.checkoutUrl, { waitUntil: 'load' });
-        const consent = consentControl(page, run.profile.selectors);
+        const consent = consentControl(run, page);
         // Where the option is owed, wait for it; where it is not, wait for the form to be there before saying it is absent.
-        await rendered(allowRegistration ? consent : page.locator(run.profile.selectors?.payButton ?? 'button, input[type=submit]'), run.profile.timeouts.requestMs);
+        await rendered(run, allowRegistration ? consent : (optionalRole(run, page, 'payButton') ?? page.locator('button, input[type=submit]')));
         problems.push(...checkConsentOffer({ url: checkout!.checkoutUrl, consentOffered: (await consent.count()) > 0 }, { allowRegistration }));
       }
       api.expectNoProblems(problems);
@@ -160,10 +134,10 @@ test.describe('hosted pages', () => {
     const { checkout } = await createCheckout(api, { ...request, payment: { ...request.payment, amount } });
     const page = await browserPages.newPage();
     await page.goto(checkout.checkoutUrl);
-    const selector = run.profile.selectors?.amount ?? 'body';
-    await rendered(page.locator(selector), run.profile.timeouts.requestMs);
-    const shown = (await page.locator(selector).first().textContent()) ?? '';
-    api.expectNoProblems(checkAmountShown(shown, { amount, where: `${checkout.checkoutUrl} ${selector}` }));
+    const shownAt = optionalRole(run, page, 'amount') ?? page.locator('body');
+    await rendered(run, shownAt);
+    const shown = (await shownAt.first().textContent()) ?? '';
+    api.expectNoProblems(checkAmountShown(shown, { amount, where: `${checkout.checkoutUrl} ${JSON.stringify(run.profile.selectors?.amount ?? 'body')}` }));
   });
 });
 

@@ -20,8 +20,8 @@ export const needs = {
     remedy: 'a target whose checkoutUrl opens a page (capabilities.hostedPages in the profile)',
   },
   selectors: {
-    reason: 'profile gives no browser selectors for the hosted pages',
-    remedy: 'the selectors of the hosted pages in the profile (selectors), or the test helpers',
+    reason: 'profile gives no hosted-page selector for',
+    remedy: 'the selector of that role of the hosted pages in the profile (selectors), or the test helpers',
   },
   writes: {
     reason: 'live target: writes not allowed without --allow-writes',
@@ -29,7 +29,7 @@ export const needs = {
   },
   browser: {
     reason: 'no Chromium',
-    remedy: 'a Chromium: set CHROMIUM_PATH, or install one (apt-get install -y chromium)',
+    remedy: 'a Chromium: npm install (it installs @sparticuz/chromium), or set CHROMIUM_PATH',
   },
   paymentId: {
     reason: 'target answered no payment id (REF-10)',

@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import { Refusal, refusalBody, refuse } from './errors.ts';
+import type { PageStyleName } from './index.ts';
 import type { PaymentProcessor } from './payments.ts';
 import type { Store } from './store.ts';
 import { apiRoutes } from './routes/api.ts';
@@ -11,6 +12,7 @@ export interface SandboxContext {
   processor: PaymentProcessor;
   /** `{base_url}`: known once the server listens. */
   baseUrl: () => string;
+  pageStyle: PageStyleName;
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;

@@ -1,7 +1,7 @@
 /** "checkout-conformance sandbox": the reference sandbox alone, until SIGINT or SIGTERM. */
 import { parseArgs } from 'node:util';
 import { UsageError } from '../runner/options.ts';
-import { defaultSandboxOptions, startSandbox, type SandboxOptions } from './index.ts';
+import { defaultSandboxOptions, pageStyleNames, startSandbox, type PageStyleName, type SandboxOptions } from './index.ts';
 
 export const sandboxUsage = `Usage: checkout-conformance sandbox [options]
 
@@ -9,6 +9,8 @@ export const sandboxUsage = `Usage: checkout-conformance sandbox [options]
   --db FILE                    SQLite database file, or :memory: (default ${defaultSandboxOptions.db})
   --entity DIGITS              entity number of ATM references (default ${defaultSandboxOptions.entity})
   --notification-secret TEXT   key of the PayPay-Signature of notifications
+  --page-style plain|portal    markup of the hosted pages and the widget: plain (data-testid hooks) or
+                               portal (Portuguese, card fields in an iframe) (default ${defaultSandboxOptions.pageStyle})
   --help`;
 
 function parseSandboxOptions(args: string[]): SandboxOptions | 'help' {
@@ -22,6 +24,7 @@ function parseSandboxOptions(args: string[]): SandboxOptions | 'help' {
         db: { type: 'string' },
         entity: { type: 'string' },
         'notification-secret': { type: 'string' },
+        'page-style': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -46,6 +49,13 @@ function parseSandboxOptions(args: string[]): SandboxOptions | 'help' {
     options.entity = values.entity;
   }
   if (values['notification-secret'] !== undefined) options.notificationSecret = values['notification-secret'];
+  const pageStyle = values['page-style'];
+  if (pageStyle !== undefined) {
+    if (!pageStyleNames.includes(pageStyle as PageStyleName)) {
+      throw new UsageError(`--page-style must be ${pageStyleNames.join(' or ')}, not "${pageStyle}"`);
+    }
+    options.pageStyle = pageStyle as PageStyleName;
+  }
   return options;
 }
 

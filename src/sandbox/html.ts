@@ -86,6 +86,38 @@ export function atmDetails(payment: PaymentRow): string {
 </div>`;
 }
 
+/** What the page styles differ in: words and markup. The routes, and the fields the form posts, are the same. */
+export interface PageStyle {
+  /** The pages' lang; null: the checkout's page.language. */
+  language: string | null;
+  titles: Record<'pay' | 'atm' | 'notFound', string>;
+  /** The titles of a checkout that is no longer payable, by state. */
+  outcomes: Record<string, string>;
+  /** The sentence under such a title. */
+  processed: string;
+  noCheckout(checkoutId: string): string;
+  paymentFields(checkout: CheckoutRow, methods: PayMethod[], error?: string): string;
+  atmDetails(payment: PaymentRow): string;
+  /** The hosted page's form around paymentFields. */
+  form(action: string, fields: string): string;
+  /** Statements the widget runs on the merchant's `form` once it posts to the sandbox. */
+  widgetSetup: string;
+  /** The answer to a paid checkout with an action redirect; without it, a 303 with Location. */
+  redirectPage?(url: string, title: string): string;
+}
+
+export const plainStyle: PageStyle = {
+  language: null,
+  titles: { pay: 'Payment', atm: 'ATM payment', notFound: 'Checkout not found' },
+  outcomes: { PaymentConfirmed: 'Payment done', PaymentDeclined: 'Payment declined' },
+  processed: 'This checkout has already been processed.',
+  noCheckout: (checkoutId) => `There is no checkout ${escapeHtml(checkoutId)}.`,
+  paymentFields,
+  atmDetails,
+  form: (action, fields) => `<form method="post" action="${action}" data-testid="payment-form">${fields}</form>`,
+  widgetSetup: "form.setAttribute('data-testid', 'payment-form');",
+};
+
 export function page(title: string, language: string | null, content: string): string {
   return `<!doctype html>
 <html lang="${escapeHtml((language ?? 'en').toLowerCase())}">

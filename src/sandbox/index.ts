@@ -16,7 +16,12 @@ export interface SandboxOptions {
   notificationSecret?: string;
   /** Delays between tries of a failed notification; default three tries thirty minutes apart. */
   retryDelaysMs?: number[];
+  /** The markup of the hosted pages and the widget: 'plain' (data-testid hooks) or 'portal' (see portal.ts). */
+  pageStyle?: PageStyleName;
 }
+
+export const pageStyleNames = ['plain', 'portal'] as const;
+export type PageStyleName = (typeof pageStyleNames)[number];
 
 export interface Sandbox {
   /** `{base_url}`: http://127.0.0.1:<port> */
@@ -31,6 +36,7 @@ export const defaultSandboxOptions = {
   entity: '12345',
   notificationSecret: 'sandbox-notification-secret',
   retryDelaysMs: [1_800_000, 1_800_000],
+  pageStyle: 'plain',
 } satisfies Required<SandboxOptions>;
 
 /** Starts the reference sandbox on 127.0.0.1. */
@@ -41,7 +47,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const notifier = createNotifier(store, settings.notificationSecret, settings.retryDelaysMs);
   const processor = createPaymentProcessor(store, notifier);
   let url = '';
-  const app = buildApp({ store, processor, baseUrl: () => url });
+  const app = buildApp({ store, processor, baseUrl: () => url, pageStyle: settings.pageStyle });
   try {
     await app.listen({ host: '127.0.0.1', port: settings.port });
   } catch (error) {
