@@ -32,7 +32,7 @@ export function tags(...ids: string[]): string[] {
   return [...ids.map((id) => `@${id}`), ...levels];
 }
 
-type RunNeed = Exclude<Need, 'browser' | 'paymentId' | 'selectors'>;
+type RunNeed = Exclude<Need, 'browser' | 'paymentId' | 'selectors' | 'customers' | 'declinedPayment' | 'interbank'>;
 
 function lacks(run: RunConfig, need: RunNeed): boolean {
   switch (need) {
@@ -84,6 +84,11 @@ export interface BrowserPages {
 interface TestFixtures {
   api: Api;
   helpers: Helpers;
+  /**
+   * The test helpers where a test stands in for the interbank network (confirm, and the webhook it
+   * notifies): without them no reference can be confirmed, since only that network confirms one.
+   */
+  interbank: Helpers;
   property: Property;
   observe: Observer;
   browserPages: BrowserPages;
@@ -159,6 +164,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   helpers: async ({ run, api }, use) => {
     requires(run, 'testHelpers');
+    await use(helperClient(api));
+  },
+
+  interbank: async ({ run, api }, use) => {
+    base.skip(!helpersUsable(run), needs.interbank.reason);
     await use(helperClient(api));
   },
 
@@ -238,11 +248,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   browserPages: async ({ run, sharedChromium }, use) => {
-    base.skip(!sharedChromium, `${needs.browser.reason}: ${'reason' in run.chromium ? run.chromium.reason : 'it did not start'}`);
-    requires(run, 'hostedPages');
     const contexts: Awaited<ReturnType<Browser['newContext']>>[] = [];
     await use({
+      // Skips on the first page, not before: a test may pay through the helper instead of a page.
       async newPage(options) {
+        base.skip(!sharedChromium, `${needs.browser.reason}: ${'reason' in run.chromium ? run.chromium.reason : 'it did not start'}`);
+        requires(run, 'hostedPages');
         const context = await sharedChromium!.newContext(options);
         context.setDefaultTimeout(run.profile.timeouts.requestMs);
         contexts.push(context);

@@ -5,7 +5,9 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import type { BrowserSelectors, Selector } from '../schemas/generated/profile.ts';
+import type { Card } from '../schemas/generated/types.ts';
 import { needs } from '../src/needs.ts';
+import type { PaidWith } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { test } from './fixtures.ts';
 
@@ -34,21 +36,32 @@ export async function rendered(run: RunConfig, locator: Locator): Promise<void> 
 }
 
 /**
- * Pays with a card on the hosted page: the card chosen where the page offers a choice, its fields
- * filled (on the page or in their frame), the pay button pressed.
+ * Pays on the hosted page as a customer would: the method chosen where the page offers a choice,
+ * its fields filled (on the page or in their frame), the option to store the method set where
+ * asked, the pay button pressed.
  */
-export async function payByCard(run: RunConfig, page: Page, paid: { number: string; holder: string; expireMonth: string; expireYear: string }): Promise<void> {
-  const fields = (['cardNumber', 'cardHolder', 'expireMonth', 'expireYear', 'payButton'] as const).map((role) => requiredRole(run, page, role));
-  const [number, holder, month, year, pay] = fields;
-  await rendered(run, number);
-  const method = optionalRole(run, page, 'methodCard');
-  if (method && (await method.count()) > 0) await method.first().check();
-  await number.fill(paid.number);
-  await holder.fill(paid.holder);
-  await month.fill(paid.expireMonth);
-  await year.fill(paid.expireYear);
+export async function payOnPage(run: RunConfig, page: Page, paid: PaidWith, options: { storeConsent?: boolean; whereOffered?: boolean } = {}): Promise<void> {
+  const fields: [Role, string][] =
+    paid.method === 'CC'
+      ? [['cardNumber', paid.card.number], ['cardHolder', paid.card.holder], ['expireMonth', paid.card.expireMonth], ['expireYear', paid.card.expireYear]]
+      : [['walletCountryCode', paid.wallet.countryCode], ['walletNumber', paid.wallet.number]];
+  const located = fields.map(([role, value]) => [requiredRole(run, page, role), value] as const);
+  const pay = requiredRole(run, page, 'payButton');
+  await rendered(run, pay);
+  const chooser = optionalRole(run, page, paid.method === 'CC' ? 'methodCard' : 'methodWallet');
+  if (chooser && (await chooser.count()) > 0) await chooser.first().check();
+  for (const [field, value] of located) await field.fill(value);
+  if (options.storeConsent !== undefined) {
+    const consent = consentControl(run, page);
+    const offered = (await consent.count()) > 0;
+    test.skip(!offered && !options.whereOffered, 'the hosted page offers no option to store the method (PAGE-6 judges that)');
+    if (offered) await consent.first().setChecked(options.storeConsent);
+  }
   await pay.click();
 }
+
+/** Pays with a card on the hosted page (see payOnPage). */
+export const payByCard = (run: RunConfig, page: Page, card: Card) => payOnPage(run, page, { method: 'CC', card });
 
 /**
  * The control that offers to store the method: the profile's selector, else a checkbox or switch

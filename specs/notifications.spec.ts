@@ -31,10 +31,10 @@ function callbackAddress(receiver: Receiver): { path: string; url: string } {
 }
 
 test.describe('notifications to callbackUrl', () => {
-  test('a paid and confirmed reference is notified at its callbackUrl, naming the payment, which then reads confirmed', { tag: tags('EVT-1', 'EVT-3', 'REF-6') }, async ({ run, api, helpers, receiver }) => {
+  test('a paid and confirmed reference is notified at its callbackUrl, naming the payment, which then reads confirmed', { tag: tags('EVT-1', 'EVT-3', 'REF-6') }, async ({ run, api, interbank, receiver }) => {
     const callback = callbackAddress(receiver);
     const payment = await referenceFor(run, api, callback.url);
-    await mustSucceed(api, helpers.confirm(payment.id));
+    await mustSucceed(api, interbank.confirm(payment.id));
     const withinMs = run.profile.timeouts.eventMs;
     const received = await receivedAt(api, receiver, callback.path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
     api.expectNoProblems([
@@ -50,11 +50,11 @@ test.describe('notifications to callbackUrl', () => {
     api.expectNoProblems(checkNotNotified(received, { why: 'for an unpaid reference' }));
   });
 
-  test('a payment outside the validity window confirms nothing and notifies nothing', { tag: tags('EVT-4', 'REF-7') }, async ({ run, api, helpers, receiver }) => {
+  test('a payment outside the validity window confirms nothing and notifies nothing', { tag: tags('EVT-4', 'REF-7') }, async ({ run, api, interbank, receiver }) => {
     const callback = callbackAddress(receiver);
     const request = { ...outsideWindow(sample(run, validReference({ callback: 'without' })), 'past'), callbackUrl: callback.url };
     const { paymentId } = await createReference(api, request);
-    const confirmation = await helpers.confirm(paymentId);
+    const confirmation = await interbank.confirm(paymentId);
     const received = await receivedAt(api, receiver, callback.path, { timeoutMs: quietMs(run), note: 'received after a payment outside the window' });
     api.expectNoProblems([
       ...checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }),
@@ -67,21 +67,21 @@ test.describe('notifications to the webhook', () => {
   // The webhook is global to the target: these tests set it, one after the other, in one worker.
   test.describe.configure({ mode: 'serial' });
 
-  async function withWebhook(helpers: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> }, receiver: Receiver, body: (webhookPath: string) => Promise<void>) {
+  async function withWebhook(interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> }, receiver: Receiver, body: (webhookPath: string) => Promise<void>) {
     const webhookPath = receiver.newPath('webhook');
-    await helpers.setWebhook(receiver.urlOf(webhookPath));
+    await interbank.setWebhook(receiver.urlOf(webhookPath));
     try {
       await body(webhookPath);
     } finally {
-      await helpers.removeWebhook();
+      await interbank.removeWebhook();
     }
   }
 
   // The webhook hears of every reference without callbackUrl, other tests' included: what counts is what names this payment.
-  test('a confirmed reference without callbackUrl is notified at the configured webhook, naming the payment', { tag: tags('EVT-2', 'EVT-3') }, async ({ run, api, helpers, receiver }) => {
-    await withWebhook(helpers, receiver, async (webhookPath) => {
+  test('a confirmed reference without callbackUrl is notified at the configured webhook, naming the payment', { tag: tags('EVT-2', 'EVT-3') }, async ({ run, api, interbank, receiver }) => {
+    await withWebhook(interbank, receiver, async (webhookPath) => {
       const payment = await referenceFor(run, api, undefined);
-      await mustSucceed(api, helpers.confirm(payment.id));
+      await mustSucceed(api, interbank.confirm(payment.id));
       const withinMs = run.profile.timeouts.eventMs;
       const received = await receivedAt(api, receiver, webhookPath, { until: naming(payment), timeoutMs: withinMs, note: 'received at the webhook' });
       api.expectNoProblems(checkNotified(received, { payment, clause: 'EVT-2', where: 'the webhook', address: receiver.urlOf(webhookPath), withinMs }));
@@ -89,19 +89,19 @@ test.describe('notifications to the webhook', () => {
   });
 
   // Whether the webhook also hears of it is not said by the reference (section 6), so it is not checked.
-  test('a reference with callbackUrl is notified at its callbackUrl even where a webhook is configured', { tag: tags('EVT-1') }, async ({ run, api, helpers, receiver }) => {
-    await withWebhook(helpers, receiver, async () => {
+  test('a reference with callbackUrl is notified at its callbackUrl even where a webhook is configured', { tag: tags('EVT-1') }, async ({ run, api, interbank, receiver }) => {
+    await withWebhook(interbank, receiver, async () => {
       const callback = callbackAddress(receiver);
       const payment = await referenceFor(run, api, callback.url);
-      await mustSucceed(api, helpers.confirm(payment.id));
+      await mustSucceed(api, interbank.confirm(payment.id));
       const withinMs = run.profile.timeouts.eventMs;
       const received = await receivedAt(api, receiver, callback.path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
       api.expectNoProblems(checkNotified(received, { payment, clause: 'EVT-1', where: 'callbackUrl (a webhook being configured too)', address: callback.url, withinMs }));
     });
   });
 
-  test('no notification reaches the webhook for a reference that was not paid', { tag: tags('EVT-4') }, async ({ run, api, helpers, receiver }) => {
-    await withWebhook(helpers, receiver, async (webhookPath) => {
+  test('no notification reaches the webhook for a reference that was not paid', { tag: tags('EVT-4') }, async ({ run, api, interbank, receiver }) => {
+    await withWebhook(interbank, receiver, async (webhookPath) => {
       const payment = await referenceFor(run, api, undefined);
       const received = await receivedAt(api, receiver, webhookPath, { until: naming(payment), timeoutMs: quietMs(run), note: 'received at the webhook' });
       api.expectNoProblems(checkNotNotified(received, { why: 'for an unpaid reference', about: payment }));

@@ -74,10 +74,10 @@ test('the reference creation answer, the state before payment and an unknown pay
   });
 }));
 
-test('notification payload, headers and signature', { tag: tags('EVT-5') }, async ({ run, api, helpers, receiver, observe }) => observe.safely(async () => {
+test('notification payload, headers and signature', { tag: tags('EVT-5') }, async ({ run, api, interbank, receiver, observe }) => observe.safely(async () => {
   const path = receiver.newPath('callback');
   const { paymentId } = await createReference(api, { ...sample(run, validReference({ callback: 'without', around: new Date() })), callbackUrl: receiver.urlOf(path) });
-  await helpers.confirm(paymentId);
+  await interbank.confirm(paymentId);
   const notification = await receiver.waitFor((request) => request.path === path, run.profile.timeouts.eventMs);
   const retried = notification ? await receiver.waitFor((request) => request.path === path && request !== notification, quietMs(run)) : undefined;
   if (notification) api.note({ request: notification, response: null, note: 'the notification as received' });

@@ -44,9 +44,9 @@ test.describe('payment references', () => {
     api.expectNoProblems(checkPayment(await readPayment(api, paymentId), { stage: 'not yet paid' }));
   });
 
-  test('a confirmed payment is answered with the whole shape of 2.6, its reference and timestamps included', { tag: tags('REF-3', 'REF-2', 'REF-4') }, async ({ run, api, helpers }) => {
+  test('a confirmed payment is answered with the whole shape of 2.6, its reference and timestamps included', { tag: tags('REF-3', 'REF-2', 'REF-4') }, async ({ run, api, interbank }) => {
     const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without', around: new Date() })));
-    await mustSucceed(api, helpers.confirm(paymentId));
+    await mustSucceed(api, interbank.confirm(paymentId));
     api.expectNoProblems(checkPayment(await readSettled(run, api, paymentId, 'confirmed'), { stage: 'confirmed' }));
   });
 
@@ -58,27 +58,27 @@ test.describe('payment references', () => {
     });
   });
 
-  test('a confirmed payment is confirmed, and updatedAt is not earlier than createdAt', { tag: tags('REF-6') }, async ({ run, api, helpers }) => {
+  test('a confirmed payment is confirmed, and updatedAt is not earlier than createdAt', { tag: tags('REF-6') }, async ({ run, api, interbank }) => {
     const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without', around: new Date() })));
-    await mustSucceed(api, helpers.confirm(paymentId));
+    await mustSucceed(api, interbank.confirm(paymentId));
     api.expectNoProblems(checkConfirmed(await readSettled(run, api, paymentId, 'confirmed')));
   });
 
   for (const when of ['past', 'future'] as const) {
-    test(`a payment outside the validity window (${when === 'past' ? 'after it closed' : 'before it opens'}) does not confirm the reference`, { tag: tags('REF-7') }, async ({ run, api, helpers }) => {
+    test(`a payment outside the validity window (${when === 'past' ? 'after it closed' : 'before it opens'}) does not confirm the reference`, { tag: tags('REF-7') }, async ({ run, api, interbank }) => {
       const { paymentId } = await createReference(api, outsideWindow(sample(run, validReference({ callback: 'without' })), when));
-      const confirmation = await helpers.confirm(paymentId);
+      const confirmation = await interbank.confirm(paymentId);
       api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }));
     });
   }
 
   // The window is written to the second: a target that compares days, minutes or local times lets these through.
   for (const edge of ['start', 'end'] as const) {
-    test(`a payment one second ${edge === 'start' ? 'before validDate.start' : 'after validDate.end'} does not confirm the reference`, { tag: tags('REF-7') }, async ({ run, api, helpers }) => {
+    test(`a payment one second ${edge === 'start' ? 'before validDate.start' : 'after validDate.end'} does not confirm the reference`, { tag: tags('REF-7') }, async ({ run, api, interbank }) => {
       const requested = sample(run, validReference({ callback: 'without', around: new Date() }));
       const { paymentId } = await createReference(api, requested);
       const paidAt = new Date(Date.parse(requested.validDate[edge]) + (edge === 'start' ? -1000 : 1000)).toISOString();
-      const confirmation = await helpers.confirm(paymentId, paidAt);
+      const confirmation = await interbank.confirm(paymentId, paidAt);
       api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: `after a payment at ${paidAt}, one second outside the window` }));
     });
   }

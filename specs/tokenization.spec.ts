@@ -1,19 +1,24 @@
 /** Reference 1, 3 and 4.1: storing payment methods after a payment, for cards (CC) and mobile wallets (MW) alike. */
 import { card, checkoutVariants, wallet } from '../generators/index.ts';
-import type { CheckoutRequest } from '../schemas/generated/types.ts';
-import { checkMethodStored, checkNothingStored, checkOnlyStorableTypes, isSuccess, storedMethodsOf, type Exchange, type PaidWith } from '../src/checks/index.ts';
+import type { CheckoutRequest, StoredPaymentMethod } from '../schemas/generated/types.ts';
+import { checkMethodStored, checkNothingStored, checkOnlyStorableTypes, isSuccess, storedMethodsOf, type PaidWith } from '../src/checks/index.ts';
+import { needs } from '../src/needs.ts';
 import type { RunConfig } from '../src/run-config.ts';
-import { tags, test, type Api, type Helpers } from './fixtures.ts';
-import { createCheckout, forCustomer, listSettled, mustSucceed, sample, settleMs, withMethod } from './flows.ts';
+import { helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
+import { createCheckout, forCustomer, listSettled, listStoredMethods, mustSucceed, sample, settleMs, withMethod } from './flows.ts';
+import { payOnPage } from './hosted-page.ts';
 
 const methods = ['CC', 'MW'] as const;
 type Method = (typeof methods)[number];
 
 /** A card (declined where asked) or a wallet to pay with; a wallet of a country other than Portugal where asked, since 351 is every example's. */
 function paidWith(run: RunConfig, method: Method, options: { declined?: boolean; abroad?: boolean } = {}): PaidWith {
-  return method === 'CC'
-    ? { method, card: sample(run, card({ declined: options.declined })) }
-    : { method, wallet: sample(run, options.abroad ? wallet().filter((paid) => paid.countryCode !== '351') : wallet()) };
+  // The pay helper declines where asked; on the hosted page, only the target knows which card its issuer declines.
+  const declinedOnPage = options.declined === true && !helpersUsable(run);
+  test.skip(declinedOnPage && (method === 'MW' || !run.profile.declinedCardNumber), needs.declinedPayment.reason);
+  if (method === 'MW') return { method, wallet: sample(run, options.abroad ? wallet().filter((paid) => paid.countryCode !== '351') : wallet()) };
+  const paid = sample(run, card({ declined: options.declined }));
+  return { method, card: declinedOnPage ? { ...paid, number: run.profile.declinedCardNumber! } : paid };
 }
 
 /** The two storing variants of 4.1, for the method: createRegistration (no layout) and allowRegistration (layout basic). */
@@ -22,78 +27,141 @@ const storing = (run: RunConfig, method: Method, registration: 'createRegistrati
     ? withMethod(sample(run, checkoutVariants.storeMethod), method, { createRegistration: true })
     : withMethod(sample(run, checkoutVariants.storeWithConsent), method, { allowRegistration: true });
 
-/** Creates the checkout for the customer and pays it through the pay helper (a declined payment where the card says so). */
-async function checkoutAndPay(api: Api, helpers: Helpers, request: CheckoutRequest, customer: string, paid: PaidWith, extra: { storeConsent?: boolean; outcome?: 'failure' } = {}): Promise<Exchange> {
-  const { checkout } = await createCheckout(api, forCustomer(request, customer));
-  return mustSucceed(api, helpers.pay(checkout.id, { outcome: extra.outcome ?? 'success', ...paid, ...(extra.storeConsent !== undefined && { storeConsent: extra.storeConsent }) }));
+/** storeConsent: the customer's answer; whereOffered: on a page, only if the page asks (TOK-4's checkouts must not). */
+interface Extra {
+  storeConsent?: boolean;
+  whereOffered?: boolean;
+  outcome?: 'failure';
 }
 
-/** The list once the payment has stored the method (waiting up to eventMs for a helper that answered 202). */
-const listOnceStored = (run: RunConfig, api: Api, customer: string, paid: PaidWith, clause: string) =>
-  listSettled(api, customer, (exchange) => checkMethodStored(exchange, { paidWith: paid, clause }).length === 0, run.profile.timeouts.eventMs);
+interface Payer {
+  /** n customers: registered by the helper, else the profile's (registered out of band). */
+  customers(n: number): Promise<string[]>;
+  /**
+   * Creates the checkout for the customer and pays it: through the pay helper where the run may use
+   * it, else on the hosted page in the browser. Resolves to how long its effect may take to show.
+   */
+  pay(request: CheckoutRequest, customer: string, paid: PaidWith, extra?: Extra): Promise<number>;
+}
+
+function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
+  if (helpersUsable(run)) {
+    const helpers = helperClient(api);
+    return {
+      customers: (n) => Promise.all(Array.from({ length: n }, () => helpers.registerCustomer())),
+      async pay(request, customer, paid, extra = {}) {
+        const { checkout } = await createCheckout(api, forCustomer(request, customer));
+        const body = { outcome: extra.outcome ?? 'success', ...paid, ...(extra.storeConsent !== undefined && { storeConsent: extra.storeConsent }) } as const;
+        return settleMs(run, await mustSucceed(api, helpers.pay(checkout.id, body)));
+      },
+    };
+  }
+  return {
+    async customers(n) {
+      const known = run.profile.customers ?? [];
+      test.skip(known.length < n, `${needs.customers.reason} (${n} needed, ${known.length} given)`);
+      return known.slice(0, n);
+    },
+    async pay(request, customer, paid, extra = {}) {
+      const { checkout } = await createCheckout(api, forCustomer(request, customer));
+      const page = await browserPages.newPage();
+      await page.goto(checkout.checkoutUrl);
+      const loaded = page.waitForEvent('load', { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
+      await payOnPage(run, page, paid, { storeConsent: extra.storeConsent, whereOffered: extra.whereOffered });
+      await loaded;
+      // What a page payment stores, the target may store a little later.
+      return run.profile.timeouts.eventMs;
+    },
+  };
+}
+
+/** The customer's list before the payment: a profile's customer may have methods stored already. */
+const storedBefore = async (api: Api, customer: string) => storedMethodsOf(await listStoredMethods(api, customer));
+
+/** The list once the payment has stored the method (read for up to eventMs). */
+const listOnceStored = (run: RunConfig, api: Api, customer: string, paid: PaidWith, clause: string, before: StoredPaymentMethod[]) =>
+  listSettled(api, customer, (exchange) => checkMethodStored(exchange, { paidWith: paid, clause, before }).length === 0, run.profile.timeouts.eventMs);
 
 /** The list once a payment that must store nothing has settled: a method stored late is seen too. */
-const listOnceSettled = (run: RunConfig, api: Api, customer: string, payment: Exchange) =>
-  listSettled(api, customer, (exchange) => storedMethodsOf(exchange).length > 0, settleMs(run, payment));
+const listOnceSettled = (api: Api, customer: string, settleWithinMs: number, before: StoredPaymentMethod[]) =>
+  listSettled(api, customer, (exchange) => checkNothingStored(exchange, { clause: '', why: '', before }).length > 0, settleWithinMs);
 
 test.describe('storing payment methods', () => {
+  // A profile's customers are shared by every test: one test at a time, so that none sees another's method.
+  test.describe.configure({ mode: 'default' });
+
   for (const method of methods) {
     const name = method === 'CC' ? 'card' : 'mobile wallet';
 
-    test(`a ${name} paid in a createRegistration checkout is stored for the customer, with its values`, { tag: tags('TOK-1', 'PML-5') }, async ({ run, api, helpers }) => {
-      const customer = await helpers.registerCustomer();
+    test(`a ${name} paid in a createRegistration checkout is stored for the customer, with its values`, { tag: tags('TOK-1', 'PML-5') }, async ({ run, api, browserPages }) => {
+      const pays = payer(run, api, browserPages);
+      const [customer] = await pays.customers(1);
       const paid = paidWith(run, method, { abroad: true });
-      await checkoutAndPay(api, helpers, storing(run, method, 'createRegistration'), customer, paid);
-      api.expectNoProblems(checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-1'), { paidWith: paid, clause: 'TOK-1' }));
+      const before = await storedBefore(api, customer);
+      await pays.pay(storing(run, method, 'createRegistration'), customer, paid);
+      api.expectNoProblems(checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-1', before), { paidWith: paid, clause: 'TOK-1', before }));
     });
 
-    test(`with allowRegistration, a ${name} is stored where the customer consents`, { tag: tags('TOK-2', 'PML-5') }, async ({ run, api, helpers }) => {
-      const customer = await helpers.registerCustomer();
+    test(`with allowRegistration, a ${name} is stored where the customer consents`, { tag: tags('TOK-2', 'PML-5') }, async ({ run, api, browserPages }) => {
+      const pays = payer(run, api, browserPages);
+      const [customer] = await pays.customers(1);
       const paid = paidWith(run, method);
-      await checkoutAndPay(api, helpers, storing(run, method, 'allowRegistration'), customer, paid, { storeConsent: true });
-      api.expectNoProblems(checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-2'), { paidWith: paid, clause: 'TOK-2' }));
+      const before = await storedBefore(api, customer);
+      await pays.pay(storing(run, method, 'allowRegistration'), customer, paid, { storeConsent: true });
+      api.expectNoProblems(checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-2', before), { paidWith: paid, clause: 'TOK-2', before }));
     });
 
-    test(`with allowRegistration, no ${name} is stored where the customer declines`, { tag: tags('TOK-2') }, async ({ run, api, helpers }) => {
-      const customer = await helpers.registerCustomer();
-      const payment = await checkoutAndPay(api, helpers, storing(run, method, 'allowRegistration'), customer, paidWith(run, method), { storeConsent: false });
-      api.expectNoProblems(checkNothingStored(await listOnceSettled(run, api, customer, payment), { clause: 'TOK-2', why: 'where the customer declined' }));
+    test(`with allowRegistration, no ${name} is stored where the customer declines`, { tag: tags('TOK-2') }, async ({ run, api, browserPages }) => {
+      const pays = payer(run, api, browserPages);
+      const [customer] = await pays.customers(1);
+      const before = await storedBefore(api, customer);
+      const settle = await pays.pay(storing(run, method, 'allowRegistration'), customer, paidWith(run, method), { storeConsent: false });
+      api.expectNoProblems(checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-2', why: 'where the customer declined', before }));
     });
 
-    test(`a declined ${name} payment stores nothing`, { tag: tags('TOK-3') }, async ({ run, api, helpers }) => {
-      const customer = await helpers.registerCustomer();
-      const payment = await checkoutAndPay(api, helpers, storing(run, method, 'createRegistration'), customer, paidWith(run, method, { declined: true }), { outcome: 'failure' });
-      api.expectNoProblems(checkNothingStored(await listOnceSettled(run, api, customer, payment), { clause: 'TOK-3', why: 'after a declined payment' }));
+    test(`a declined ${name} payment stores nothing`, { tag: tags('TOK-3') }, async ({ run, api, browserPages }) => {
+      const pays = payer(run, api, browserPages);
+      const [customer] = await pays.customers(1);
+      const before = await storedBefore(api, customer);
+      const settle = await pays.pay(storing(run, method, 'createRegistration'), customer, paidWith(run, method, { declined: true }), { outcome: 'failure' });
+      api.expectNoProblems(checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-3', why: 'after a declined payment', before }));
     });
 
-    test(`a ${name} payment in a checkout without createRegistration or allowRegistration stores nothing`, { tag: tags('TOK-4') }, async ({ run, api, helpers }) => {
-      const customer = await helpers.registerCustomer();
-      const payment = await checkoutAndPay(api, helpers, withMethod(sample(run, checkoutVariants.storeWithConsent), method), customer, paidWith(run, method), { storeConsent: true });
-      api.expectNoProblems(checkNothingStored(await listOnceSettled(run, api, customer, payment), { clause: 'TOK-4', why: 'without createRegistration or allowRegistration' }));
+    test(`a ${name} payment in a checkout without createRegistration or allowRegistration stores nothing`, { tag: tags('TOK-4') }, async ({ run, api, browserPages }) => {
+      const pays = payer(run, api, browserPages);
+      const [customer] = await pays.customers(1);
+      const before = await storedBefore(api, customer);
+      const settle = await pays.pay(withMethod(sample(run, checkoutVariants.storeWithConsent), method), customer, paidWith(run, method), { storeConsent: true, whereOffered: true });
+      api.expectNoProblems(checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-4', why: 'without createRegistration or allowRegistration', before }));
     });
 
-    test(`a ${name} stored for one customer is not in another customer's list, even where the other pays with it too`, { tag: tags('TOK-6') }, async ({ run, api, helpers }) => {
-      const [owner, other] = [await helpers.registerCustomer(), await helpers.registerCustomer()];
+    test(`a ${name} stored for one customer is not in another customer's list, even where the other pays with it too`, { tag: tags('TOK-6') }, async ({ run, api, browserPages }) => {
+      const pays = payer(run, api, browserPages);
+      const [owner, other] = await pays.customers(2);
       const paid = paidWith(run, method);
-      await checkoutAndPay(api, helpers, storing(run, method, 'createRegistration'), owner, paid);
-      await listOnceStored(run, api, owner, paid, 'TOK-1');
-      const problems = checkNothingStored(await listSettled(api, other, () => true, 0), { clause: 'TOK-6', why: "of another customer's payment" });
+      const [ownerBefore, otherBefore] = [await storedBefore(api, owner), await storedBefore(api, other)];
+      await pays.pay(storing(run, method, 'createRegistration'), owner, paid);
+      await listOnceStored(run, api, owner, paid, 'TOK-1', ownerBefore);
+      const problems = checkNothingStored(await listSettled(api, other, () => true, 0), { clause: 'TOK-6', why: "of another customer's payment", before: otherBefore });
       // The same card or wallet paid by the other customer, in a checkout that stores nothing.
-      const payment = await checkoutAndPay(api, helpers, withMethod(sample(run, checkoutVariants.storeWithConsent), method), other, paid);
-      problems.push(...checkNothingStored(await listOnceSettled(run, api, other, payment), { clause: 'TOK-6', why: 'after paying without storing with a method another customer stored' }));
+      const settle = await pays.pay(withMethod(sample(run, checkoutVariants.storeWithConsent), method), other, paid);
+      problems.push(...checkNothingStored(await listOnceSettled(api, other, settle, otherBefore), { clause: 'TOK-6', why: 'after paying without storing with a method another customer stored', before: otherBefore }));
       api.expectNoProblems(problems);
     });
   }
 
-  test('only cards and mobile wallets are ever stored, an ATM payment asked to be stored included', { tag: tags('TOK-5') }, async ({ run, api, helpers }) => {
-    const customer = await helpers.registerCustomer();
+  test('only cards and mobile wallets are ever stored, an ATM payment asked to be stored included', { tag: tags('TOK-5') }, async ({ run, api, browserPages }) => {
+    const pays = payer(run, api, browserPages);
+    const [customer] = await pays.customers(1);
     const paid = paidWith(run, 'CC');
-    await checkoutAndPay(api, helpers, storing(run, 'CC', 'createRegistration'), customer, paid);
-    await listOnceStored(run, api, customer, paid, 'TOK-1');
-    // Rule 3 says this is refused (CHK-10); where a target takes it anyway, paying must still store no MB.
+    const before = await storedBefore(api, customer);
+    await pays.pay(storing(run, 'CC', 'createRegistration'), customer, paid);
+    await listOnceStored(run, api, customer, paid, 'TOK-1', before);
+    // Rule 3 says this is refused (CHK-10); where a target takes it anyway, paying must still store no
+    // MB. Only the pay helper can pay it: on a page, an ATM reference is paid by the interbank network.
     const atm = await api.post('/checkouts', forCustomer(withMethod(sample(run, checkoutVariants.storeMethod), 'MB', { createRegistration: true }), customer));
     const atmCheckout = (atm.response.body as { data?: { id?: string } })?.data?.id;
-    const payment = isSuccess(atm.response.status) && atmCheckout ? await helpers.pay(atmCheckout, { outcome: 'success', method: 'MB' }) : atm;
+    const payment = helpersUsable(run) && isSuccess(atm.response.status) && atmCheckout ? await helperClient(api).pay(atmCheckout, { outcome: 'success', method: 'MB' }) : atm;
     const settled = await listSettled(api, customer, (exchange) => checkOnlyStorableTypes(exchange).length > 0, settleMs(run, payment));
     api.expectNoProblems(checkOnlyStorableTypes(settled));
   });

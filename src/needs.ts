@@ -23,6 +23,18 @@ export const needs = {
     reason: 'profile gives no hosted-page selector for',
     remedy: 'the selector of that role of the hosted pages in the profile (selectors), or the test helpers',
   },
+  interbank: {
+    reason: 'target has no test helpers: only the interbank network confirms a reference, and the confirm helper stands in for it',
+    remedy: 'the test helpers (POST /test-helpers/payments/{id}/confirm, PUT and DELETE /test-helpers/webhook) on a sandbox of the target',
+  },
+  customers: {
+    reason: 'target has no register-customer helper and the profile names too few customers',
+    remedy: 'customers registered out of band, their UUIDs in the profile (customers), or the test helpers',
+  },
+  declinedPayment: {
+    reason: 'target has no pay helper, and the profile names no card its issuer declines',
+    remedy: 'the number of a test card the target declines in the profile (declinedCardNumber), or the test helpers',
+  },
   writes: {
     reason: 'live target: writes not allowed without --allow-writes',
     remedy: '--allow-writes, on a target where writes are acceptable',
@@ -41,5 +53,7 @@ export type Need = keyof typeof needs;
 
 /** What would let the suite verify a clause skipped for this reason; null where it is not one of the needs. */
 export function remedyFor(reason: string): string | null {
-  return Object.values(needs).find((need) => reason.startsWith(need.reason))?.remedy ?? null;
+  // The longest reason that fits: one may start with another ("target has no test helpers: …").
+  const fitting = Object.values(needs).filter((need) => reason.startsWith(need.reason));
+  return fitting.sort((a, b) => b.reason.length - a.reason.length)[0]?.remedy ?? null;
 }

@@ -28,6 +28,10 @@ timeouts: Timeouts
  */
 customers?: string[]
 /**
+ * A test card number the target's issuer declines, for paying on the hosted page without the pay helper (TOK-3).
+ */
+declinedCardNumber?: string
+/**
  * Secret of the notification signature, where the target signs (observed, INFO).
  */
 notificationSecret?: string

@@ -99,16 +99,19 @@ function describePaid(paid: PaidWith): string {
 }
 
 /**
- * TOK-1/TOK-2 and PML-5: the list holds a method whose values are those paid with.
+ * TOK-1/TOK-2 and PML-5: the list holds a method, not there `before`, whose values are those paid with.
  *
  * Input space: for CC and MW, after a createRegistration checkout (no layout; wallets not of 351) for
- * TOK-1, or an allowRegistration one (basic) with consent for TOK-2, paid through the pay helper, the
- * list read until it matches or eventMs passed; VISA, MASTERCARD (16 digits) and AMEX (15) cards,
- * holders with and without accents, expiry 01-12 of the next ten years; wallets 9[1236] + 7 digits.
- * Not covered: a method paid on the hosted page in a browser; allowRegistration in layout default.
+ * TOK-1, or an allowRegistration one (basic) with consent for TOK-2, paid through the pay helper or,
+ * without one, on the hosted page in the browser (a profile's customer, who may have methods stored
+ * already), the list read until it matches or eventMs passed; VISA, MASTERCARD (16 digits) and AMEX
+ * (15) cards, holders with and without accents, expiry 01-12 of the next ten years; wallets 9[1236]
+ * + 7 digits.
+ * Not covered: allowRegistration in layout default.
  */
-export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidWith; clause: string }): Problem[] {
-  const methods = storedMethodsOf(exchange);
+export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidWith; clause: string; before?: StoredPaymentMethod[] }): Problem[] {
+  const known = new Set((context.before ?? []).map((method) => method.uuid));
+  const methods = storedMethodsOf(exchange).filter((method) => !known.has(method?.uuid));
   if (methods.some((method) => matches(method, context.paidWith))) return [];
   const sameType = methods.some((method) => method?.type === context.paidWith.method);
   return [
@@ -125,9 +128,9 @@ export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidW
  * Input space: for CC and MW, the list of a fresh customer after: TOK-2, an allowRegistration
  * checkout (basic) paid with consent declined; TOK-3, a createRegistration one paid and failed (cards
  * ending 0002); TOK-4, the consent row without details, paid with storeConsent true; TOK-6, another's
- * storing payment, then the same card or wallet paid here without storing. Read until a method
- * shows, for eventMs where the pay helper answered 202.
- * Not covered: a customer with methods stored before (`before` is never given).
+ * storing payment, then the same card or wallet paid here without storing; through the pay helper
+ * (a fresh customer) or on the hosted page (a profile's customer, with what it had `before`). Read
+ * until a method shows, for eventMs where the pay helper answered 202 or the payment was on a page.
  */
 export function checkNothingStored(exchange: Exchange, context: { clause: string; why: string; before?: StoredPaymentMethod[] }): Problem[] {
   const known = new Set((context.before ?? []).map((method) => method.uuid));
@@ -142,7 +145,8 @@ export function checkNothingStored(exchange: Exchange, context: { clause: string
  * Input space: the list of a customer with one card stored (createRegistration), after a
  * createRegistration checkout with code MB and no layout, paid with MB through the pay helper where
  * the target takes it (where it refuses, CHK-10, only the card is judged); read until a type other
- * than CC or MW shows, for eventMs after a 202.
+ * than CC or MW shows, for eventMs after a 202. Without the helpers, the card is paid on the hosted
+ * page and the MB checkout only created (the interbank network pays an ATM reference).
  */
 export function checkOnlyStorableTypes(exchange: Exchange): Problem[] {
   return storedMethodsOf(exchange)
