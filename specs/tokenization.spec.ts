@@ -4,6 +4,7 @@ import type { CheckoutRequest, StoredPaymentMethod } from '../schemas/generated/
 import { checkMethodStored, checkNothingStored, checkOnlyStorableTypes, isSuccess, storedMethodsOf, type PaidWith } from '../src/checks/index.ts';
 import { needs } from '../src/needs.ts';
 import type { RunConfig } from '../src/run-config.ts';
+import { holdsPlaceholder } from '../src/runner/profile.ts';
 import { helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
 import { createCheckout, forCustomer, listSettled, listStoredMethods, mustSucceed, sample, settleMs, withMethod } from './flows.ts';
 import { payOnPage } from './hosted-page.ts';
@@ -15,10 +16,11 @@ type Method = (typeof methods)[number];
 function paidWith(run: RunConfig, method: Method, options: { declined?: boolean; abroad?: boolean } = {}): PaidWith {
   // The pay helper declines where asked; on the hosted page, only the target knows which card its issuer declines.
   const declinedOnPage = options.declined === true && !helpersUsable(run);
-  test.skip(declinedOnPage && (method === 'MW' || !run.profile.declinedCardNumber), needs.declinedPayment.reason);
+  const declinedNumber = run.profile.declinedCardNumber;
+  test.skip(declinedOnPage && (method === 'MW' || !declinedNumber || holdsPlaceholder(declinedNumber)), needs.declinedPayment.reason);
   if (method === 'MW') return { method, wallet: sample(run, options.abroad ? wallet().filter((paid) => paid.countryCode !== '351') : wallet()) };
   const paid = sample(run, card({ declined: options.declined }));
-  return { method, card: declinedOnPage ? { ...paid, number: run.profile.declinedCardNumber! } : paid };
+  return { method, card: declinedOnPage ? { ...paid, number: declinedNumber! } : paid };
 }
 
 /** The two storing variants of 4.1, for the method: createRegistration (no layout) and allowRegistration (layout basic). */
@@ -58,7 +60,7 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
   }
   return {
     async customers(n) {
-      const known = run.profile.customers ?? [];
+      const known = (run.profile.customers ?? []).filter((uuid) => !holdsPlaceholder(uuid));
       test.skip(known.length < n, `${needs.customers.reason} (${n} needed, ${known.length} given)`);
       return known.slice(0, n);
     },

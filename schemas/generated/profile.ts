@@ -24,11 +24,11 @@ capabilities: Capabilities
 selectors?: BrowserSelectors
 timeouts: Timeouts
 /**
- * UUIDs of customers registered out of band, for a target without the register-customer helper (the reference shows no way to register one).
+ * UUIDs of customers registered out of band, for a target without the register-customer helper (the reference shows no way to register one); an example profile's "<…>" placeholder counts as none.
  */
 customers?: string[]
 /**
- * A test card number the target's issuer declines, for paying on the hosted page without the pay helper (TOK-3).
+ * A test card number the target's issuer declines, for paying on the hosted page without the pay helper (TOK-3); an example profile's "<…>" placeholder counts as none.
  */
 declinedCardNumber?: string
 /**

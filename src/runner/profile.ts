@@ -17,6 +17,7 @@ export const loadProfile = jsonFileReader<Profile>('profile', profileSchema, Pro
 
 /** A value still holding the "<…>" placeholder of an example profile. */
 const placeholder = /<[^>]+>/;
+export const holdsPlaceholder = (value: string) => placeholder.test(value);
 
 /**
  * The headers of the run: the profile's, with the --header ones over them (names compare
