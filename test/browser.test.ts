@@ -27,7 +27,8 @@ test('every browser check runs with the npm Chromium alone, and the header says 
   const out = tempDir(t, 'npm-browser-');
   const { CHROMIUM_PATH: _hidden, ...env } = process.env;
   const result = await cli(['run', '--grep', 'PAGE', '--allow-partial', '--out', out], { env: { ...env, [browserSourceEnv]: 'npm' }, timeoutMs: 280_000 });
-  assert.match(result.stdout, /browser Chromium \d+\.\S+ \(npm, /, result.stdout);
+  assert.match(result.stdout, /browser: Chromium \d+\.\S+ \(npm, /, result.stdout);
+  assert.ok(readReport(join(out, 'report.json')).target.findings.some((finding) => /^browser: Chromium .* \(npm, /.test(finding)));
   const report = readReport(join(out, 'report.json'));
   const pages = report.clauses.filter((clause) => clause.id.startsWith('PAGE-'));
   assert.ok(pages.length > 0);

@@ -61,7 +61,9 @@ export async function runConformance(options: RunOptions): Promise<number> {
         outDir,
         chromium: await findChromium(),
       };
-      say(`browser ${describeBrowser(run.chromium)}${run.chromium.executablePath ? '' : '; the browser checks are skipped'}`);
+      const browser = `browser: ${describeBrowser(run.chromium)}${run.chromium.executablePath ? '' : '; the browser checks are skipped'}`;
+      say(browser);
+      findings.push(browser);
       raw = await runSpecs(run, options, secretsOfRun(headers, profile));
       failure = interruption.reason() ?? (raw ? null : 'the test runner ended without results');
     }
