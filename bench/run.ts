@@ -6,7 +6,9 @@
  *      (default 1: one takes minutes; --skip-mutants to leave it out);
  *   4. peak memory of a full run: the proportional set size (shared pages split between their
  *      sharers) of its whole process tree (runner, Playwright, workers, Chromium), summed, sampled
- *      every 100 ms.
+ *      every 100 ms;
+ *   5. the latency "observe" adds to one exchange: the median of sequential POST /checkouts through
+ *      the observing proxy minus the median of the same sent directly, to an in-memory sandbox.
  *
  *   tsx bench/run.ts [--runs 5] [--mutant-runs 1] [--skip-mutants]
  */
@@ -21,6 +23,7 @@ import { anyValidCheckout } from '../generators/index.ts';
 import { checkCheckoutCreated } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { builtInProfile, loadProfile } from '../src/runner/profile.ts';
+import { startObserver } from '../src/observe/observer.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { createApi } from '../specs/api.ts';
 import { forCustomer } from '../specs/flows.ts';
@@ -153,13 +156,48 @@ async function propertyRateRatio(): Promise<number> {
   }
 }
 
-const figures = { fullSeconds: [] as number[], ratio: [] as number[], mutantSeconds: [] as number[], peakMb: [] as number[] };
+/**
+ * Milliseconds the observing proxy adds to an exchange, at the median: direct and proxied requests
+ * take turns, one each, after a warm-up, so that both meet the same sandbox.
+ */
+async function observeAddedMs(requests = 300): Promise<number> {
+  const sandbox = await startSandbox({ port: 0, db: ':memory:' });
+  const observer = await startObserver({ upstream: sandbox.url });
+  const body = JSON.stringify({ payment: { amount: 500, code: 'P1', summary: 'Book', paymentMethod: { code: 'MB' } }, page: { language: 'PT', layout: 'web' } });
+  const timedPost = async (baseUrl: string) => {
+    const started = performance.now();
+    const answer = await fetch(`${baseUrl}/checkouts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await answer.arrayBuffer();
+    return performance.now() - started;
+  };
+  try {
+    for (let warmUp = 0; warmUp < 50; warmUp++) {
+      await timedPost(sandbox.url);
+      await timedPost(observer.url);
+    }
+    const direct: number[] = [];
+    const proxied: number[] = [];
+    for (let request = 0; request < requests; request++) {
+      direct.push(await timedPost(sandbox.url));
+      proxied.push(await timedPost(observer.url));
+    }
+    return median(proxied) - median(direct);
+  } finally {
+    await observer.stop();
+    await sandbox.close();
+  }
+}
+
+const figures = { fullSeconds: [] as number[], ratio: [] as number[], mutantSeconds: [] as number[], peakMb: [] as number[], observeMs: [] as number[] };
 for (let run = 1; run <= runs; run++) {
   const full = await fullRun();
   figures.fullSeconds.push(full.seconds);
   figures.peakMb.push(full.peakMb);
   figures.ratio.push(await propertyRateRatio());
-  console.log(`run ${run}: full run ${full.seconds.toFixed(1)} s (${full.verdict}), peak ${full.peakMb.toFixed(0)} MB, property/plain rate ${figures.ratio.at(-1)!.toFixed(2)}`);
+  figures.observeMs.push(await observeAddedMs());
+  console.log(
+    `run ${run}: full run ${full.seconds.toFixed(1)} s (${full.verdict}), peak ${full.peakMb.toFixed(0)} MB, property/plain rate ${figures.ratio.at(-1)!.toFixed(2)}, observe adds ${figures.observeMs.at(-1)!.toFixed(2)} ms`,
+  );
 }
 const measureMutants = existsSync(join(packageRoot, 'mutants/run.ts')) && !values['skip-mutants'];
 const mutantSet = measureMutants ? (await import('../mutants/run.ts')).candidates().length : 0;
@@ -175,6 +213,7 @@ console.log(`\nmedians of ${runs} runs`);
 console.log(`full run on the embedded sandbox:        ${median(figures.fullSeconds).toFixed(1)} s`);
 console.log(`property request rate / plain HTTP loop: ${median(figures.ratio).toFixed(2)}`);
 console.log(`peak memory of a run (process tree):     ${median(figures.peakMb).toFixed(0)} MB`);
+console.log(`latency observe adds per exchange:       ${median(figures.observeMs).toFixed(2)} ms (goal ≤ 2 ms)`);
 const ofMutantRuns = mutantRuns > 1 ? `, median of ${mutantRuns} runs` : '';
 console.log(
   measureMutants

@@ -1,5 +1,6 @@
-/** The command line: "checkout-conformance run|diff|merge|package|sandbox". Usage errors are one line and exit 2. */
+/** The command line: "checkout-conformance run|observe|diff|merge|package|sandbox". Usage errors are one line and exit 2. */
 import { readFileSync } from 'node:fs';
+import { observeCommand, observeUsage } from './observe/command.ts';
 import { BaselineError } from './runner/baseline.ts';
 import { diffCommand, diffUsage } from './runner/diff.ts';
 import { mergeCommand, mergeUsage } from './runner/merge.ts';
@@ -13,6 +14,7 @@ const usage = `Usage: checkout-conformance <command> [options]
 
 Commands
   run [options]        check a target against every clause and write the report (run --help)
+  observe --upstream URL  a proxy that judges the traffic through it by clause (observe --help)
   diff OLD NEW         the clauses that regressed or recovered between two reports (diff --help)
   merge DIR...         join the reports of a sharded run into one (merge --help)
   package DIR          one archive of a report, to send to a partner (package --help)
@@ -34,12 +36,13 @@ export async function main(args: string[]): Promise<number | null> {
       console.log(version);
       return 0;
     }
-    const helpOf = new Map([['run', runUsage], ['diff', diffUsage], ['merge', mergeUsage], ['package', packageUsage]]).get(command);
+    const helpOf = new Map([['run', runUsage], ['observe', observeUsage], ['diff', diffUsage], ['merge', mergeUsage], ['package', packageUsage]]).get(command);
     if (helpOf && (rest.includes('--help') || rest.includes('-h'))) {
       console.log(helpOf);
       return 0;
     }
     if (command === 'run') return await runConformance(parseRunOptions(rest));
+    if (command === 'observe') return await observeCommand(rest);
     if (command === 'diff') return diffCommand(rest);
     if (command === 'merge') return await mergeCommand(rest);
     if (command === 'package') return packageCommand(rest);
@@ -48,7 +51,7 @@ export async function main(args: string[]): Promise<number | null> {
       await sandboxCommand(rest);
       return null;
     }
-    throw new UsageError(`unknown command "${command}" (expected run, diff, merge, package or sandbox)`);
+    throw new UsageError(`unknown command "${command}" (expected run, observe, diff, merge, package or sandbox)`);
   } catch (error) {
     if (!(error instanceof UsageError || error instanceof BaselineError)) throw error;
     console.error(`checkout-conformance: ${error.message} (see --help)`);

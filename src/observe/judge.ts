@@ -1,0 +1,159 @@
+/**
+ * The judging of one observed exchange: which operation of the reference it is, and what the checks
+ * of a run (src/checks/) say of it. Unlike a run, the observer did not choose the request, so it
+ * first asks whether the request was valid: a valid one is judged on its answer's shape, one that
+ * breaks a documented rule on whether the target refused it.
+ */
+import type { CheckoutRequest } from '../../schemas/generated/types.ts';
+import { checkCheckoutCreated } from '../checks/checkouts.ts';
+import { checkServedAtPath } from '../checks/envelope.ts';
+import { checkStoredMethods, storedMethodsOf } from '../checks/payment-methods.ts';
+import { isRefusal, isSuccess, show, type Exchange, type Problem } from '../checks/problem.ts';
+import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from '../checks/references.ts';
+import { checkRefused } from '../checks/refusal.ts';
+import { validateRequest, type RequestBody } from '../schemas.ts';
+
+export type Operation = 'createCheckout' | 'listMethods' | 'createReference' | 'getPayment' | 'payCheckout';
+
+/** How the report names each operation (pay is the test helper's: a payment the observer can see). */
+export const operationTitles: Record<Operation, string> = {
+  createCheckout: 'POST /checkouts',
+  listMethods: 'GET /customers/{uuid}/paymentMethods',
+  createReference: 'POST /payments/references',
+  getPayment: 'GET /payments/{id}',
+  payCheckout: 'POST /test-helpers/checkouts/{id}/pay',
+};
+
+const routes: [Operation, string, RegExp][] = [
+  ['createCheckout', 'POST', /^\/checkouts\/?$/],
+  ['listMethods', 'GET', /^\/customers\/([^/]+)\/paymentMethods\/?$/],
+  ['createReference', 'POST', /^\/payments\/references\/?$/],
+  ['getPayment', 'GET', /^\/payments\/([^/]+)\/?$/],
+  ['payCheckout', 'POST', /^\/test-helpers\/checkouts\/([^/]+)\/pay\/?$/],
+];
+
+/** The operation a request calls and its path parameter; null for any other request (hosted pages, other helpers). */
+export function operationOf(method: string, pathAndQuery: string): { operation: Operation; param: string | null } | null {
+  const path = pathAndQuery.split('?')[0];
+  for (const [operation, routeMethod, pattern] of routes) {
+    const match = method === routeMethod ? pattern.exec(path) : null;
+    if (match) return { operation, param: match[1] === undefined ? null : decodeURIComponent(match[1]) };
+  }
+  return null;
+}
+
+/** An INFO clause's record of what the target did where the reference says "not shown". */
+export interface Noted {
+  clause: string;
+  note: string;
+  value: unknown;
+}
+
+/** What one check made of the traffic. */
+export interface Judged {
+  /** The report's test title: the operation, or the stateful check. */
+  title: string;
+  /** The MUST/SHOULD clauses the traffic let it verify, whether they passed or not. */
+  clauses: string[];
+  problems: Problem[];
+  notes: Noted[];
+  /** The exchanges that show a failure. */
+  exchanges: Exchange[];
+}
+
+/** The clauses a request that breaks a documented rule is judged by: refused, or a SHOULD finding. */
+const refusalClauses = new Set(['CHK-9', 'CHK-10', 'CHK-11', 'CHK-12', 'REF-9']);
+
+/** The rules of 2.2 and 2.5 a request body breaks, by clause, with what broke them. */
+function brokenRules(body: RequestBody, value: unknown): Map<string, string> {
+  const broken = new Map<string, string>();
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    if (body === 'checkout') broken.set('CHK-12', `a body that is not a JSON object (${show(value)})`);
+    return broken;
+  }
+  for (const problem of validateRequest(body, value)) {
+    const clause = problem.clauses.find((id) => refusalClauses.has(id));
+    if (clause && !broken.has(clause)) broken.set(clause, `${problem.path} breaking ${clause} (expected ${problem.expected}, got ${show(problem.actual)})`);
+  }
+  return broken;
+}
+
+const statusNote = (title: string, exchange: Exchange): Noted => ({
+  clause: 'ENV-5',
+  note: `${title} answered ${exchange.response.status} (${exchange.response.headers['content-type'] ?? 'no Content-Type'})`,
+  value: { status: exchange.response.status, contentType: exchange.response.headers['content-type'] ?? null },
+});
+
+const judged = (title: string, exchange: Exchange, clauses: string[], problems: Problem[], notes: Noted[] = []): Judged => ({
+  title,
+  clauses,
+  problems,
+  notes,
+  exchanges: [exchange],
+});
+
+/**
+ * The checks that one exchange answers by itself. `createdHere` says whether a payment id was
+ * created through the observer (an unknown id may be answered 404: REF-10).
+ */
+export function judgeExchange(operation: Operation, exchange: Exchange, createdHere: (paymentId: string) => boolean, param: string | null): Judged[] {
+  const title = operationTitles[operation];
+  const { status } = exchange.response;
+  if (status === 401 || status === 403) {
+    return [judged(title, exchange, [], [], [{ clause: 'SEC-1', note: `${title} refused with ${status}`, value: exchange.response.body }])];
+  }
+  switch (operation) {
+    case 'createCheckout':
+      return judgeRequestThenAnswer('checkout', title, exchange, () => {
+        if (status === 404 || status === 405) return judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange));
+        // Only a row of 4.1 must be accepted; what else a target refuses is its choice, recorded.
+        if (isRefusal(status)) return judged(title, exchange, [], [], [{ clause: 'CHK-13', note: `a valid checkout refused with ${status}`, value: { request: exchange.request.body, response: exchange.response.body } }]);
+        const layout = (exchange.request.body as CheckoutRequest).page?.layout;
+        const clauses = ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layout === 'default' ? ['CHK-5'] : [])];
+        return judged(title, exchange, clauses, checkCheckoutCreated(exchange), [statusNote(title, exchange)]);
+      });
+    case 'createReference':
+      return judgeRequestThenAnswer('reference', title, exchange, () => {
+        if (status === 404 || status === 405) return judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange));
+        return judged(title, exchange, ['ENV-4', 'REF-1'], checkReferenceCreated(exchange), [
+          statusNote(title, exchange),
+          { clause: 'REF-10', note: `POST /payments/references answered ${status}`, value: exchange.response.body },
+        ]);
+      });
+    case 'getPayment':
+      return [judgePayment(title, exchange, param !== null && createdHere(param))];
+    case 'listMethods': {
+      if (!isSuccess(status)) return [judged(title, exchange, [], [], [{ clause: 'PML-7', note: `a list answered ${status}`, value: exchange.response.body }])];
+      const types = new Set(storedMethodsOf(exchange).map((method) => method?.type));
+      const count = storedMethodsOf(exchange).length;
+      const clauses = ['ENV-1', 'ENV-2', 'PML-1', ...(count > 0 ? ['PML-2'] : []), ...(types.has('CC') ? ['PML-3'] : []), ...(types.has('MW') ? ['PML-4'] : []), ...(count > 1 ? ['PML-6'] : [])];
+      return [judged(title, exchange, clauses, checkStoredMethods(exchange), [statusNote(title, exchange)])];
+    }
+    case 'payCheckout':
+      return [];
+  }
+}
+
+/** A request that breaks a rule is judged on whether it was refused; a valid one by `judgeAnswer`. */
+function judgeRequestThenAnswer(body: RequestBody, title: string, exchange: Exchange, judgeAnswer: () => Judged): Judged[] {
+  const broken = brokenRules(body, exchange.request.body);
+  if (broken.size === 0) return [judgeAnswer()];
+  return [...broken].map(([clause, what]) => judged(title, exchange, [clause], checkRefused(exchange, { clause, broken: what })));
+}
+
+/**
+ * A payment owes the whole shape of 2.6 once confirmed (REF-3), only its fields' types before; an
+ * id the observer did not see created may be unknown to the target (REF-10).
+ */
+function judgePayment(title: string, exchange: Exchange, createdHere: boolean): Judged {
+  const { status, body } = exchange.response;
+  if (!isSuccess(status) && !createdHere) return judged(title, exchange, [], [], [{ clause: 'REF-10', note: `a payment id not created through the observer answered ${status}`, value: body }]);
+  const payment = paymentOf(exchange);
+  const confirmed = payment?.stateDetails?.state === 'confirmed';
+  const clauses = ['ENV-1', 'REF-4', ...(typeof payment?.referenceDetails?.reference === 'string' ? ['REF-2'] : []), ...(confirmed ? ['REF-3', 'REF-6'] : [])];
+  const problems = [...checkPayment(exchange, { stage: confirmed ? 'confirmed' : 'not yet paid' }), ...(confirmed ? checkConfirmed(exchange) : [])];
+  const apiVersion = (body as { apiVersion?: unknown } | null)?.apiVersion;
+  const notes: Noted[] = [statusNote(title, exchange), { clause: 'ENV-3', note: apiVersion === undefined ? 'no apiVersion' : `apiVersion ${show(apiVersion)}`, value: apiVersion ?? null }];
+  if (!confirmed) notes.push({ clause: 'REF-10', note: `a payment not yet confirmed, in state ${show(payment?.stateDetails?.state)}`, value: payment ?? body });
+  return judged(title, exchange, isSuccess(status) ? clauses : ['REF-3'], problems, notes);
+}

@@ -1,0 +1,116 @@
+/**
+ * "observe": the forwarding proxy, the judging of what passes through it, and the report of a run
+ * built from it. Start it in-process with startObserver; the command line is command.ts.
+ */
+import { randomInt } from 'node:crypto';
+import { clauses } from '../clauses.ts';
+import { secretsOf } from '../evidence.ts';
+import type { Profile } from '../run-config.ts';
+import { defaultRuns } from '../runner/options.ts';
+import { secretsOfRun } from '../runner/profile.ts';
+import { buildReport, type Report } from '../runner/report.ts';
+import { judgeExchange, operationOf } from './judge.ts';
+import { startForwardingProxy, type ForwardedExchange } from './proxy.ts';
+import { createTally } from './tally.ts';
+import { createTrafficState } from './traffic-state.ts';
+
+export interface ObserverOptions {
+  upstream: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** For the report's name of the target and the secrets to mask (its headers are not added to the traffic). */
+  profile?: Profile | null;
+  profilePath?: string | null;
+  strict?: boolean;
+  allowPartial?: boolean;
+  /** The most of one body kept for judging (default 1 MB). */
+  bodyCapBytes?: number;
+  /** Default 30 s. */
+  upstreamTimeoutMs?: number;
+}
+
+export interface Observer {
+  /** Where clients send their requests: http://127.0.0.1:<port> */
+  url: string;
+  /** The report of the traffic so far. */
+  report(): Report;
+  /** Everything that must not reach a report: the profile's secrets and every credential header seen. */
+  secrets(): string[];
+  /** Stops forwarding and judging; resolves to the final report. */
+  stop(): Promise<Report>;
+}
+
+const credentialHeader = /^(authorization|proxy-authorization|cookie|x-api-key)$/i;
+
+export async function startObserver(options: ObserverOptions): Promise<Observer> {
+  const startedAt = new Date().toISOString();
+  const seed = randomInt(0, 2 ** 31 - 1);
+  const tally = createTally();
+  const state = createTrafficState();
+  const seenCredentials = new Set<string>();
+  const counts = { exchanges: 0, judged: 0, other: 0 };
+  const unjudged = new Map<string, number>();
+
+  function judge({ path, exchange, unjudged: why }: ForwardedExchange): void {
+    counts.exchanges++;
+    for (const [name, value] of Object.entries(exchange.request.headers)) {
+      if (credentialHeader.test(name)) for (const secret of secretsOf({ [name]: value })) seenCredentials.add(secret);
+    }
+    if (why) return void unjudged.set(why, (unjudged.get(why) ?? 0) + 1);
+    const called = operationOf(exchange.request.method, path);
+    if (!called) return void counts.other++;
+    counts.judged++;
+    const { operation, param } = called;
+    for (const judged of [...judgeExchange(operation, exchange, state.createdHere, param), ...state.follow(operation, param, exchange)]) tally.add(judged);
+  }
+
+  const proxy = await startForwardingProxy({
+    upstream: options.upstream,
+    port: options.port ?? 0,
+    bodyCapBytes: options.bodyCapBytes ?? 1024 * 1024,
+    upstreamTimeoutMs: options.upstreamTimeoutMs ?? 30_000,
+    onExchange(forwarded) {
+      try {
+        judge(forwarded);
+      } catch (error) {
+        const why = `judging failed: ${(error as Error).message}`;
+        unjudged.set(why, (unjudged.get(why) ?? 0) + 1);
+      }
+    },
+  });
+
+  function findings(): string[] {
+    return [
+      `observed ${counts.exchanges} exchanges through ${proxy.url}: ${counts.judged} of the reference's operations judged, ${counts.other} other requests (pages, helpers) forwarded only`,
+      ...[...unjudged].map(([why, count]) => `${count} exchange${count === 1 ? '' : 's'} not judged: ${why}`),
+      ...state.findings(),
+    ];
+  }
+
+  const report = () =>
+    buildReport(clauses(), tally.rawResults(), {
+      baseUrl: options.upstream,
+      targetKind: 'url',
+      profileName: options.profile?.name ?? options.profilePath ?? 'none',
+      profilePath: options.profilePath ?? null,
+      findings: findings(),
+      seed,
+      runs: defaultRuns,
+      strict: options.strict ?? false,
+      allowPartial: options.allowPartial ?? false,
+      grep: null,
+      shard: null,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+    });
+
+  return {
+    url: proxy.url,
+    report,
+    secrets: () => [...secretsOfRun(options.profile?.headers ?? {}, options.profile ?? null), ...seenCredentials],
+    async stop() {
+      await proxy.close();
+      return report();
+    },
+  };
+}

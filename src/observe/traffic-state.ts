@@ -1,0 +1,126 @@
+/**
+ * The checks that need more than one exchange: what the observer remembers of the conversation
+ * (checkouts, references, payments, stored-method lists) and the checks of a run it feeds.
+ */
+import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts';
+import { checkDistinctCheckouts, checkoutOf } from '../checks/checkouts.ts';
+import { storedMethodsOf } from '../checks/payment-methods.ts';
+import { isSuccess, show, type Exchange } from '../checks/problem.ts';
+import { checkDistinctReferences, checkPaymentEchoes, paymentIdOf, paymentOf } from '../checks/references.ts';
+import type { Judged, Operation } from './judge.ts';
+
+interface SeenPayment {
+  payment: Partial<Payment>;
+  exchange: Exchange;
+}
+
+/** The time [start, end] of a payment's validDate, or null where it cannot be read. */
+function windowOf(payment: Partial<Payment>): [number, number] | null {
+  const [start, end] = [Date.parse(String(payment.validDate?.start)), Date.parse(String(payment.validDate?.end))];
+  return Number.isNaN(start) || Number.isNaN(end) ? null : [start, end];
+}
+
+function validAtTheSameTime(a: Partial<Payment>, b: Partial<Payment>): boolean {
+  const [first, second] = [windowOf(a), windowOf(b)];
+  return first !== null && second !== null && first[0] <= second[1] && second[0] <= first[1];
+}
+
+const maxFindings = 20;
+
+export function createTrafficState() {
+  const checkoutsById = new Map<string, Exchange>();
+  const checkoutsByPaymentId = new Map<string, Exchange>();
+  const referenceCreations = new Map<string, Exchange>();
+  const paymentsByReference = new Map<string, SeenPayment[]>();
+  const lists = new Map<string, { uuids: string[]; paymentsBefore: number; exchange: Exchange }>();
+  const findings: string[] = [];
+  let paymentsSeen = 0;
+  let listChangesUnnoted = 0;
+  let overlappingPaymentsSeen = false;
+
+  /** CHK-7: a checkout answered with the id or paymentId of an earlier one. */
+  function checkoutCreated(exchange: Exchange): Judged {
+    const { id, paymentId } = checkoutOf(exchange) ?? {};
+    const earlier = (id !== undefined ? checkoutsById.get(id) : undefined) ?? (paymentId !== undefined ? checkoutsByPaymentId.get(paymentId) : undefined);
+    const verified = checkoutsById.size > 0;
+    if (id !== undefined && !checkoutsById.has(id)) checkoutsById.set(id, exchange);
+    if (paymentId !== undefined && !checkoutsByPaymentId.has(paymentId)) checkoutsByPaymentId.set(paymentId, exchange);
+    return {
+      title: 'POST /checkouts, one after another',
+      clauses: verified ? ['CHK-7'] : [],
+      problems: earlier ? checkDistinctCheckouts(earlier, exchange) : [],
+      notes: [],
+      exchanges: earlier ? [earlier, exchange] : [exchange],
+    };
+  }
+
+  /** REF-8: a payment whose reference another payment valid at the same time already has. */
+  function paymentSeen(exchange: Exchange): Judged | null {
+    const payment = paymentOf(exchange);
+    const reference = payment?.referenceDetails?.reference;
+    if (!payment || typeof reference !== 'string') return null;
+    const sameReference = paymentsByReference.get(reference) ?? [];
+    if (sameReference.some((seen) => seen.payment.id === payment.id)) return null;
+    if (!overlappingPaymentsSeen) {
+      overlappingPaymentsSeen = [...paymentsByReference.values()].some((seen) => seen.some((other) => other.payment.id !== payment.id && validAtTheSameTime(other.payment, payment)));
+    }
+    const clash = sameReference.find((other) => validAtTheSameTime(other.payment, payment));
+    paymentsByReference.set(reference, [...sameReference, { payment, exchange }]);
+    return {
+      title: 'references valid at the same time',
+      clauses: overlappingPaymentsSeen ? ['REF-8'] : [],
+      problems: clash ? checkDistinctReferences([clash.payment, payment]) : [],
+      notes: [],
+      exchanges: clash ? [clash.exchange, exchange] : [exchange],
+    };
+  }
+
+  /** REF-5: the payment read echoes the reference request that created it. */
+  function paymentRead(paymentId: string, exchange: Exchange): Judged | null {
+    const creation = referenceCreations.get(paymentId);
+    if (!creation) return null;
+    const requested = creation.request.body as ReferenceRequest;
+    return { title: 'GET /payments/{id} after its POST /payments/references', clauses: ['REF-5'], problems: checkPaymentEchoes(exchange, { requested }), notes: [], exchanges: [creation, exchange] };
+  }
+
+  /**
+   * A stored-method list that changed with no payment seen in between. No clause says so: the
+   * observer cannot see payments made on hosted pages, so it is a finding, not a failure.
+   */
+  function listRead(customer: string, exchange: Exchange): void {
+    const uuids = storedMethodsOf(exchange).map((method) => show(method?.uuid));
+    const previous = lists.get(customer);
+    lists.set(customer, { uuids, paymentsBefore: paymentsSeen, exchange });
+    if (!previous || previous.paymentsBefore !== paymentsSeen) return;
+    const added = uuids.filter((uuid) => !previous.uuids.includes(uuid));
+    const removed = previous.uuids.filter((uuid) => !uuids.includes(uuid));
+    if (added.length === 0 && removed.length === 0) return;
+    if (findings.length >= maxFindings) return void listChangesUnnoted++;
+    findings.push(
+      `stored methods of customer ${customer} changed between two reads with no payment through the observer in between (hosted-page payments bypass it): added ${added.join(', ') || 'none'}, removed ${removed.join(', ') || 'none'}`,
+    );
+  }
+
+  return {
+    /** Whether a payment id was created through the observer. */
+    createdHere: (paymentId: string) => referenceCreations.has(paymentId),
+
+    /** Remembers what a successful exchange tells and judges it against what came before. */
+    follow(operation: Operation, param: string | null, exchange: Exchange): Judged[] {
+      if (!isSuccess(exchange.response.status)) return [];
+      const judged: (Judged | null)[] = [];
+      if (operation === 'createCheckout') judged.push(checkoutCreated(exchange));
+      if (operation === 'createReference') {
+        const paymentId = paymentIdOf(exchange);
+        if (paymentId !== undefined && typeof exchange.request.body === 'object') referenceCreations.set(paymentId, exchange);
+        judged.push(paymentSeen(exchange));
+      }
+      if (operation === 'getPayment' && param !== null) judged.push(paymentRead(param, exchange), paymentSeen(exchange));
+      if (operation === 'payCheckout') paymentsSeen++;
+      if (operation === 'listMethods' && param !== null) listRead(param.toLowerCase(), exchange);
+      return judged.filter((one): one is Judged => one !== null);
+    },
+
+    findings: () => (listChangesUnnoted > 0 ? [...findings, `and ${listChangesUnnoted} more changes of stored-method lists`] : findings),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * "observe": a merchant's integration script of plain fetch calls, driven through the observing
+ * proxy against the reference sandbox and against mutants of it; the observer must pass what the
+ * sandbox does, fail each mutant's clause with evidence, and forward everything unchanged.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { mutants } from '../mutants/catalogue.ts';
+import { startProxy, type RunningProxy } from '../mutants/proxy.ts';
+import { mask } from '../src/evidence.ts';
+import { startObserver } from '../src/observe/observer.ts';
+import type { Report } from '../src/runner/report.ts';
+import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
+import { startHostileTarget } from './support/hostile-targets.ts';
+
+const secret = 'Basic bWVyY2hhbnQ6czNjcmV0LXBhc3N3b3Jk';
+
+async function call(baseUrl: string, method: string, path: string, body?: unknown) {
+  const answer = await fetch(baseUrl + path, {
+    method,
+    headers: { authorization: secret, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await answer.text();
+  return { status: answer.status, headers: answer.headers, text, json: text ? JSON.parse(text) : undefined };
+}
+
+const hour = 3_600_000;
+
+/** What a merchant's integration test does: a few checkouts, two references, a payment read, a list, one broken request. */
+async function merchantScript(baseUrl: string) {
+  const customer = (await call(baseUrl, 'POST', '/test-helpers/customers', {})).json.uuid as string;
+  const atmPage = { payment: { amount: 500, code: 'P1', summary: 'Book', paymentMethod: { code: 'MB' } }, page: { language: 'PT', layout: 'web' } };
+  const storing = {
+    payment: { amount: 1250, recurring: { amountQualifier: 'ESTM' }, customer: { uuid: customer }, paymentMethod: { code: 'CC', details: { createRegistration: true } } },
+    page: { language: 'PT' },
+  };
+  const mobile = {
+    payment: { amount: 990, code: 'P2', summary: 'Mug', customer: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' }, billingAddress: { country: 'PT', city: 'Lisboa', street1: 'Rua 1', postCode: '1000-001' }, paymentMethod: { code: 'CC' } },
+    page: { layout: 'default' },
+    redirects: [{ type: 'action', url: 'myshop://paid' }],
+  };
+  await call(baseUrl, 'POST', '/checkouts', atmPage);
+  await call(baseUrl, 'POST', '/checkouts', mobile);
+  const stored = await call(baseUrl, 'POST', '/checkouts', storing);
+  await call(baseUrl, 'POST', `/test-helpers/checkouts/${stored.json.data.id}/pay`, {
+    outcome: 'success',
+    method: 'CC',
+    card: { number: '4111111111111111', holder: 'Ana Silva', expireMonth: '07', expireYear: '2031' },
+  });
+  const now = Date.now();
+  const reference = (amount: number) => ({
+    type: 'payment',
+    amount,
+    availableMethods: [{ code: 'MB' }],
+    validDate: { start: new Date(now - hour).toISOString(), end: new Date(now + 24 * hour).toISOString() },
+  });
+  const first = await call(baseUrl, 'POST', '/payments/references', reference(1500));
+  const second = await call(baseUrl, 'POST', '/payments/references', reference(2500));
+  await call(baseUrl, 'GET', `/payments/${first.json.data.id}`);
+  await call(baseUrl, 'GET', `/payments/${second.json.data.id}`);
+  await call(baseUrl, 'GET', `/customers/${customer}/paymentMethods`);
+  // Rule 3: storing a method needs CC or MW; MB is a break the target should refuse.
+  await call(baseUrl, 'POST', '/checkouts', { ...atmPage, payment: { ...atmPage.payment, paymentMethod: { code: 'MB', details: { createRegistration: true } } } });
+}
+
+const statusOf = (report: Report, id: string) => report.clauses.find((clause) => clause.id === id)!.status;
+const evidenceOf = (report: Report, id: string) => report.clauses.find((clause) => clause.id === id)!.tests.flatMap((test) => test.evidence);
+
+describe('observe', () => {
+  let sandbox: Sandbox;
+  before(async () => {
+    sandbox = await startSandbox({ db: ':memory:' });
+  });
+  after(async () => {
+    await sandbox.close();
+  });
+
+  it('passes every clause the sandbox traffic exercised, and leaves the rest untested', async () => {
+    const observer = await startObserver({ upstream: sandbox.url, allowPartial: true });
+    await merchantScript(observer.url);
+    const report = await observer.stop();
+    const failed = report.clauses.filter((clause) => clause.status === 'failed' || clause.status === 'warning');
+    assert.deepEqual(failed.map((clause) => `${clause.id}: ${clause.tests.map((test) => test.reason).join(' ')}`), []);
+    assert.equal(report.verdict, 'conformant');
+    for (const id of ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', 'CHK-5', 'CHK-7', 'CHK-10', 'PML-1', 'PML-2', 'PML-3', 'REF-1', 'REF-2', 'REF-4', 'REF-5', 'REF-8']) {
+      assert.equal(statusOf(report, id), 'passed', id);
+    }
+    for (const id of ['TOK-1', 'PAGE-1', 'EVT-1', 'CHK-9']) assert.equal(statusOf(report, id), 'untested', id);
+    assert.equal(statusOf(report, 'ENV-5'), 'observed');
+    assert.equal(report.coverage.partial, true);
+  });
+
+  it('judges off the response path and forwards the exchange unchanged', async () => {
+    const observer = await startObserver({ upstream: sandbox.url });
+    try {
+      const through = await call(observer.url, 'GET', '/customers/not-a-uuid/paymentMethods');
+      const direct = await call(sandbox.url, 'GET', '/customers/not-a-uuid/paymentMethods');
+      assert.equal(through.status, direct.status);
+      assert.deepEqual({ ...through.json, date: null }, { ...direct.json, date: null });
+      assert.equal(through.headers.get('content-type'), direct.headers.get('content-type'));
+      const page = await fetch(`${observer.url}/no-such-page?x=1`);
+      assert.equal(page.status, (await fetch(`${sandbox.url}/no-such-page?x=1`)).status);
+    } finally {
+      const report = await observer.stop();
+      assert.equal(statusOf(report, 'PML-7'), 'observed');
+      assert.equal(report.verdict, 'incomplete');
+    }
+  });
+
+  for (const [name, clause] of [
+    ['checkout-ids-repeated', 'CHK-7'],
+    ['reference-ten-digits', 'REF-2'],
+    ['payment-amount-in-major-units', 'REF-5'],
+    ['registration-rule-3-ignored', 'CHK-10'],
+  ] as const) {
+    it(`fails ${clause} of the mutant ${name}, with evidence and credentials masked`, async () => {
+      const mutant = mutants.find((candidate) => candidate.name === name)!;
+      const proxy: RunningProxy = await startProxy({ upstream: sandbox.url, transform: mutant.transform });
+      const observer = await startObserver({ upstream: proxy.url, allowPartial: true });
+      try {
+        await merchantScript(observer.url);
+      } finally {
+        await proxy.close().catch(() => {});
+      }
+      const report = await observer.stop();
+      assert.equal(statusOf(report, clause), clause === 'CHK-10' ? 'warning' : 'failed');
+      assert.equal(report.verdict, clause === 'CHK-10' ? 'conformant' : 'non-conformant');
+      const evidence = evidenceOf(report, clause);
+      assert.ok(evidence.length > 0 && evidence.every((one) => one.request && one.response && one.note));
+      assert.ok(JSON.stringify(evidence).includes(secret), 'the report before masking holds the credential');
+      assert.ok(!JSON.stringify(mask(report, observer.secrets())).includes('s3cret-password'));
+    });
+  }
+
+  it('survives hostile upstreams: the client gets a 502 or a closed connection, the proxy keeps serving', async () => {
+    for (const behaviour of ['never-answers', 'resets-connections', 'not-json', 'huge-body'] as const) {
+      const target = await startHostileTarget(behaviour);
+      const observer = await startObserver({ upstream: target.url, upstreamTimeoutMs: 500, bodyCapBytes: 64 * 1024 });
+      try {
+        for (let attempt = 0; attempt < 2; attempt++) {
+          const outcome = await fetch(`${observer.url}/payments/1`).then(
+            async (answer) => (await answer.arrayBuffer(), answer.status),
+            () => 'closed',
+          );
+          if (behaviour === 'never-answers' || behaviour === 'resets-connections') assert.equal(outcome, 502, behaviour);
+          if (behaviour === 'not-json') assert.equal(outcome, 200);
+        }
+      } finally {
+        const report = await observer.stop();
+        await target.close();
+        if (behaviour === 'huge-body') assert.ok(report.target.findings.some((finding) => /over 65536 bytes/.test(finding)), report.target.findings.join('\n'));
+        if (behaviour === 'never-answers') assert.ok(report.target.findings.some((finding) => /no answer for 500 ms/.test(finding)));
+      }
+    }
+  });
+
+  it('writes the four report files from the command line after --duration', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'observe-cli-'));
+    try {
+      const child = spawn(process.execPath, ['bin/checkout-conformance.js', 'observe', '--upstream', sandbox.url, '--duration', '3', '--out', out, '--allow-partial'], {
+        cwd: new URL('../', import.meta.url),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const proxyUrl = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', () => {
+          const match = /at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+          if (match) resolve(match[1]);
+        });
+        child.on('exit', () => reject(new Error(output)));
+      });
+      await merchantScript(proxyUrl);
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      assert.equal(code, 0, output);
+      for (const file of ['report.json', 'report.html', 'junit.xml', 'summary.md']) assert.ok(existsSync(join(out, file)), file);
+      const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
+      assert.equal(report.verdict, 'conformant');
+      assert.equal(statusOf(report, 'CHK-7'), 'passed');
+      assert.ok(!readFileSync(join(out, 'report.json'), 'utf8').includes('s3cret-password'));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
