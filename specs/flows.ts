@@ -5,6 +5,7 @@ import type { RunConfig } from '../src/run-config.ts';
 import { checkCheckoutUsable, checkReferenceCreated, checkSuccess, checkoutOf, isRefusal, isSuccess, operationOf, paymentIdOf, paymentOf, show, type Exchange } from '../src/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { needs } from '../src/needs.ts';
+import { holdsPlaceholder } from '../src/runner/profile.ts';
 import { randomUUID } from 'node:crypto';
 import { helperClient, helpersUsable, test, type Api } from './fixtures.ts';
 
@@ -137,7 +138,11 @@ export function outsideWindow(request: ReferenceRequest, when: 'past' | 'future'
 /** How long to wait for something that must not happen (a notification, a post to the action URL): as long as it may take to happen. */
 export const quietMs = (run: RunConfig) => run.profile.timeouts.eventMs;
 
-/** A registered customer where the run may use test helpers, else a UUID the target has never seen. */
+/**
+ * A registered customer where the run may use test helpers, else the profile's first (registered out
+ * of band), else a UUID the target has never seen.
+ */
 export async function someCustomer(run: RunConfig, api: Api): Promise<string> {
-  return helpersUsable(run) ? helperClient(api).registerCustomer() : randomUUID();
+  if (helpersUsable(run)) return helperClient(api).registerCustomer();
+  return run.profile.customers?.find((uuid) => !holdsPlaceholder(uuid)) ?? randomUUID();
 }

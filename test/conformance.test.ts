@@ -75,7 +75,10 @@ test('a target without test helpers is incomplete, naming what was not verified;
   const incomplete = readReport(join(dir, 'strict'));
   assert.equal(incomplete.verdict, 'incomplete');
   for (const id of ['TOK-1', 'TOK-6', 'PML-5', 'REF-6', 'REF-7', 'EVT-1', 'EVT-2', 'EVT-3']) assert.match(incomplete.reason!, new RegExp(`\\b${id}\\b`));
-  assert.match(incomplete.reason!, /target has no test helpers \(to verify: /);
+  // Each with what would verify it: the interbank confirmation, customers registered out of band, the hosted page's selectors.
+  assert.match(incomplete.reason!, /REF-6.*: target has no test helpers: only the interbank network confirms a reference.* \(to verify: the test helpers/);
+  assert.match(incomplete.reason!, /TOK-1.*: target has no register-customer helper and the profile names too few customers .* \(to verify: customers registered out of band/);
+  assert.match(incomplete.reason!, /PAGE-3.*: profile gives no hosted-page selector for cardNumber \(to verify: /);
 
   assert.equal(partialRun.code, 0, partialRun.stdout.slice(-3000));
   const partial = readReport(join(dir, 'partial'));
