@@ -13,6 +13,7 @@ import { mutants } from '../mutants/catalogue.ts';
 import { startProxy, type RunningProxy } from '../mutants/proxy.ts';
 import { mask } from '../src/evidence.ts';
 import { startObserver } from '../src/observe/observer.ts';
+import { createTrafficState, maxRemembered } from '../src/observe/traffic-state.ts';
 import type { Report } from '../src/runner/report.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { startHostileTarget } from './support/hostile-targets.ts';
@@ -187,5 +188,19 @@ describe('observe', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+  });
+});
+
+describe('what the observer remembers', () => {
+  it(`is bounded: past ${maxRemembered} checkouts the oldest is forgotten, a recent repeat is still seen`, () => {
+    const state = createTrafficState();
+    const created = (id: string) => ({
+      request: { method: 'POST', url: 'http://127.0.0.1/checkouts', headers: {}, body: {} },
+      response: { status: 201, headers: {}, body: { success: true, data: { id, paymentId: `payment-${id}` } }, durationMs: 1 },
+    });
+    for (let index = 0; index <= maxRemembered; index++) state.follow('createCheckout', null, created(`checkout-${index}`));
+    const repeats = (id: string) => state.follow('createCheckout', null, created(id)).flatMap((judged) => judged.problems);
+    assert.deepEqual(repeats('checkout-0'), []);
+    assert.ok(repeats(`checkout-${maxRemembered}`).some((problem) => problem.clause === 'CHK-7'));
   });
 });

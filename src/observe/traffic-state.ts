@@ -26,6 +26,18 @@ function validAtTheSameTime(a: Partial<Payment>, b: Partial<Payment>): boolean {
 }
 
 const maxFindings = 20;
+/**
+ * How many checkouts, payments and lists the observer remembers, each map on its own: the oldest is
+ * forgotten first, so that a session of days keeps its memory bounded (a repeat of something older
+ * is then not seen).
+ */
+export const maxRemembered = 10_000;
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > maxRemembered) map.delete(map.keys().next().value as K);
+}
 
 export function createTrafficState() {
   const checkoutsById = new Map<string, Exchange>();
@@ -43,8 +55,8 @@ export function createTrafficState() {
     const { id, paymentId } = checkoutOf(exchange) ?? {};
     const earlier = (id !== undefined ? checkoutsById.get(id) : undefined) ?? (paymentId !== undefined ? checkoutsByPaymentId.get(paymentId) : undefined);
     const verified = checkoutsById.size > 0;
-    if (id !== undefined && !checkoutsById.has(id)) checkoutsById.set(id, exchange);
-    if (paymentId !== undefined && !checkoutsByPaymentId.has(paymentId)) checkoutsByPaymentId.set(paymentId, exchange);
+    if (id !== undefined && !checkoutsById.has(id)) remember(checkoutsById, id, exchange);
+    if (paymentId !== undefined && !checkoutsByPaymentId.has(paymentId)) remember(checkoutsByPaymentId, paymentId, exchange);
     return {
       title: 'POST /checkouts, one after another',
       clauses: verified ? ['CHK-7'] : [],
@@ -65,7 +77,7 @@ export function createTrafficState() {
       overlappingPaymentsSeen = [...paymentsByReference.values()].some((seen) => seen.some((other) => other.payment.id !== payment.id && validAtTheSameTime(other.payment, payment)));
     }
     const clash = sameReference.find((other) => validAtTheSameTime(other.payment, payment));
-    paymentsByReference.set(reference, [...sameReference, { payment, exchange }]);
+    remember(paymentsByReference, reference, [...sameReference, { payment, exchange }]);
     return {
       title: 'references valid at the same time',
       clauses: overlappingPaymentsSeen ? ['REF-8'] : [],
@@ -90,7 +102,7 @@ export function createTrafficState() {
   function listRead(customer: string, exchange: Exchange): void {
     const uuids = storedMethodsOf(exchange).map((method) => show(method?.uuid));
     const previous = lists.get(customer);
-    lists.set(customer, { uuids, paymentsBefore: paymentsSeen, exchange });
+    remember(lists, customer, { uuids, paymentsBefore: paymentsSeen, exchange });
     if (!previous || previous.paymentsBefore !== paymentsSeen) return;
     const added = uuids.filter((uuid) => !previous.uuids.includes(uuid));
     const removed = previous.uuids.filter((uuid) => !uuids.includes(uuid));
@@ -112,7 +124,7 @@ export function createTrafficState() {
       if (operation === 'createCheckout') judged.push(checkoutCreated(exchange));
       if (operation === 'createReference') {
         const paymentId = paymentIdOf(exchange);
-        if (paymentId !== undefined && typeof exchange.request.body === 'object') referenceCreations.set(paymentId, exchange);
+        if (paymentId !== undefined && typeof exchange.request.body === 'object') remember(referenceCreations, paymentId, exchange);
         judged.push(paymentSeen(exchange));
       }
       if (operation === 'getPayment' && param !== null) judged.push(paymentRead(param, exchange), paymentSeen(exchange));
