@@ -10,4 +10,6 @@ export interface ManifestEntry {
   clause: string | null;
   /** The candidate's RunConfig (src/run-config.ts). */
   runConfigFile: string;
+  /** Its outDir: where Playwright's test-results go. */
+  outDir: string;
 }

@@ -6,7 +6,6 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
-import { readRunConfig } from '../src/run-config.ts';
 import { grepPattern } from '../src/runner/playwright.ts';
 import { manifestEnv, type ManifestEntry } from './manifest.ts';
 
@@ -30,7 +29,7 @@ export default defineConfig({
     // One worker per candidate: a worker serves one project only, and starting one costs about two
     // seconds of CPU; the other candidates keep the cores busy.
     workers: 1,
-    outputDir: `${readRunConfig(entry.runConfigFile).outDir}/test-results`,
+    outputDir: `${entry.outDir}/test-results`,
     // A mutant's failures are expected: they keep the worker (specs/fixtures.ts).
     metadata: { runConfigFile: entry.runConfigFile, failuresExpected: entry.clause !== null },
   })),

@@ -159,7 +159,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
     for (const candidate of list) targets.push(await startTarget(candidate, shared, configDir));
     // Benign variants first: they run every test, so they should not be the ones left at the end.
     const ordered = [...targets].sort((a, b) => Number(a.candidate.clause !== null) - Number(b.candidate.clause !== null));
-    const manifest: ManifestEntry[] = ordered.map(({ candidate, runConfigFile }) => ({ name: candidate.name, clause: candidate.clause, runConfigFile }));
+    const manifest: ManifestEntry[] = ordered.map(({ candidate, run, runConfigFile }) => ({ name: candidate.name, clause: candidate.clause, runConfigFile, outDir: run.outDir }));
     const manifestFile = join(configDir, 'manifest.json');
     writeFileSync(manifestFile, JSON.stringify(manifest));
     // Playwright's console reporter would print every expected failure of every mutant: the matrix says what matters.

@@ -9,7 +9,6 @@ import type { Card } from '../schemas/generated/types.ts';
 import { needs } from '../src/needs.ts';
 import type { PaidWith } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
-import { holdsPlaceholder } from '../src/runner/profile.ts';
 import { test } from './fixtures.ts';
 
 type Role = keyof BrowserSelectors;
@@ -18,11 +17,10 @@ function locate(page: Page, selector: Selector): Locator {
   return typeof selector === 'string' ? page.locator(selector) : page.locator(selector.frame).contentFrame().locator(selector.field);
 }
 
-/** The role's element, or null where the profile gives no selector for it (or still its placeholder). */
+/** The role's element, or null where the profile gives no selector for it. */
 export function optionalRole(run: RunConfig, page: Page, role: Role): Locator | null {
   const selector = run.profile.selectors?.[role];
-  if (!selector || holdsPlaceholder(typeof selector === 'string' ? selector : `${selector.frame} ${selector.field}`)) return null;
-  return locate(page, selector);
+  return selector ? locate(page, selector) : null;
 }
 
 /** The role's element; the test is skipped where the profile gives no selector for it. */

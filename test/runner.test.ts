@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parseRunOptions, UsageError } from '../src/runner/options.ts';
 import { grepPattern } from '../src/runner/playwright.ts';
 import { freePort } from '../src/runner/processes.ts';
-import { builtInProfile, loadProfile, ProfileError, runHeaders } from '../src/runner/profile.ts';
+import { builtInProfile, loadProfile, ProfileError, runHeaders, withoutPlaceholders } from '../src/runner/profile.ts';
 import type { Report } from '../src/runner/report.ts';
 import { cli, packageRoot, specFolder, tempDir } from './support/cli.ts';
 
@@ -61,6 +61,15 @@ test('profiles: the shipped ones are valid; a bad one is named; placeholders mus
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('profiles: a placeholder selector, customer or declined card counts as absent; filled ones stay', () => {
+  const example = withoutPlaceholders(loadProfile(join(packageRoot, 'profiles/example-service.json')));
+  assert.deepEqual(example.selectors, {});
+  assert.deepEqual(example.customers, []);
+  assert.equal(example.declinedCardNumber, undefined);
+  const portal = loadProfile(join(packageRoot, 'profiles/sandbox-portal.json'));
+  assert.deepEqual(withoutPlaceholders(portal), { ...portal, declinedCardNumber: portal.declinedCardNumber });
 });
 
 test('cli: a bad option is one line on stderr and exit 2', async () => {

@@ -98,6 +98,12 @@ function describePaid(paid: PaidWith): string {
     : `an MW with countryCode ${show(paid.wallet.countryCode)} and last3Digitis ${show(paid.wallet.number.slice(-3))}`;
 }
 
+/** The listed methods whose uuid was not among those listed `before`. */
+export function methodsAddedSince(exchange: Exchange, before: StoredPaymentMethod[] = []): StoredPaymentMethod[] {
+  const known = new Set(before.map((method) => method.uuid));
+  return storedMethodsOf(exchange).filter((method) => !known.has(method?.uuid));
+}
+
 /**
  * TOK-1/TOK-2 and PML-5: the list holds a method, not there `before`, whose values are those paid with.
  *
@@ -110,8 +116,7 @@ function describePaid(paid: PaidWith): string {
  * Not covered: allowRegistration in layout default.
  */
 export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidWith; clause: string; before?: StoredPaymentMethod[] }): Problem[] {
-  const known = new Set((context.before ?? []).map((method) => method.uuid));
-  const methods = storedMethodsOf(exchange).filter((method) => !known.has(method?.uuid));
+  const methods = methodsAddedSince(exchange, context.before);
   if (methods.some((method) => matches(method, context.paidWith))) return [];
   const sameType = methods.some((method) => method?.type === context.paidWith.method);
   return [
@@ -133,8 +138,7 @@ export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidW
  * until a method shows, for eventMs where the pay helper answered 202 or the payment was on a page.
  */
 export function checkNothingStored(exchange: Exchange, context: { clause: string; why: string; before?: StoredPaymentMethod[] }): Problem[] {
-  const known = new Set((context.before ?? []).map((method) => method.uuid));
-  const added = storedMethodsOf(exchange).filter((method) => !known.has(method?.uuid));
+  const added = methodsAddedSince(exchange, context.before);
   if (added.length === 0) return [];
   return [{ clause: context.clause, message: `${operationOf(exchange.request)} response /data: expected no stored method ${context.why}, got ${show(added)}` }];
 }

@@ -2,7 +2,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mask } from '../evidence.ts';
-import { parseCommandArgs, UsageError } from '../runner/options.ts';
+import { httpUrl, integer, parseCommandArgs, UsageError } from '../runner/options.ts';
 import { loadProfile } from '../runner/profile.ts';
 import type { Report } from '../runner/report.ts';
 import { publishReport, say } from '../runner/run.ts';
@@ -53,25 +53,16 @@ export function parseObserveOptions(args: string[]): ObserveOptions {
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (values.upstream === undefined) throw new UsageError('observe needs --upstream URL');
-  if (!/^https?:$/.test(URL.canParse(values.upstream) ? new URL(values.upstream).protocol : '')) {
-    throw new UsageError(`--upstream must be an absolute http(s) URL, not "${values.upstream}"`);
-  }
   return {
-    upstream: values.upstream,
-    port: values.port === undefined ? 0 : wholeNumber('--port', values.port, 0, 65535),
+    upstream: httpUrl('--upstream', values.upstream),
+    port: values.port === undefined ? 0 : integer('--port', values.port, 0, 65535),
     profilePath: values.profile ?? null,
     outDir: values.out ?? null,
-    durationSeconds: values.duration === undefined ? null : wholeNumber('--duration', values.duration, 1, 30 * 24 * 3600),
+    durationSeconds: values.duration === undefined ? null : integer('--duration', values.duration, 1, 30 * 24 * 3600),
     liveReport: values['live-report'] ?? false,
     strict: values.strict ?? false,
     allowPartial: values['allow-partial'] ?? false,
   };
-}
-
-function wholeNumber(option: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`${option} must be an integer from ${min} to ${max}, not "${text}"`);
-  return value;
 }
 
 /** Resolves on SIGINT, SIGTERM or after the duration, whichever comes first. */

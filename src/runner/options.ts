@@ -143,7 +143,7 @@ function shardOf(text: string): string {
   return text;
 }
 
-function integer(option: string, text: string, min: number, max: number): number {
+export function integer(option: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!/^-?\d+$/.test(text) || value < min || value > max) {
     throw new UsageError(`${option} must be an integer from ${min} to ${max}, not "${text}"`);
@@ -151,7 +151,7 @@ function integer(option: string, text: string, min: number, max: number): number
   return value;
 }
 
-function httpUrl(option: string, text: string): string {
+export function httpUrl(option: string, text: string): string {
   let url: URL;
   try {
     url = new URL(text);

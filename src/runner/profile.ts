@@ -17,7 +17,25 @@ export const loadProfile = jsonFileReader<Profile>('profile', profileSchema, Pro
 
 /** A value still holding the "<…>" placeholder of an example profile. */
 const placeholder = /<[^>]+>/;
-export const holdsPlaceholder = (value: string) => placeholder.test(value);
+
+/**
+ * The profile as the specs see it: a selector, customer or declinedCardNumber that still holds an
+ * example profile's placeholder counts as absent (a check that needs it is skipped with the reason).
+ */
+export function withoutPlaceholders(profile: Profile): Profile {
+  const filled = (value: string | undefined) => (value === undefined || placeholder.test(value) ? undefined : value);
+  const selectors =
+    profile.selectors &&
+    Object.fromEntries(
+      Object.entries(profile.selectors).filter(([, selector]) => !placeholder.test(typeof selector === 'string' ? selector : `${selector.frame} ${selector.field}`)),
+    );
+  return {
+    ...profile,
+    ...(selectors && { selectors }),
+    ...(profile.customers && { customers: profile.customers.filter((uuid) => !placeholder.test(uuid)) }),
+    declinedCardNumber: filled(profile.declinedCardNumber),
+  };
+}
 
 /**
  * The headers of the run: the profile's, with the --header ones over them (names compare

@@ -15,7 +15,7 @@ import type { RunOptions } from './options.ts';
 import { blobDirOf, runPlaywright } from './playwright.ts';
 import { preflight } from './preflight.ts';
 import { probeTarget } from './probe.ts';
-import { runHeaders, secretsOfRun } from './profile.ts';
+import { runHeaders, secretsOfRun, withoutPlaceholders } from './profile.ts';
 import { rawResultsFile, type RawResults } from './raw-results.ts';
 import { buildReport, exitCodeOf, type Report } from './report.ts';
 import { profileFor, startTarget, type Target } from './target.ts';
@@ -50,7 +50,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
       const run: RunConfig = {
         baseUrl: target.baseUrl,
         targetKind: target.kind,
-        profile: { ...profile, capabilities: { ...profile.capabilities, testHelpers: probes.testHelpers, hostedPages: probes.hostedPages } },
+        profile: { ...withoutPlaceholders(profile), capabilities: { ...profile.capabilities, testHelpers: probes.testHelpers, hostedPages: probes.hostedPages } },
         headers,
         seed,
         runs: options.runs,
