@@ -1,8 +1,23 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 
-export type Database = BetterSqlite3.Database;
+/** A prepared statement whose parameters and rows the caller names. */
+export interface Statement<Params extends unknown[] = any[], Row = any> {
+  run(...params: Params): { lastInsertRowid: number | bigint; changes: number | bigint };
+  get(...params: Params): Row | undefined;
+  all(...params: Params): Row[];
+}
+
+/** The sandbox's view of SQLite (node:sqlite): typed statements and nestable transactions. */
+export interface Database {
+  prepare<Params extends unknown[] = any[], Row = any>(sql: string): Statement<Params, Row>;
+  exec(sql: string): void;
+  /** Runs `work` in a transaction, or in a savepoint when one is already open: what throws is undone. */
+  transaction<T>(work: () => T): T;
+  readonly inTransaction: boolean;
+  close(): void;
+}
 
 const schema = `
 CREATE TABLE IF NOT EXISTS customers (
@@ -105,13 +120,45 @@ CREATE TABLE IF NOT EXISTS settings (
 /** Opens (creating where needed) the sandbox database: a file path, or ':memory:'. */
 export function openDatabase(path: string): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new BetterSqlite3(path);
+  const db = new DatabaseSync(path);
   if (path !== ':memory:') {
-    db.pragma('journal_mode = WAL');
+    db.exec('PRAGMA journal_mode = WAL');
     // Durable against a killed process (the WAL is fsynced at checkpoints), which is what a sandbox needs.
-    db.pragma('synchronous = NORMAL');
+    db.exec('PRAGMA synchronous = NORMAL');
   }
-  db.pragma('foreign_keys = ON');
+  db.exec('PRAGMA foreign_keys = ON');
   db.exec(schema);
-  return db;
+  return withTransactions(db);
+}
+
+function withTransactions(db: DatabaseSync): Database {
+  let depth = 0;
+  return {
+    prepare(sql) {
+      const statement = db.prepare(sql);
+      // Rows are spread into named parameters whole; a field the statement does not name is ignored.
+      statement.setAllowUnknownNamedParameters(true);
+      return statement as unknown as Statement;
+    },
+    exec: (sql) => db.exec(sql),
+    transaction(work) {
+      const savepoint = `nested_${depth}`;
+      db.exec(depth === 0 ? 'BEGIN' : `SAVEPOINT ${savepoint}`);
+      depth++;
+      try {
+        const result = work();
+        depth--;
+        db.exec(depth === 0 ? 'COMMIT' : `RELEASE ${savepoint}`);
+        return result;
+      } catch (error) {
+        depth--;
+        db.exec(depth === 0 ? 'ROLLBACK' : `ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+        throw error;
+      }
+    },
+    get inTransaction() {
+      return depth > 0;
+    },
+    close: () => db.close(),
+  };
 }

@@ -14,8 +14,6 @@ interface Queued {
  */
 export function createGroupCommit(db: Database) {
   let queue: Queued[] = [];
-  // Called inside a transaction, a better-sqlite3 transaction function runs as a savepoint.
-  const inSavepoint = db.transaction((write: () => unknown) => write());
   const commitQueue = () => {
     const batch = queue;
     queue = [];
@@ -24,12 +22,12 @@ export function createGroupCommit(db: Database) {
       db.transaction(() => {
         for (const { write } of batch) {
           try {
-            outcomes.push({ value: inSavepoint(write) });
+            outcomes.push({ value: db.transaction(write) });
           } catch (error) {
             outcomes.push({ error });
           }
         }
-      })();
+      });
     } catch (error) {
       for (const { reject } of batch) reject(error);
       return;

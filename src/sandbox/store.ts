@@ -170,7 +170,7 @@ export function createStore(db: Database, entity: string, nextReference: () => s
   const commitSoon = createGroupCommit(db);
 
   return {
-    transaction: <T>(work: () => T): T => db.transaction(work)(),
+    transaction: <T>(work: () => T): T => db.transaction(work),
     /** Settles once the checkout and its payment are committed. */
     createCheckout: (checkout: NewCheckout, payment: NewPayment, now: string): Promise<CheckoutRow> =>
       commitSoon(() => {
@@ -214,7 +214,7 @@ export function createStore(db: Database, entity: string, nextReference: () => s
       db.transaction(() => {
         statements.insertAttempt.run({ ...attempt, headers: JSON.stringify(attempt.headers) });
         statements.afterTry.run(attempt.attempt, nextTryAtMs, attempt.notificationId);
-      })();
+      });
     },
     attempts(paymentId?: number) {
       const rows = paymentId === undefined ? statements.attempts.all() : statements.attemptsOfPayment.all(paymentId);
