@@ -1,7 +1,19 @@
 #!/usr/bin/env node
 // Runs the TypeScript command line through tsx, without a build step.
-import { register } from 'tsx/esm/api';
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 17) || major === 23) {
+  console.error(
+    `checkout-conformance: Node.js ${process.versions.node} is not supported: use Node.js 24 (or 22.17 and later), ` +
+      'whose built-in node:sqlite the reference sandbox needs (package.json "engines").',
+  );
+  process.exit(2);
+}
+// Node 22 flags node:sqlite as experimental and says so on every start; Node 24 does not.
+const emitWarning = process.emitWarning;
+process.emitWarning = (warning, ...rest) =>
+  String(warning).startsWith('SQLite is an experimental feature') ? undefined : emitWarning.call(process, warning, ...rest);
 
+const { register } = await import('tsx/esm/api');
 register();
 const { main } = await import('../src/cli.ts');
 try {

@@ -47,11 +47,14 @@ export async function startTarget(options: RunOptions, profile: Profile, logDir:
   return { kind: 'sandbox', baseUrl: sandbox.url, profile, stop: () => sandbox.close() };
 }
 
-/** A Prism 5.14.2 mock of schemas/generated/openapi.json on a free loopback port; logDir receives its log. */
-export async function startPrism(profile: Profile, logDir: string): Promise<Target> {
+/**
+ * A Prism mock of schemas/generated/openapi.json on a free loopback port; logDir receives its log.
+ * The project's own Prism (5.14.2) unless another is named (the test that watches newer ones).
+ */
+export async function startPrism(profile: Profile, logDir: string, prismBin = `${packageRoot}node_modules/.bin/prism`): Promise<Target> {
   const port = await freePort();
   const prism = spawnGroup(
-    `${packageRoot}node_modules/.bin/prism`,
+    prismBin,
     ['mock', '-h', '127.0.0.1', '-p', String(port), `${packageRoot}schemas/generated/openapi.json`],
     { cwd: packageRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );

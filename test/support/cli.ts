@@ -14,10 +14,10 @@ export interface CliResult {
 }
 
 /** Runs the command line as a user would, in a child process. */
-export function cli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+export function cli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; execPath?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
-      process.execPath,
+      options.execPath ?? process.execPath,
       [bin, ...args],
       { env: { ...process.env, ...options.env }, timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code) : 0, stdout, stderr }),
