@@ -20,7 +20,7 @@ import {
 } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { requires, tags, test } from './fixtures.ts';
-import { createCheckout, forCustomer, getPayment, sample, someCustomer } from './flows.ts';
+import { createCheckout, forCustomer, getPayment, requireServed, sample, someCustomer } from './flows.ts';
 
 const variantNames = {
   storeMethod: 'store a payment method (no page.layout)',
@@ -131,6 +131,7 @@ test.describe('refusing broken checkouts', () => {
       requires(run, 'refusesBrokenRules');
       // A registered customer, so that a refusal is for the broken rule, not for an unknown customer.
       const customer = await someCustomer(run, api);
+      await requireServed(api, '/checkouts', forCustomer(sample(run, checkoutVariants.atmPage), customer));
       await property(broken.arbitrary, async (request) =>
         checkRefused(await api.post('/checkouts', forCustomer(request as CheckoutRequest, customer)), { clause: broken.clause, broken: broken.name }),
       );
@@ -144,6 +145,7 @@ test.describe('refusing broken checkouts', () => {
   ];
   for (const [name, rawBody] of notObjects) {
     test(`${name} is refused with a 4xx and the target keeps serving`, { tag: tags('CHK-12') }, async ({ run, api }) => {
+      await requireServed(api, '/checkouts', sample(run, checkoutVariants.atmPage));
       const refused = await api.send({ method: 'POST', path: '/checkouts', rawBody, headers: { 'content-type': 'application/json' } });
       const after = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
       api.expectNoProblems(checkRefusedAndStillServing(refused, after, { broken: name }));

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import type { Checkout, CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
 import type { RunConfig } from '../src/run-config.ts';
-import { checkCheckoutUsable, checkReferenceCreated, checkSuccess, checkoutOf, isRefusal, isSuccess, operationOf, paymentIdOf, paymentOf, show, type Exchange } from '../src/checks/index.ts';
+import { checkCheckoutUsable, checkReferenceCreated, checkSuccess, checkoutOf, isRefusal, isSuccess, operationOf, paymentIdOf, paymentOf, show, unservedReason, type Exchange } from '../src/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { needs } from '../src/needs.ts';
 import { randomUUID } from 'node:crypto';
@@ -59,6 +59,12 @@ export async function createReference(api: Api, request: ReferenceRequest): Prom
   const paymentId = paymentIdOf(exchange);
   test.skip(paymentId === undefined, needs.paymentId.reason);
   return { exchange, paymentId: paymentId! };
+}
+
+/** Refusals verify a rule only where the target serves the operation: a valid request first, and the test skipped where it is not accepted. */
+export async function requireServed(api: Api, path: string, valid: unknown): Promise<void> {
+  const reason = unservedReason(await api.post(path, valid));
+  test.skip(reason !== null, reason ?? '');
 }
 
 /**

@@ -4,7 +4,7 @@ import { brokenReferences, validReference } from '../generators/index.ts';
 import type { Payment, ReferenceRequest } from '../schemas/generated/types.ts';
 import { checkConfirmed, checkDistinctReferences, checkNotConfirmed, checkPayment, checkPaymentEchoes, checkReferenceCreated, checkRefused, paymentOf } from '../src/checks/index.ts';
 import { requires, tags, test } from './fixtures.ts';
-import { createReference, getPayment, mustSucceed, outsideWindow, readPayment, readSettled, sample, samples } from './flows.ts';
+import { createReference, getPayment, mustSucceed, outsideWindow, readPayment, readSettled, requireServed, sample, samples } from './flows.ts';
 
 /** More references than a target that recycles a pool of 100 (or a page of them) could keep apart. */
 const manyReferences = 120;
@@ -88,6 +88,7 @@ test.describe('refusing broken references', () => {
   for (const broken of brokenReferences) {
     test(`${broken.name} is refused: ${broken.description}`, { tag: tags(broken.clause) }, async ({ run, api, property }) => {
       requires(run, 'refusesBrokenRules');
+      await requireServed(api, '/payments/references', sample(run, validReference({ callback: 'without', around: new Date() })));
       await property(broken.arbitrary as fc.Arbitrary<ReferenceRequest>, async (request) =>
         checkRefused(await api.post('/payments/references', request), { clause: broken.clause, broken: broken.name }),
       );

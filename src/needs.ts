@@ -51,9 +51,22 @@ export const needs = {
 
 export type Need = keyof typeof needs;
 
+/** Not a need a spec skips for up front: a refusal test finds it out with its first request (checks/refusal.ts). */
+export const served = {
+  reason: 'not verified: the target did not accept a valid request to this operation, so its refusals show nothing of the rule',
+  remedy: 'a target that accepts valid requests (check --base-url, and the credentials: --header or the profile\'s headers)',
+};
+
 /** What would let the suite verify a clause skipped for this reason; null where it is not one of the needs. */
 export function remedyFor(reason: string): string | null {
   // The longest reason that fits: one may start with another ("target has no test helpers: …").
-  const fitting = Object.values(needs).filter((need) => reason.startsWith(need.reason));
+  const fitting = [...Object.values(needs), served].filter((need) => reason.startsWith(need.reason));
   return fitting.sort((a, b) => b.reason.length - a.reason.length)[0]?.remedy ?? null;
+}
+
+/** What a status that every scenario stops on most likely means, for a user's first minute; null: nothing to say. */
+export function statusHint(status: number): string | null {
+  if (status === 401 || status === 403) return 'check the credentials: --header "Authorization: …" (or the profile\'s headers)';
+  if (status === 404) return 'check --base-url';
+  return null;
 }

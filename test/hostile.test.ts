@@ -36,7 +36,11 @@ interface Expectation {
 const deadTarget = (reason: RegExp): Expectation => ({ code: 2, reason, boundMs: defaultRequestMs + startupMs });
 const wrongContent: Expectation = { code: 1, boundMs: 60_000 };
 
-const expectations: Record<HostileBehaviour, Expectation> = {
+/** Targets that answer every request, and refuse every one: the run goes through, and proves nothing. */
+const refusingEverything = ['unauthorized', 'not-found'] as const satisfies readonly HostileBehaviour[];
+type SurvivalBehaviour = Exclude<HostileBehaviour, (typeof refusingEverything)[number]>;
+
+const expectations: Record<SurvivalBehaviour, Expectation> = {
   'never-answers': deadTarget(/unreachable: it accepted the connection but sent nothing within 10000 ms/),
   'resets-connections': deadTarget(/unreachable: the connection was reset/),
   drips: deadTarget(/cannot be tested: its answer did not end within 10000 ms/),
@@ -76,7 +80,7 @@ function assertFailedWithEvidence(report: Report, behaviour: HostileBehaviour) {
 }
 
 describe('hostile targets', { concurrency: true }, () => {
-  for (const behaviour of hostileBehaviours) {
+  for (const behaviour of hostileBehaviours.filter((b): b is SurvivalBehaviour => b in expectations)) {
     const expected = expectations[behaviour];
     test(`${behaviour}: the run ends within ${expected.boundMs} ms, exit ${expected.code}, reason and four files, nothing left behind`, { timeout: expected.boundMs + 30_000 }, async (t) => {
       const target = await startHostileTarget(behaviour);
@@ -130,4 +134,26 @@ test('--request-timeout-ms shortens the preflight against a silent target', { ti
   assert.equal(run.code, 2);
   assert.match(readReport(out).reason ?? '', /sent nothing within 800 ms/);
   assert.ok(Date.now() - started < startupMs + 800, `took ${Date.now() - started} ms`);
+});
+
+describe('targets that refuse everything', { concurrency: true }, () => {
+  for (const behaviour of refusingEverything) {
+    test(`${behaviour}: no MUST clause is passed, every one failed or not verified`, { timeout: 240_000 }, async (t) => {
+      const target = await startHostileTarget(behaviour);
+      t.after(() => target.close());
+      const out = tempDir(t, `hostile-${behaviour}-`);
+      const run = await markedRun(['run', '--base-url', target.url, '--out', out, '--seed', '5'], 220_000);
+      assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`.slice(-3000));
+      const report = readReport(out);
+      assert.equal(report.verdict, 'non-conformant');
+      const passed = report.clauses.filter((clause) => clause.level !== 'INFO' && clause.status === 'passed');
+      assert.deepEqual(passed.map((clause) => `${clause.id}: ${clause.tests.map((test) => test.title).join('; ')}`), []);
+      const refusals = report.clauses.filter((clause) => ['CHK-9', 'CHK-10', 'CHK-11', 'REF-9'].includes(clause.id));
+      for (const clause of refusals) {
+        const reasons = clause.tests.filter((test) => test.status === 'skipped').map((test) => test.reason ?? '');
+        assert.ok(reasons.some((reason) => /did not accept a valid request to this operation/.test(reason)), `${clause.id}: ${reasons.join('; ')}`);
+      }
+      assert.deepEqual(run.leftBehind, []);
+    });
+  }
 });

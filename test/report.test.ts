@@ -185,7 +185,16 @@ test('a clause fails on the problems that name it, not on the tags of the test t
 
   const untagged = buildReport(clauses(), raw(rawTest('CHK-4', 'failed', { problems: [problem('ENV-1')], judged: true })), context);
   assert.equal(statusIn(untagged, 'ENV-1'), 'failed', 'a problem fails its clause wherever it was found');
-  assert.equal(statusIn(untagged, 'CHK-4'), 'passed');
+  assert.equal(statusIn(untagged, 'CHK-4'), 'skipped', 'a problem of a clause the test is not tagged with: its own clause was not reached');
+});
+
+test("a failing test never leaves its own clause passed when what failed was a step on the way (CHK-5's checkout answered 401)", () => {
+  const chk5 = rawTest('CHK-5', 'failed', { problems: [problem('CHK-1')], judged: true });
+  const report = buildReport(clauses(), raw(chk5), context);
+  assert.equal(statusIn(report, 'CHK-1'), 'failed');
+  assert.equal(statusIn(report, 'CHK-5'), 'skipped');
+  assert.match(report.clauses.find((c) => c.id === 'CHK-5')!.tests[0].reason!, /not verified: a step the test needs failed \(CHK-1\)/);
+  assert.ok(!report.coverage.verified.includes('CHK-5'));
 });
 
 test('a test that stopped on a step it needs leaves its own clauses unverified; one that crashed fails them', () => {

@@ -1,4 +1,5 @@
-import { isRefusal, operationOf, show, type Exchange, type Problem } from './problem.ts';
+import { served, statusHint } from '../needs.ts';
+import { isRefusal, isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /**
  * A request that breaks a stated rule is refused: any 4xx, with any body. A 2xx accepts what the
@@ -20,4 +21,16 @@ export function checkRefused(exchange: Exchange, context: { clause: string; brok
       message: `${operationOf(exchange.request)} with ${context.broken}: expected a 4xx refusal, got ${status} with body ${show(body)}`,
     },
   ];
+}
+
+/**
+ * A refusal shows a rule enforced only by a target that serves the operation: a 401 or 404 for
+ * everything refuses every broken request too. control is a valid request to the same operation:
+ * null where it was accepted, else why this test's refusals verify nothing (the test is skipped).
+ */
+export function unservedReason(control: Exchange): string | null {
+  const { status } = control.response;
+  if (isSuccess(status)) return null;
+  const hint = statusHint(status);
+  return `${served.reason}: a valid ${operationOf(control.request)} was answered ${status}${hint ? ` (${hint})` : ''}`;
 }

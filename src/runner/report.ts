@@ -190,19 +190,22 @@ type Outcome = Pick<RawTest, 'status' | 'reason'>;
 
 /**
  * What a test says of one clause: failed where one of its problems names the clause; for a clause it
- * is tagged with and found no problem of, its own status, except that a test that stopped on a
- * step it needs (a problem of another clause, before its judgement) did not verify it, and one that
- * failed with no problem at all (an exception, a time-out) fails it with that reason. Null: the test
- * does not bear on the clause.
+ * is tagged with and found no problem of, its own status, except that a test that failed with no
+ * problem at all (an exception, a time-out) fails it with that reason, and one that found problems
+ * of other clauses verified it only where it reached its judgement with problems of its own tags
+ * alone: a problem of a clause it is not tagged with is a step that went wrong on the way (a
+ * checkout refused with 401, an answer that is no checkout), after which the clause was never
+ * reached. Null: the test does not bear on the clause.
  */
 export function outcomeIn(test: RawTest, clauseId: string): Outcome | null {
   const own = test.problems.filter((problem) => problem.clause === clauseId);
   if (own.length > 0) return { status: 'failed', reason: describeProblems(own) };
   if (!test.clauseIds.includes(clauseId)) return null;
   if (test.status !== 'failed' || test.problems.length === 0) return { status: test.status, reason: test.reason };
-  if (test.judged) return { status: 'passed', reason: null };
-  const others = [...new Set(test.problems.map((problem) => problem.clause))].join(', ');
-  return { status: 'skipped', reason: `not verified: a step the test needs failed (${others})` };
+  const steps = [...new Set(test.problems.map((problem) => problem.clause).filter((clause) => !test.clauseIds.includes(clause)))];
+  if (test.judged && steps.length === 0) return { status: 'passed', reason: null };
+  const others = steps.length > 0 ? steps : [...new Set(test.problems.map((problem) => problem.clause))];
+  return { status: 'skipped', reason: `not verified: a step the test needs failed (${others.join(', ')})` };
 }
 
 export function clauseStatus(level: ClauseLevel, tests: readonly Outcome[], strict: boolean): ClauseStatus {
