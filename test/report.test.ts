@@ -248,3 +248,14 @@ test('coverage: a run that did not verify every MUST clause is incomplete, unles
   const failedToo = buildReport(clauses(), raw(...tests.slice(1), rawTest(verifiedMust[0].id, 'failed')), { ...context, allowPartial: false });
   assert.equal(failedToo.verdict, 'non-conformant', 'a failure is decisive even where coverage is partial');
 });
+
+test('a run stopped before its end is non-conformant where a clause had already failed, else incomplete; the reason says why either way', () => {
+  const stopped = 'the run was interrupted (SIGTERM): the checks that had ended are judged, the clauses of the rest are untested';
+  const failedBefore = buildReport(clauses(), raw(rawTest('CHK-1', 'failed', { problems: [problem('CHK-1')], judged: true })), context, stopped);
+  assert.equal(failedBefore.verdict, 'non-conformant');
+  assert.equal(failedBefore.reason, stopped);
+  const passedBefore = buildReport(clauses(), raw(rawTest('CHK-1', 'passed')), context, stopped);
+  assert.equal(passedBefore.verdict, 'incomplete');
+  assert.equal(statusIn(passedBefore, 'CHK-1'), 'passed');
+  assert.equal(statusIn(passedBefore, 'CHK-2'), 'untested');
+});

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,9 @@ import { grepPattern } from '../src/runner/playwright.ts';
 import { freePort } from '../src/runner/processes.ts';
 import { builtInProfile, loadProfile, ProfileError, runHeaders, withoutPlaceholders } from '../src/runner/profile.ts';
 import type { Report } from '../src/runner/report.ts';
-import { cli, packageRoot, specFolder, tempDir } from './support/cli.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { rawJournalFile } from '../src/runner/raw-results.ts';
+import { cli, packageRoot, readReport, specFolder, startCli, tempDir } from './support/cli.ts';
 
 const reportFiles = ['junit.xml', 'report.html', 'report.json', 'summary.md'];
 
@@ -159,3 +161,67 @@ test('observes the content types', { tag: tags('ENV-5') }, async ({ observe }) =
   assert.equal(observed.status, 'observed');
   assert.equal(observed.tests[0].observations[0].note, 'observation failed: the target answered nothing to observe');
 });
+
+/**
+ * Issue 17, item 5: a run stopped from outside keeps what it saw. The run is in progress on a test
+ * whose stored-method list never answers; the tests before it have ended (one passed, one failed a
+ * MUST where asked).
+ */
+const inProgressSpecs = (withFailure: boolean) => `
+import { readFileSync } from 'node:fs';
+import { test, expect } from '@playwright/test';
+const { baseUrl } = JSON.parse(readFileSync(process.env.CHECKOUT_CONFORMANCE_CONFIG!, 'utf8'));
+test('answers the envelope @ENV-1', { tag: ['@ENV-1', '@MUST'] }, async () => {
+  expect((await fetch(baseUrl + '/payments/1')).status).toBe(404);
+});
+${withFailure ? "test('creates a checkout @CHK-1', { tag: ['@CHK-1', '@MUST'] }, async () => { throw new Error('POST /checkouts answered 500'); });" : ''}
+test('lists stored methods @PML-1', { tag: ['@PML-1', '@MUST'] }, async () => {
+  await fetch(baseUrl + '/customers/0f8fad5b-d9cb-469f-a165-70867728950e/paymentMethods');
+});
+`;
+
+async function startHangingListTarget(t: { after(fn: () => void): void }): Promise<string> {
+  const held = new Set<import('node:http').ServerResponse>();
+  const target = createServer((request, response) => {
+    if (request.url?.includes('/paymentMethods')) return void held.add(response);
+    response.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    for (const response of held) response.destroy();
+    target.close();
+  });
+  return `http://127.0.0.1:${(target.address() as { port: number }).port}`;
+}
+
+const journalLines = (out: string) => (existsSync(join(out, rawJournalFile)) ? readFileSync(join(out, rawJournalFile), 'utf8').trim().split('\n').filter(Boolean).length : 0);
+
+for (const stop of ['SIGINT', 'SIGTERM', '--timeout-ms'] as const) {
+  const withFailure = stop === 'SIGTERM';
+  test(`an interrupted run (${stop}) writes the four files from what it saw: ended tests judged, the rest untested`, { timeout: 120_000 }, async (t) => {
+    const out = tempDir(t, 'interrupted-');
+    const specs = specFolder(t, { 'in-progress.spec.ts': inProgressSpecs(withFailure) });
+    const baseUrl = await startHangingListTarget(t);
+    const args = ['run', '--base-url', baseUrl, '--out', out, '--workers', '1', '--request-timeout-ms', '100000', '--allow-partial'];
+    if (stop === '--timeout-ms') args.push('--timeout-ms', '20000');
+    const { child, result } = startCli(args, { env: { CHECKOUT_CONFORMANCE_SPECS: specs }, timeoutMs: 110_000 });
+    if (stop !== '--timeout-ms') {
+      const ended = withFailure ? 2 : 1;
+      for (let waited = 0; journalLines(out) < ended && waited < 90_000; waited += 200) await sleep(200);
+      assert.equal(journalLines(out), ended, 'the tests before the hanging one ended');
+      child.kill(stop);
+    }
+    const { code, stdout } = await result;
+    assert.equal(code, withFailure ? 1 : 2, stdout);
+    for (const file of reportFiles) assert.ok(existsSync(join(out, file)), file);
+    const report = readReport(out);
+    assert.equal(report.verdict, withFailure ? 'non-conformant' : 'incomplete');
+    assert.match(report.reason ?? '', stop === '--timeout-ms' ? /time-out was reached/ : new RegExp(`interrupted \\(${stop}\\)`));
+    const statusOf = (id: string) => report.clauses.find((clause) => clause.id === id)!.status;
+    assert.equal(statusOf('ENV-1'), 'passed');
+    if (withFailure) assert.equal(statusOf('CHK-1'), 'failed');
+    assert.equal(statusOf('PML-1'), 'untested');
+    assert.match(readFileSync(join(out, 'summary.md'), 'utf8'), stop === '--timeout-ms' ? /time-out/ : /interrupted/);
+    assert.match(stdout, withFailure ? /non-conformant: 1 passed, 1 failed/ : /incomplete: 1 passed/);
+  });
+}

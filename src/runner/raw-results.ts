@@ -1,8 +1,15 @@
 /** What the Playwright reporter writes and the report is built from: one record per test. */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Problem } from '../checks/problem.ts';
 import type { Evidence, Observation, PropertyRun } from '../evidence.ts';
 
 export const rawResultsFile = 'raw-results.json';
+/**
+ * Each test's record, one JSON line as it ends: what a run stopped from outside (SIGTERM kills
+ * Playwright before its end) still has. raw-results.json replaces it when the runner ends.
+ */
+export const rawJournalFile = 'raw-results.partial.jsonl';
 
 export interface RawTest {
   /** Describe blocks and test title, joined with " › ". */
@@ -35,4 +42,28 @@ export interface RawResults {
 /** "@CHK-5" → "CHK-5"; tags that do not name a clause are left out. */
 export function clauseIdsOf(tags: readonly string[]): string[] {
   return tags.map((tag) => tag.replace(/^@/, '')).filter((tag) => /^[A-Z]+-\d+$/.test(tag));
+}
+
+/** Clears a folder's raw results before a run. */
+export function clearRawResults(dir: string): void {
+  for (const file of [rawResultsFile, rawJournalFile]) rmSync(join(dir, file), { force: true });
+}
+
+/**
+ * The raw results in a folder: the runner's, else the tests that ended before it was stopped
+ * (status interrupted; a line cut off by the stop is left out), else null.
+ */
+export function readRawResults(dir: string): RawResults | null {
+  const complete = join(dir, rawResultsFile);
+  if (existsSync(complete)) return JSON.parse(readFileSync(complete, 'utf8')) as RawResults;
+  const journal = join(dir, rawJournalFile);
+  if (!existsSync(journal)) return null;
+  const tests = readFileSync(journal, 'utf8').split('\n').flatMap((line) => {
+    try {
+      return line.trim() ? [JSON.parse(line) as RawTest] : [];
+    } catch {
+      return [];
+    }
+  });
+  return { status: 'interrupted', errors: [], tests };
 }

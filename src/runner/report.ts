@@ -90,8 +90,9 @@ export interface RunContext extends RunFacts {
 const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
 
 /**
- * raw is null when no test ran; runFailure is why the run could not be made (target unreachable,
- * crash), which makes it incomplete whatever the tests say.
+ * raw is null when no test ran; runFailure is why the run could not be made or finished (target
+ * unreachable, crash, interrupted), which makes it incomplete, unless a clause had already failed:
+ * then it is non-conformant, with the reason.
  */
 export function buildReport(
   catalogue: readonly Clause[],
@@ -108,7 +109,7 @@ export function buildReport(
   const reason = runFailure ?? incompleteReason(raw, context) ?? (anyFailed || !coverage.partial || context.allowPartial ? null : unverifiedReason(clauses));
   const { baseUrl, profileName, targetKind, profilePath, findings, ...facts } = context;
   return {
-    verdict: reason ? 'incomplete' : anyFailed ? 'non-conformant' : 'conformant',
+    verdict: anyFailed ? 'non-conformant' : reason ? 'incomplete' : 'conformant',
     reason,
     target: { baseUrl, profile: profileName, kind: targetKind, profilePath, findings },
     suite: { name: packageJson.name, version: packageJson.version },
@@ -166,8 +167,8 @@ export function exitCodeOf(verdict: Verdict): 0 | 1 | 2 {
 
 function incompleteReason(raw: RawResults | null, context: RunContext): string | null {
   if (!raw) return 'the test runner ended without results';
-  if (raw.status === 'timedout') return "the run's time-out was reached before every check ran";
-  if (raw.status === 'interrupted') return 'the run was interrupted';
+  if (raw.status === 'timedout') return "the run's time-out was reached before every check ran: the checks that had ended are judged, the clauses of the rest are untested";
+  if (raw.status === 'interrupted') return 'the run was interrupted: the checks that had ended are judged, the clauses of the rest are untested';
   const firstError = raw.errors[0]?.split('\n')[0];
   if (raw.tests.length === 0) {
     return context.grep ? `no check matches --grep ${context.grep}` : `no check ran${firstError ? `: ${firstError}` : ''}`;

@@ -4,14 +4,14 @@
  * A project that names its own run config (metadata.runConfigFile: one candidate of the mutant
  * catalogue, mutants/run.ts) gets its own raw-results.json, in that run's folder.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullProject, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { attachmentNames, mask, type Evidence, type Judgement, type Observation, type PropertyRun } from '../evidence.ts';
-import { readRunConfig } from '../run-config.ts';
+import { readRunConfig, type RunConfig } from '../run-config.ts';
 import { secretsOfRun } from './profile.ts';
-import { clauseIdsOf, rawResultsFile, type RawResults, type RawTest } from './raw-results.ts';
+import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from './raw-results.ts';
 
 type Attachment = TestResult['attachments'][number];
 
@@ -20,6 +20,12 @@ export default class ConformanceReporter implements Reporter {
   /** The tests by the run config file they ran with; undefined: the one the environment names. */
   private readonly testsByRun = new Map<string | undefined, Map<TestCase, RawTest>>();
   private readonly errors: string[] = [];
+  private readonly runs = new Map<string | undefined, RunConfig>();
+
+  private runOf(runConfigFile: string | undefined): RunConfig {
+    if (!this.runs.has(runConfigFile)) this.runs.set(runConfigFile, readRunConfig(runConfigFile));
+    return this.runs.get(runConfigFile)!;
+  }
 
   onBegin(config: FullConfig): void {
     this.rootDir = config.rootDir;
@@ -34,11 +40,14 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
+    // A test the run's stop cut short did not finish: its clauses stay untested, the report says why.
+    if (result.status === 'interrupted') return;
     const jsonOf = (name: string) =>
       result.attachments.filter((a) => a.name === name && a.contentType === 'application/json').map(parseAttachment);
-    const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' || result.status === 'interrupted' ? 'skipped' : 'failed';
+    const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed';
     const judgement = (jsonOf(attachmentNames.judgement).at(-1) as Judgement | undefined) ?? { problems: [], judged: false };
-    this.testsOf(test.parent.project()).set(test, {
+    const project = test.parent.project();
+    const raw: RawTest = {
       title: test.titlePath().slice(3).join(' › '),
       file: relative(this.rootDir, test.location.file),
       clauseIds: clauseIdsOf(test.tags),
@@ -49,7 +58,10 @@ export default class ConformanceReporter implements Reporter {
       observations: jsonOf(attachmentNames.observation) as Observation[],
       property: (jsonOf(attachmentNames.property).at(-1) as PropertyRun | undefined) ?? null,
       durationMs: result.duration,
-    });
+    };
+    this.testsOf(project).set(test, raw);
+    const run = this.runOf(project?.metadata.runConfigFile);
+    appendFileSync(`${run.outDir}/${rawJournalFile}`, `${JSON.stringify(mask(raw, secretsOfRun(run.headers, run.profile)))}\n`);
   }
 
   onError(error: TestError): void {
@@ -59,9 +71,10 @@ export default class ConformanceReporter implements Reporter {
   onEnd(result: FullResult): void {
     if (this.testsByRun.size === 0) this.testsOf(undefined);
     for (const [runConfigFile, tests] of this.testsByRun) {
-      const run = readRunConfig(runConfigFile);
+      const run = this.runOf(runConfigFile);
       const raw: RawResults = { status: result.status, errors: this.errors, tests: [...tests.values()] };
       writeFileSync(`${run.outDir}/${rawResultsFile}`, JSON.stringify(mask(raw, secretsOfRun(run.headers, run.profile)), null, 2));
+      rmSync(`${run.outDir}/${rawJournalFile}`, { force: true });
     }
   }
 
@@ -72,7 +85,6 @@ export default class ConformanceReporter implements Reporter {
 
 function reasonOf(status: RawTest['status'], test: TestCase, result: TestResult): string | null {
   if (status === 'skipped') {
-    if (result.status === 'interrupted') return 'the run was interrupted';
     const skip = [...result.annotations, ...test.annotations].find((a) => a.type === 'skip' || a.type === 'fixme');
     return skip?.description ?? 'skipped';
   }

@@ -2,7 +2,7 @@
  * "checkout-conformance run": resolve the target, check it answers, run the specs, write the
  * report. Whatever happens, the target is stopped and the four report files are written.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
@@ -16,7 +16,7 @@ import { blobDirOf, runPlaywright } from './playwright.ts';
 import { preflight } from './preflight.ts';
 import { probeTarget } from './probe.ts';
 import { runHeaders, secretsOfRun, withoutPlaceholders } from './profile.ts';
-import { rawResultsFile, type RawResults } from './raw-results.ts';
+import { clearRawResults, readRawResults, type RawResults } from './raw-results.ts';
 import { buildReport, exitCodeOf, type Report } from './report.ts';
 import { profileFor, startTarget, type Target } from './target.ts';
 import { reportDir, writeReport } from './write-report.ts';
@@ -112,14 +112,13 @@ async function runSpecs(run: RunConfig, options: RunOptions, secrets: string[]):
   const privateDir = mkdtempSync(join(tmpdir(), 'checkout-conformance-'));
   const configFile = join(privateDir, 'run-config.json');
   writeFileSync(configFile, JSON.stringify(run), { mode: 0o600 });
-  const rawFile = join(run.outDir, rawResultsFile);
-  rmSync(rawFile, { force: true });
+  clearRawResults(run.outDir);
   try {
     await runPlaywright({ configFile, grep: options.grep, workers: options.workers, timeoutMs: options.timeoutMs, shard: options.shard, blobDir: options.shard ? blobDirOf(run.outDir) : null });
   } finally {
     rmSync(privateDir, { recursive: true, force: true });
   }
-  return existsSync(rawFile) ? (JSON.parse(readFileSync(rawFile, 'utf8')) as RawResults) : null;
+  return readRawResults(run.outDir);
 }
 
 /** Ctrl-C or a CI cancel: the run winds down (the target stopped, the report written), not dies. */
@@ -131,7 +130,7 @@ export function watchInterruption() {
   process.on('SIGINT', record);
   process.on('SIGTERM', record);
   return {
-    reason: () => (signal ? `the run was interrupted (${signal})` : null),
+    reason: () => (signal ? `the run was interrupted (${signal}): the checks that had ended are judged, the clauses of the rest are untested` : null),
     stop: () => {
       process.off('SIGINT', record);
       process.off('SIGTERM', record);

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,16 +13,25 @@ export interface CliResult {
   stderr: string;
 }
 
+type CliOptions = { env?: NodeJS.ProcessEnv; timeoutMs?: number; execPath?: string };
+
 /** Runs the command line as a user would, in a child process. */
-export function cli(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; execPath?: string } = {}): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(
+export function cli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  return startCli(args, options).result;
+}
+
+/** The command line started, with its process (to signal it) and its result once it ends. */
+export function startCli(args: string[], options: CliOptions = {}): { child: ChildProcess; result: Promise<CliResult> } {
+  let child!: ChildProcess;
+  const result = new Promise<CliResult>((resolve) => {
+    child = execFile(
       options.execPath ?? process.execPath,
       [bin, ...args],
       { env: { ...process.env, ...options.env }, timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? Number((error as { code?: number }).code) : 0, stdout, stderr }),
     );
   });
+  return { child, result };
 }
 
 /** A temporary folder removed after the test. */
