@@ -147,7 +147,8 @@ test('observes', { tag: ['@ENV-5'] }, () => {});
     { clause: 'CHK-6', reason: 'known', expires: '2999-12-31' },
     { clause: 'CHK-2', reason: 'stale', expires: '2999-12-31' },
   ]));
-  const target = createServer((_request, response) => response.writeHead(404).end());
+  // 400 where it writes: a target that answers 404 to everything stops the run at its probe.
+  const target = createServer((request, response) => response.writeHead(request.method === 'GET' ? 404 : 400).end());
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   t.after(() => target.close());
   const run = (out: string, ...extra: string[]) =>

@@ -70,3 +70,25 @@ test('pages that cannot be reached from this machine are found missing, not fail
     await unreachablePages.close();
   }
 });
+
+test('first-minute hints: a 401 or 403 names the credentials, not missing helpers; 404 to every request names --base-url and stops the run', async () => {
+  for (const [status, expected] of [[401, /--header/], [403, /--header/], [404, /check --base-url/]] as const) {
+    const server = createServer((_request, response) => response.writeHead(status, { 'content-type': 'application/json' }).end('{}'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const probes = await probeTarget(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {}, unprofiled);
+      const findings = probes.findings.join('\n');
+      if (status === 404) {
+        assert.match(probes.stop ?? '', /^every request answered 404: check --base-url/);
+      } else {
+        assert.equal(probes.stop, null);
+        assert.match(findings, new RegExp(`credentials refused: POST /checkouts answered ${status}, POST /payments/references answered ${status}`));
+        assert.match(findings, /test helpers: not usable: POST \/test-helpers\/customers answered 40\d.*; check the credentials/);
+        assert.doesNotMatch(findings, /not found/);
+      }
+      assert.match(probes.stop ?? findings, expected);
+    } finally {
+      server.close();
+    }
+  }
+});

@@ -15,6 +15,10 @@ import { cli, packageRoot, readReport, specFolder, startCli, tempDir } from './s
 
 const reportFiles = ['junit.xml', 'report.html', 'report.json', 'summary.md'];
 
+/** A stand-in target for specs of a test's own: nothing found where it reads, a refusal where it writes (a target that answers 404 to everything stops the run at its probe). */
+const answersNothingFound = (request: import('node:http').IncomingMessage, response: import('node:http').ServerResponse) =>
+  void response.writeHead(request.method === 'GET' ? 404 : 400, { 'content-type': 'application/json' }).end('{}');
+
 test('options: defaults, repeatable headers, and bad values refused', () => {
   const options = parseRunOptions(['--header', 'Authorization: Basic abc', '--header=X-Id:  7 ', '--seed=-5', '--strict']);
   assert.deepEqual(options.headers, { Authorization: 'Basic abc', 'X-Id': '7' });
@@ -116,7 +120,7 @@ test('answers @CHK-1', { tag: ['@CHK-1'] }, async ({}, testInfo) => {
 });
 test('never runs when only the first clause is asked for', { tag: ['@CHK-10'] }, () => { throw new Error('ran'); });
 ` });
-  const target = createServer((_request, response) => response.writeHead(404).end());
+  const target = createServer(answersNothingFound);
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   t.after(() => target.close());
   const { port } = target.address() as { port: number };
@@ -150,7 +154,7 @@ test('observes the content types', { tag: tags('ENV-5') }, async ({ observe }) =
   throw new Error('the target answered nothing to observe');
 }));
 ` });
-  const target = createServer((_request, response) => response.writeHead(404).end());
+  const target = createServer(answersNothingFound);
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   t.after(() => target.close());
   const { port } = target.address() as { port: number };
@@ -184,7 +188,7 @@ async function startHangingListTarget(t: { after(fn: () => void): void }): Promi
   const held = new Set<import('node:http').ServerResponse>();
   const target = createServer((request, response) => {
     if (request.url?.includes('/paymentMethods')) return void held.add(response);
-    response.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+    answersNothingFound(request, response);
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   t.after(() => {

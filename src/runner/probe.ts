@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check';
 import { checkoutVariants, validReference } from '../../generators/index.ts';
+import { statusHint } from '../needs.ts';
 import type { Profile } from '../run-config.ts';
 import { describeFetchError, targetUrl } from './preflight.ts';
 
@@ -16,6 +17,8 @@ export interface Probes {
   hostedPages: boolean;
   /** What was found, one line each, for the console and the report. */
   findings: string[];
+  /** Why the run stops here: the target served none of the probed requests (every one answered 404). */
+  stop: string | null;
 }
 
 interface Answer {
@@ -34,13 +37,14 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
   const findings: string[] = [];
   if (testHelpers !== undefined) findings.push(`test helpers: ${testHelpers ? 'yes' : 'no'}, as the profile says`);
   if (hostedPages !== undefined) findings.push(`hosted pages: ${hostedPages ? 'yes' : 'no'}, as the profile says`);
-  if (testHelpers !== undefined && hostedPages !== undefined) return { testHelpers, hostedPages, findings };
+  if (testHelpers !== undefined && hostedPages !== undefined) return { testHelpers, hostedPages, findings, stop: null };
   if (profile.live) {
     if (testHelpers === undefined) findings.push('test helpers: not probed on a live target (no writes); say capabilities.testHelpers in the profile');
     if (hostedPages === undefined) findings.push('hosted pages: not probed on a live target (no writes); assumed, as the reference shows them');
-    return { testHelpers: testHelpers ?? false, hostedPages: hostedPages ?? true, findings };
+    return { testHelpers: testHelpers ?? false, hostedPages: hostedPages ?? true, findings, stop: null };
   }
-  const send = sender(baseUrl, headers, profile.timeouts.requestMs);
+  const answers: Array<{ call: string; status: number }> = [];
+  const send = recorded(sender(baseUrl, headers, profile.timeouts.requestMs), answers);
   const checkout = await send('POST', '/checkouts', fc.sample(checkoutVariants.atmPage, { seed: 1, numRuns: 1 })[0]);
   const checkoutData = dataOf(checkout);
   let foundPages = hostedPages;
@@ -53,9 +57,24 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
   if (foundHelpers === undefined) {
     const helpers = await probeHelpers(send, checkoutData?.id);
     foundHelpers = helpers.missing.length === 0;
-    findings.push(`test helpers: ${foundHelpers ? `found (${helpers.found}/${helpers.probed})` : `not found: ${helpers.missing.join('; ')}`}`);
+    findings.push(`test helpers: ${foundHelpers ? `found (${helpers.found}/${helpers.probed})` : helpers.refused ? `not usable: ${helpers.missing.join('; ')}; ${statusHint(401)}` : `not found: ${helpers.missing.join('; ')}`}`);
   }
-  return { testHelpers: foundHelpers, hostedPages: foundPages, findings };
+  const refused = answers.filter(({ call, status }) => credentialsRefused(status) && !call.includes('/test-helpers/'));
+  if (refused.length > 0) findings.unshift(`credentials refused: ${refused.map(({ call, status }) => `${call} answered ${status}`).join(', ')}; ${statusHint(refused[0].status)}`);
+  const everyOne404 = answers.length > 0 && answers.every(({ status }) => status === 404);
+  const stop = everyOne404 ? `every request answered 404: check --base-url (${baseUrl}: ${answers.map(({ call }) => call).join(', ')})` : null;
+  return { testHelpers: foundHelpers, hostedPages: foundPages, findings, stop };
+}
+
+const credentialsRefused = (status: number) => status === 401 || status === 403;
+
+/** The send, with the status of every answer kept. */
+function recorded(send: Send, answers: Array<{ call: string; status: number }>): Send {
+  return async (method, path, body) => {
+    const answer = await send(method, path, body);
+    if (typeof answer !== 'string') answers.push({ call: `${method} ${path.replace(/[0-9a-f-]{36}/gi, '{id}')}`, status: answer.status });
+    return answer;
+  };
 }
 
 function dataOf(answer: Answer | string): Record<string, unknown> | undefined {
@@ -105,14 +124,19 @@ async function openPage(checkoutUrl: unknown, timeoutMs: number): Promise<{ open
 /** A helper that is there takes the call, or refuses its body or its timing; a missing one answers 404 or 405. */
 const helperPresent = (status: number) => (status >= 200 && status < 300) || status === 400 || status === 409 || status === 422;
 
-async function probeHelpers(send: Send, checkoutId: unknown): Promise<{ found: number; probed: number; missing: string[] }> {
+async function probeHelpers(send: Send, checkoutId: unknown): Promise<{ found: number; probed: number; missing: string[]; refused: boolean }> {
   const missing: string[] = [];
   let probed = 0;
+  let refused = false;
   const expect = async (method: string, path: string, body: unknown, present: (answer: Answer) => boolean) => {
     probed += 1;
     const answer = await send(method, path, body);
     if (typeof answer === 'string') missing.push(`${method} ${path} did not answer (${answer})`);
-    else if (!present(answer)) missing.push(`${method} ${path} answered ${answer.status}`);
+    else if (!present(answer)) {
+      // A 401 or 403 says nothing of whether the helper is there: the credentials are what is wrong.
+      refused ||= credentialsRefused(answer.status);
+      missing.push(`${method} ${path} answered ${answer.status}`);
+    }
   };
 
   await expect('POST', '/test-helpers/customers', {}, (answer) => answer.status >= 200 && answer.status < 300 && uuid.test(String((answer.body as { uuid?: unknown } | null)?.uuid)));
@@ -125,5 +149,5 @@ async function probeHelpers(send: Send, checkoutId: unknown): Promise<{ found: n
   if (typeof paymentId === 'string' || typeof paymentId === 'number') {
     await expect('POST', `/test-helpers/payments/${encodeURIComponent(String(paymentId))}/confirm`, {}, (answer) => helperPresent(answer.status));
   }
-  return { found: probed - missing.length, probed, missing };
+  return { found: probed - missing.length, probed, missing, refused };
 }

@@ -47,6 +47,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
       const probes = await probeTarget(target.baseUrl, headers, profile);
       findings = probes.findings;
       for (const finding of findings) say(finding);
+      if (probes.stop) throw new Error(probes.stop);
       const run: RunConfig = {
         baseUrl: target.baseUrl,
         targetKind: target.kind,
