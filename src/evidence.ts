@@ -101,3 +101,26 @@ export function secretsOf(headers: Record<string, string>): string[] {
     return basic ? [value, basic[1], Buffer.from(basic[1], 'base64').toString('utf8')] : [value];
   });
 }
+
+/**
+ * The exchanges that prove a problem, without the repetition between them: of a run of three or
+ * more exchanges with the same request (a poll until something settles), the first and the last
+ * are kept and the rest counted in a note between them.
+ */
+export function condenseEvidence(evidence: readonly Evidence[]): Evidence[] {
+  const sameRequest = (a: Evidence, b: Evidence) => a.request !== null && b.request !== null && JSON.stringify(a.request) === JSON.stringify(b.request);
+  const condensed: Evidence[] = [];
+  for (let start = 0; start < evidence.length; ) {
+    let end = start + 1;
+    while (end < evidence.length && sameRequest(evidence[start], evidence[end])) end += 1;
+    const omitted = end - start - 2;
+    if (omitted > 0) {
+      const { method, url } = evidence[start].request!;
+      condensed.push(evidence[start], { request: null, response: null, note: `${omitted} more identical ${method} ${url} between the first and the last, omitted` }, evidence[end - 1]);
+    } else {
+      condensed.push(...evidence.slice(start, end));
+    }
+    start = end;
+  }
+  return condensed;
+}

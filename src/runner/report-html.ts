@@ -1,10 +1,17 @@
 /** report.html: one self-contained page (no external resource) a partner can open offline. */
 import type { Evidence } from '../evidence.ts';
 import { describeWaiver } from './baseline.ts';
-import type { Report, ReportClause, ReportTest } from './report.ts';
+import { failuresFirst, skippedUnder, type Report, type ReportClause, type ReportTest } from './report.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** The statement's Markdown, as the catalogue writes it: `code` and **strong**. */
+export function inlineMarkdown(text: string): string {
+  return escapeHtml(text)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
 }
 
 const json = (value: unknown) => `<pre>${escapeHtml(JSON.stringify(value, null, 2) ?? 'null')}</pre>`;
@@ -42,7 +49,7 @@ ${report.unusedWaivers.length ? `<dt>Unused waivers</dt><dd>${report.unusedWaive
 <table>
 <thead><tr><th>Clause</th><th>Level</th><th>Status</th><th>Statement and tests</th></tr></thead>
 <tbody>
-${report.clauses.map((clause) => clauseRow(clause, report.seed)).join('\n')}
+${failuresFirst(report.clauses).map((clause) => clauseRow(clause, report.seed)).join('\n')}
 </tbody>
 </table>
 <script>${filterScript}</script>
@@ -54,12 +61,13 @@ ${report.clauses.map((clause) => clauseRow(clause, report.seed)).join('\n')}
 function clauseRow(clause: ReportClause, seed: number): string {
   const open = clause.status === 'failed' || clause.status === 'warning' || clause.status === 'waived' ? ' open' : '';
   const waiver = clause.waiver ? `<p class="waiver">Waiver ${escapeHtml(describeWaiver(clause.waiver))}</p>` : '';
+  const skipped = skippedUnder(clause);
   const tests = clause.tests.length
-    ? `<details${open}><summary>${clause.tests.length} test${clause.tests.length === 1 ? '' : 's'}</summary>${clause.tests.map((test) => testBlock(test, seed)).join('')}</details>`
+    ? `<details${open}><summary>${clause.tests.length} test${clause.tests.length === 1 ? '' : 's'}${skipped ? `, ${skipped.replace(/ of \d+ tests?/, '')}` : ''}</summary>${clause.tests.map((test) => testBlock(test, seed)).join('')}</details>`
     : '';
   return `<tr data-status="${clause.status}" data-level="${clause.level}">
-<td>${escapeHtml(clause.id)}</td><td>${clause.level}</td><td><span class="status ${clause.status}">${clause.status}</span></td>
-<td><p>${escapeHtml(clause.statement)}</p>${waiver}${tests}</td></tr>`;
+<td>${escapeHtml(clause.id)}</td><td>${clause.level}</td><td><span class="status ${clause.status}">${clause.status}</span>${skipped ? `<br><small class="skipped-under">${skipped}</small>` : ''}</td>
+<td><p>${inlineMarkdown(clause.statement)}</p>${waiver}${tests}</td></tr>`;
 }
 
 function testBlock(test: ReportTest, seed: number): string {
@@ -72,8 +80,12 @@ function testBlock(test: ReportTest, seed: number): string {
       if (test.property.counterexample !== undefined) parts.push(`<p>Counterexample</p>${json(test.property.counterexample)}`);
     }
   }
-  parts.push(...test.evidence.map(evidenceBlock));
-  parts.push(...test.observations.map((o) => `<p>Observed: ${escapeHtml(o.note)}</p>${json(o.value)}`));
+  // Collapsed: the reason says what failed; the exchanges that prove it are a click away.
+  const exchanges = test.evidence.filter((evidence) => evidence.request || evidence.response).length;
+  if (test.evidence.length > 0) {
+    parts.push(`<details class="evidence-list"><summary>Evidence: ${exchanges} exchange${exchanges === 1 ? '' : 's'}</summary>${test.evidence.map(evidenceBlock).join('\n')}</details>`);
+  }
+  parts.push(...test.observations.map((o) => `<details><summary>Observed: ${escapeHtml(o.note)}</summary>${json(o.value)}</details>`));
   return `<div class="test">${parts.join('\n')}</div>`;
 }
 
@@ -97,7 +109,8 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; white-space: pre-wra
 .skipped, .untested { background: #e6e6e6; }
 .waived { background: #ece0f5; }
 .observed { background: #d6e6f8; }
-.reason { color: #8a1f1f; }
+.reason { color: #8a1f1f; max-height: 20em; overflow-y: auto; }
+.skipped-under { color: #555; }
 .coverage { font-weight: bold; }
 .coverage.partial { background: #fbe7c0; padding: .4em; }
 .test { border-left: 3px solid #ddd; padding-left: .8em; margin: .6em 0; }

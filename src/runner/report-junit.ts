@@ -3,7 +3,7 @@
  * each clause. Only what makes the run non-conformant is a <failure>: a SHOULD warning outside
  * --strict and an INFO observation are not; an incomplete run is an <error>.
  */
-import type { Report, ReportClause } from './report.ts';
+import { failuresFirst, type Report, type ReportClause } from './report.ts';
 
 export function escapeXml(text: string): string {
   return text
@@ -20,7 +20,8 @@ interface Case {
 
 export function renderJunit(report: Report): string {
   const sections = new Map<string, ReportClause[]>();
-  for (const clause of report.clauses) sections.set(clause.section, [...(sections.get(clause.section) ?? []), clause]);
+  // Failures first: the sections that hold one, and in each the clauses that failed.
+  for (const clause of failuresFirst(report.clauses)) sections.set(clause.section, [...(sections.get(clause.section) ?? []), clause]);
   const properties = coverageProperties(report);
   const suites = [...sections].map(([section, clauses]) => suite(section, clauses.flatMap(casesOf), properties));
   if (report.verdict === 'incomplete') {

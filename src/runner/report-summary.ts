@@ -1,6 +1,6 @@
 /** summary.md: the verdict, the counts and the clauses that need a look, for a pull-request comment. */
 import { describeWaiver } from './baseline.ts';
-import type { Report } from './report.ts';
+import { skippedUnder, type Report } from './report.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
@@ -11,7 +11,7 @@ export function renderSummary(report: Report): string {
     '',
     `## checkout-conformance: ${report.verdict}`,
     '',
-    ...(report.reason ? [`**Incomplete:** ${cell(report.reason)}`, ''] : []),
+    ...(report.reason ? [`**${report.verdict === 'incomplete' ? 'Incomplete' : 'Stopped early'}:** ${cell(report.reason)}`, ''] : []),
     `Target ${report.target.baseUrl} (profile ${report.target.profile}), suite ${report.suite.version}, seed ${report.seed}${report.strict ? ', strict' : ''}${report.shard ? `, shard ${report.shard}` : ''}.`,
     '',
     ...report.target.findings.map((finding) => `- ${cell(finding)}`),
@@ -20,17 +20,41 @@ export function renderSummary(report: Report): string {
     '|---|---|---|---|---|---|---|',
     `| ${summary.passed} | ${summary.failed} | ${summary.warnings} | ${summary.skipped} | ${summary.observed} | ${summary.untested} | ${summary.waived} |`,
   ];
-  const notPassed = report.clauses.filter((clause) => clause.status !== 'passed' && clause.status !== 'observed');
-  if (notPassed.length > 0) {
+  const failures = report.failures;
+  if (failures.length > 0) {
     lines.push('', '| clause | level | status | why |', '|---|---|---|---|');
-    for (const clause of notPassed) {
-      const why = clause.tests.find((test) => test.status !== 'passed' && test.reason)?.reason ?? (clause.tests.length ? '' : 'no check');
+    for (const failure of failures) {
+      const clause = report.clauses.find((c) => c.id === failure.clause)!;
       const waiver = clause.waiver ? `waiver ${describeWaiver(clause.waiver)}; ` : '';
-      lines.push(`| ${clause.id} | ${clause.level} | ${clause.status} | ${cell(waiver + why.split('\n')[0])} |`);
+      lines.push(`| ${failure.clause} | ${failure.level} | ${failure.status} | ${cell(short(waiver + failure.reason))} |`);
     }
   }
+  // The clauses not verified are in the coverage line above, grouped by why: no row each.
+  const withSkips = report.clauses.flatMap((clause) => {
+    const skipped = skippedUnder(clause);
+    return skipped ? [`- ${clause.id} ${clause.status}, ${skipped}: ${cell(short(clause.tests.find((test) => test.status === 'skipped')?.reason?.split('\n')[0] ?? 'skipped'))}`] : [];
+  });
+  if (withSkips.length > 0) lines.push('', 'Verified with some tests skipped:', '', ...withSkips);
   if (report.unusedWaivers.length > 0) {
     lines.push('', 'Waivers that matched no failure (remove them from the baseline):', '', ...report.unusedWaivers.map((w) => `- ${cell(describeWaiver(w))}`));
+  }
+  return fitted(lines);
+}
+
+/** A pull-request comment's limit (GitHub's is 65,536 characters), with room for what a CI step adds around it. */
+export const summaryMaxChars = 60_000;
+const cellMaxChars = 300;
+
+const short = (text: string) => (text.length > cellMaxChars ? `${text.slice(0, cellMaxChars - 1)}…` : text);
+
+/** The lines, cut where they would pass summaryMaxChars, with a last line that says how many were left out. */
+function fitted(lines: readonly string[]): string {
+  let size = 0;
+  for (let kept = 0; kept < lines.length; kept++) {
+    size += lines[kept].length + 1;
+    if (size > summaryMaxChars - 200) {
+      return `${[...lines.slice(0, kept), '', `… ${lines.length - kept} more lines: see report.html`].join('\n')}\n`;
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Clause, ClauseLevel } from '../clauses.ts';
 import type { RunConfig } from '../run-config.ts';
 import { remedyFor } from '../needs.ts';
+import { condenseEvidence } from '../evidence.ts';
 import { describeProblems } from '../checks/problem.ts';
 import { waive, type ClauseWaiver, type Waiver } from './baseline.ts';
 import { defaultRuns } from './options.ts';
@@ -71,9 +72,18 @@ export interface Report extends RunFacts {
   suite: { name: string; version: string };
   summary: Summary;
   coverage: Coverage;
+  /** The clauses that need a look (failed, warning, waived), first in the file: each with the first line of its first failing test's reason. */
+  failures: Failure[];
   clauses: ReportClause[];
   /** Waivers of the baseline that matched no failure: the baseline can lose them. */
   unusedWaivers: Waiver[];
+}
+
+export interface Failure {
+  clause: string;
+  level: ClauseLevel;
+  status: ClauseStatus;
+  reason: string;
 }
 
 /** What the report needs to know about the run besides the test results. */
@@ -116,12 +126,32 @@ export function buildReport(
     ...facts,
     summary,
     coverage,
+    failures: failuresFirst(clauses).filter((clause) => needsALook.has(clause.status)).map((clause) => ({ clause: clause.id, level: clause.level, status: clause.status, reason: firstFailure(clause) })),
     clauses,
     unusedWaivers: waivers.filter((waiver) => !clauses.some((clause) => clause.waiver?.clause === waiver.clause)),
   };
 }
 
 const verifiedStatuses = new Set<ClauseStatus>(['passed', 'failed', 'warning', 'waived']);
+
+const needsALook = new Set<ClauseStatus>(['failed', 'warning', 'waived']);
+
+/** The clauses in the order every report file lists them: failures (then warnings, waivers) first, the rest in catalogue order. */
+export function failuresFirst<T extends Pick<ReportClause, 'status'>>(clauses: readonly T[]): T[] {
+  return [...clauses.filter((clause) => needsALook.has(clause.status)), ...clauses.filter((clause) => !needsALook.has(clause.status))];
+}
+
+/** The first line of the reason of a clause's first failing test. */
+export function firstFailure(clause: Pick<ReportClause, 'tests'>): string {
+  return clause.tests.find((test) => test.status === 'failed')?.reason?.split('\n')[0] ?? '';
+}
+
+/** "1 of 3 tests skipped" under a clause that passed or was observed with some of its tests skipped; null where none was. */
+export function skippedUnder(clause: Pick<ReportClause, 'status' | 'tests'>): string | null {
+  if (clause.status === 'skipped' || clause.status === 'untested') return null;
+  const skipped = clause.tests.filter((test) => test.status === 'skipped').length;
+  return skipped === 0 ? null : `${skipped} of ${clause.tests.length} tests skipped`;
+}
 
 export function coverageOf(clauses: readonly ReportClause[]): Coverage {
   const judged = clauses.filter((clause) => clause.level !== 'INFO');
@@ -181,8 +211,8 @@ function reportClause(clause: Clause, rawTests: readonly RawTest[], context: Run
   const tests = rawTests.flatMap((test) => {
     const outcome = outcomeIn(test, clause.id);
     if (!outcome) return [];
-    const { clauseIds, durationMs, problems, judged, ...rest } = test;
-    return [{ ...rest, ...outcome, replay: outcome.status === 'failed' ? replayCommand(context, clause.id) : null }];
+    const { clauseIds, durationMs, problems, judged, evidence, ...rest } = test;
+    return [{ ...rest, evidence: condenseEvidence(evidence), ...outcome, replay: outcome.status === 'failed' ? replayCommand(context, clause.id) : null }];
   });
   return { ...clause, ...waive(clauseStatus(clause.level, tests, context.strict), waiver, context.startedAt.slice(0, 10)), tests };
 }

@@ -100,7 +100,7 @@ export function publishReport(outDir: string, report: Report, secrets: readonly 
   if (report.reason) say(report.reason);
   for (const clause of report.clauses) if (clause.waiver) say(`waiver ${describeWaiver(clause.waiver)}`);
   for (const waiver of report.unusedWaivers) say(`unused waiver ${describeWaiver(waiver)}: it matched no failure`);
-  say(`report ${htmlPath}`);
+  say(`report ${htmlPath}; ${report.coverage.statement.split('; not verified: ')[0]}`);
   return exitCodeOf(report.verdict);
 }
 
