@@ -32,6 +32,8 @@ export interface RunOptions {
   baselinePath: string | null;
   /** --shard i/n: this run is part i of n, for "checkout-conformance merge". */
   shard: string | null;
+  /** --keep-artifacts: keep the browser profile and Playwright's test-results, in a temporary folder. */
+  keepArtifacts: boolean;
 }
 
 export const defaultRuns = 100;
@@ -58,6 +60,7 @@ Run
   --request-timeout-ms N       time-out of one request (default: the profile's, 10000 for the sandbox)
   --workers N                  parallel Playwright workers
   --baseline FILE              waivers of known failures (JSON: [{ "clause", "reason", "expires" }])
+  --keep-artifacts             keep the browser profile and Playwright's test-results (in a temporary folder)
   --shard I/N                  run part I of N only; join the parts with "checkout-conformance merge"
   --callback-host HOST         where the suite's notification receiver listens (default 127.0.0.1)
   --public-callback-url URL    the address the target must call to reach that receiver
@@ -95,6 +98,7 @@ export function parseRunOptions(args: string[]): RunOptions {
     workers: values.workers === undefined ? null : integer('--workers', values.workers, 1, 64),
     baselinePath: values.baseline ?? null,
     shard: values.shard === undefined ? null : shardOf(values.shard),
+    keepArtifacts: values['keep-artifacts'] ?? false,
   };
 }
 
@@ -117,6 +121,7 @@ const runOptionTypes = {
   workers: { type: 'string' },
   baseline: { type: 'string' },
   shard: { type: 'string' },
+  'keep-artifacts': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 /** node's parseArgs, strict, with its errors turned into one-line UsageErrors. */

@@ -2,7 +2,7 @@
  * "checkout-conformance run": resolve the target, check it answers, run the specs, write the
  * report. Whatever happens, the target is stopped and the four report files are written.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
@@ -118,8 +118,24 @@ async function runSpecs(run: RunConfig, options: RunOptions, secrets: string[]):
     await runPlaywright({ configFile, grep: options.grep, workers: options.workers, timeoutMs: options.timeoutMs, shard: options.shard, blobDir: options.shard ? blobDirOf(run.outDir) : null });
   } finally {
     rmSync(privateDir, { recursive: true, force: true });
+    setAsideArtifacts(run.outDir, options.keepArtifacts);
   }
   return readRawResults(run.outDir);
+}
+
+/** What the browser and Playwright leave in the run's folder, which is no part of the report. */
+const artifactDirs = ['chromium', 'test-results'];
+
+/** Takes the artifacts out of the report's folder: removed, or with --keep-artifacts moved to a temporary folder. */
+function setAsideArtifacts(outDir: string, keep: boolean): void {
+  const found = artifactDirs.map((name) => join(outDir, name)).filter((dir) => existsSync(dir));
+  if (found.length === 0) return;
+  const keptIn = keep ? mkdtempSync(join(tmpdir(), 'checkout-conformance-artifacts-')) : null;
+  for (const dir of found) {
+    if (keptIn) cpSync(dir, join(keptIn, dir.slice(outDir.length + 1)), { recursive: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (keptIn) say(`artifacts (browser profile, test-results) kept in ${keptIn}`);
 }
 
 /** Ctrl-C or a CI cancel: the run winds down (the target stopped, the report written), not dies. */
