@@ -94,6 +94,10 @@ describe('observe', () => {
     for (const id of ['TOK-1', 'PAGE-1', 'EVT-1', 'CHK-9']) assert.equal(statusOf(report, id), 'untested', id);
     assert.equal(statusOf(report, 'ENV-5'), 'observed');
     assert.equal(report.coverage.partial, true);
+    // The response headers as the client got them (writeHead's, which getHeaders() does not see).
+    const observed = report.clauses.find((clause) => clause.id === 'ENV-5')!.tests.flatMap((test) => test.observations);
+    assert.ok(observed.length > 0);
+    for (const observation of observed) assert.doesNotMatch(observation.note, /no Content-Type/);
   });
 
   it('judges off the response path and forwards the exchange unchanged', async () => {

@@ -85,13 +85,16 @@ export async function startForwardingProxy(options: ForwardingProxyOptions): Pro
     const requestCopy = copyOf(incoming, options.bodyCapBytes);
     const requestHeaders = forwardable(incoming.headers);
     let responseCopy: ReturnType<typeof copyOf> | null = null;
+    // The headers as sent: getHeaders() does not see those given to writeHead(status, headers).
+    let responseHeaders: IncomingHttpHeaders = {};
     let failure: string | null = null;
 
     const upstreamRequest = send(url, { method, headers: { ...requestHeaders, host: upstream.host }, agent });
     upstreamRequest.setTimeout(options.upstreamTimeoutMs, () => upstreamRequest.destroy(new Error(`no answer for ${options.upstreamTimeoutMs} ms`)));
     upstreamRequest.on('response', (answer) => {
       responseCopy = copyOf(answer, options.bodyCapBytes);
-      outgoing.writeHead(answer.statusCode ?? 502, answer.statusMessage, forwardable(answer.headers));
+      responseHeaders = forwardable(answer.headers);
+      outgoing.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders);
       pipeline(answer, outgoing, (error) => {
         if (error && !outgoing.writableFinished) failure ??= `the upstream's answer broke off: ${error.message}`;
       });
@@ -99,7 +102,8 @@ export async function startForwardingProxy(options: ForwardingProxyOptions): Pro
     upstreamRequest.on('error', (error) => {
       failure ??= `the upstream failed: ${error.message}`;
       if (!outgoing.headersSent) {
-        outgoing.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' }).end(`checkout-conformance observe: ${failure}\n`);
+        responseHeaders = { 'content-type': 'text/plain; charset=utf-8' };
+        outgoing.writeHead(502, responseHeaders).end(`checkout-conformance observe: ${failure}\n`);
       } else {
         outgoing.destroy();
       }
@@ -121,7 +125,7 @@ export async function startForwardingProxy(options: ForwardingProxyOptions): Pro
           let unjudged = !answered ? failure ?? 'the client left before the answer' : cut ? `a body over ${options.bodyCapBytes} bytes (cut for judging)` : null;
           if (answered && !cut) {
             try {
-              responseText = decoded(responseCopy!.bytes(), outgoing.getHeader('content-encoding')?.toString(), options.bodyCapBytes);
+              responseText = decoded(responseCopy!.bytes(), responseHeaders['content-encoding']?.toString(), options.bodyCapBytes);
             } catch (error) {
               unjudged = `an answer body that could not be decoded: ${(error as Error).message}`;
             }
@@ -132,7 +136,7 @@ export async function startForwardingProxy(options: ForwardingProxyOptions): Pro
               request: { method, url, headers: flat(incoming.headers), body: recordedBody(requestCopy.bytes().toString('utf8')) },
               response: {
                 status: answered ? outgoing.statusCode : 502,
-                headers: flat(outgoing.getHeaders() as IncomingHttpHeaders),
+                headers: flat(responseHeaders),
                 body: answered ? recordedBody(responseText) : failure,
                 durationMs: Math.round(performance.now() - startedAt),
               },
