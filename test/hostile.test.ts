@@ -155,6 +155,7 @@ describe('targets that refuse everything', () => {
       } else {
         assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`.slice(-3000));
         assert.equal(report.verdict, 'non-conformant');
+        assert.equal(report.reason, null, 'the run went to its end');
         assert.match(run.stdout, /credentials refused: POST \/checkouts answered 401.*--header/);
         const refusals = report.clauses.filter((clause) => ['CHK-9', 'CHK-10', 'CHK-11', 'REF-9'].includes(clause.id));
         for (const clause of refusals) {

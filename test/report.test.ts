@@ -9,6 +9,11 @@ import type { RawResults, RawTest } from '../src/runner/raw-results.ts';
 import { buildReport, clauseStatus, exitCodeOf, type RunContext } from '../src/runner/report.ts';
 import { renderJunit } from '../src/runner/report-junit.ts';
 import { writeReport } from '../src/runner/write-report.ts';
+import { pathToFileURL } from 'node:url';
+import { chromium as playwrightChromium } from '@playwright/test';
+import { chromiumArgs, findChromium } from '../src/runner/chromium.ts';
+
+const launch = playwrightChromium.launch.bind(playwrightChromium);
 
 const context: RunContext = {
   baseUrl: 'https://target.example/api',
@@ -258,4 +263,73 @@ test('a run stopped before its end is non-conformant where a clause had already 
   assert.equal(passedBefore.verdict, 'incomplete');
   assert.equal(statusIn(passedBefore, 'CHK-1'), 'passed');
   assert.equal(statusIn(passedBefore, 'CHK-2'), 'untested');
+});
+
+/** A failing stored-method check as issue 22 found it: 147 exchanges, 143 of them the same poll. */
+function storedMethodFailure(): RawTest {
+  const customer = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  const list = { method: 'GET', url: `https://target.example/api/customers/${customer}/paymentMethods`, headers: { accept: 'application/json' } };
+  const answer = (n: number) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: { apiVersion: '1.0', success: true, data: Array.from({ length: n }, (_, i) => ({ id: `m-${i}`, code: 'CC', holder: 'ANA SILVA', expiry: '12/30', number: '************4242' })) } });
+  const checkout = { request: { method: 'POST', url: 'https://target.example/api/checkouts', headers: {}, body: { payment: { amount: 500 } } }, response: { status: 201, headers: {}, body: { success: true, data: { id: 'c-1' } } }, note: '' };
+  const evidence = [checkout, checkout, { ...checkout, note: 'paid' }, ...Array.from({ length: 143 }, (_, i) => ({ request: list, response: answer(i < 142 ? 1 : 2), note: '' })), { request: null, response: null, note: 'PML-5: the stored method did not appear' }];
+  return rawTest('PML-5', 'failed', { problems: [{ clause: 'PML-5', message: 'the stored method did not appear within 10000 ms' }], evidence });
+}
+
+test('evidence of repeated polls keeps the first and the last, the rest counted', () => {
+  const report = buildReport(clauses(), raw(storedMethodFailure()), context);
+  const evidence = report.clauses.find((c) => c.id === 'PML-5')!.tests[0].evidence;
+  assert.equal(evidence.length, 7);
+  assert.match(evidence[4].note, /^141 more identical GET https:\/\/target\.example\/api\/customers\/.*\/paymentMethods between the first and the last, omitted$/);
+  assert.equal((evidence[5].response!.body as { data: unknown[] }).data.length, 2, 'the last poll, with what it finally showed');
+});
+
+test('a failing stored-method check: HTML under 10,000 px tall in Chromium, failures first in every file, summary.md fits a pull-request comment', async (t) => {
+  const failures = [storedMethodFailure(), rawTest('CHK-9', 'failed', { problems: [{ clause: 'CHK-9', message: `refused nothing: ${'x'.repeat(20_000)}` }] })];
+  const passedWithSkip = [rawTest('CHK-6', 'passed'), rawTest('CHK-6', 'skipped', { reason: 'target has no test helpers' })];
+  const report = buildReport(clauses(), raw(...passedWithSkip, ...failures), context);
+  const dir = mkdtempSync(join(tmpdir(), 'report-height-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeReport(dir, report, []);
+  const html = readFileSync(join(dir, 'report.html'), 'utf8');
+  const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+  const json = readFileSync(join(dir, 'report.json'), 'utf8');
+  const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+
+  // Failures first: before the first clause that passed, in every file.
+  assert.ok(json.indexOf('"failures"') < json.indexOf('"clauses"'));
+  assert.deepEqual(report.failures.map((f) => f.clause), ['PML-5', 'CHK-9']);
+  assert.ok(html.indexOf('data-status="failed"') < html.indexOf('data-status="passed"'));
+  assert.ok(junit.indexOf('<failure') < junit.indexOf('classname="CHK-6"'));
+  assert.ok(summary.indexOf('| PML-5 |') > 0 && summary.indexOf('| PML-5 |') < summary.indexOf('CHK-6'));
+  // A clause that passed with a skipped test says so; the statement's Markdown is rendered.
+  assert.match(summary, /CHK-6 passed, 1 of 2 tests skipped: target has no test helpers/);
+  assert.match(html, /<small class="skipped-under">1 of 2 tests skipped<\/small>/);
+  assert.doesNotMatch(html, /<p>[^<]*`[^`<]+`[^<]*<\/p>/, 'backticks shown raw');
+  assert.ok(summary.length < 65_536);
+  assert.doesNotMatch(summary, /^\| [A-Z]+-\d+ \| \w+ \| untested \|/m, 'no row per untested clause');
+
+  const chromium = await findChromium();
+  if (chromium.executablePath === null) return t.skip(chromium.reason);
+  const browser = await launch({ executablePath: chromium.executablePath, args: chromiumArgs });
+  try {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(height < 10_000, `report.html is ${height} px tall`);
+  } finally {
+    await browser.close();
+  }
+});
+
+test('summary.md stays within a pull-request comment for a run where every clause failed at length', () => {
+  const long = (id: string) => rawTest(id, 'failed', { problems: [{ clause: id, message: `${id} ${'y'.repeat(5000)}` }] });
+  const report = buildReport(clauses(), raw(...clauses().map((clause) => long(clause.id))), context);
+  const dir = mkdtempSync(join(tmpdir(), 'report-summary-'));
+  try {
+    writeReport(dir, report, []);
+    const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+    assert.ok(summary.length < 65_536, `${summary.length} characters`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

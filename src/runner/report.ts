@@ -134,11 +134,14 @@ export function buildReport(
 
 const verifiedStatuses = new Set<ClauseStatus>(['passed', 'failed', 'warning', 'waived']);
 
-const needsALook = new Set<ClauseStatus>(['failed', 'warning', 'waived']);
+/** The statuses that need a look, in the order the report files list them. */
+const needingALook: readonly ClauseStatus[] = ['failed', 'warning', 'waived'];
+const needsALook = new Set<ClauseStatus>(needingALook);
 
-/** The clauses in the order every report file lists them: failures (then warnings, waivers) first, the rest in catalogue order. */
+/** The clauses in the order every report file lists them: failures, then warnings, then waivers, then the rest, each in catalogue order. */
 export function failuresFirst<T extends Pick<ReportClause, 'status'>>(clauses: readonly T[]): T[] {
-  return [...clauses.filter((clause) => needsALook.has(clause.status)), ...clauses.filter((clause) => !needsALook.has(clause.status))];
+  const rank = (clause: T) => (needsALook.has(clause.status) ? needingALook.indexOf(clause.status) : needingALook.length);
+  return [...clauses].sort((a, b) => rank(a) - rank(b));
 }
 
 /** The first line of the reason of a clause's first failing test. */
