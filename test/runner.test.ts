@@ -62,6 +62,10 @@ test('profiles: the shipped ones are valid; a bad one is named; placeholders mus
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ...prism, capabilities: { ...prism.capabilities, stateful: 'no' } }));
     assert.throws(() => loadProfile(bad), (error: Error) => error instanceof ProfileError && /\/capabilities\/stateful must be boolean/.test(error.message));
+    // Every problem at once, each with its path, and the schema named.
+    writeFileSync(bad, JSON.stringify({ ...prism, capabilities: { ...prism.capabilities, stateful: 'no' }, timeouts: { ...prism.timeouts, requestMs: 'slow' }, colour: 'red' }));
+    assert.throws(() => loadProfile(bad), (error: Error) =>
+      /does not match profiles\/profile\.schema\.json \(3 problems\): .*\/capabilities\/stateful must be boolean.*\/timeouts\/requestMs must be integer/.test(error.message) && /"colour"/.test(error.message));
     writeFileSync(bad, '{ not json');
     assert.throws(() => loadProfile(bad), ProfileError);
   } finally {

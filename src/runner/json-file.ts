@@ -3,13 +3,15 @@ import { readFileSync } from 'node:fs';
 import Ajv2020Module, { type ValidateFunction } from 'ajv/dist/2020.js';
 
 const Ajv2020 = Ajv2020Module.default;
-const ajv = new Ajv2020({ allErrors: false });
+// Every problem at once: a user fixes a file in one go, not one error per run.
+const ajv = new Ajv2020({ allErrors: true });
 
 /**
  * A reader of one kind of file: it parses the file, checks it against the schema and throws
- * `new ErrorClass("<what> <file>: <where> <problem>")` on the first problem.
+ * `new ErrorClass("<what> <file>: <where> <problem>; <where> <problem>…")` with every problem,
+ * naming schemaName (the schema's path in the package) where given.
  */
-export function jsonFileReader<T>(what: string, schema: object, ErrorClass: new (message: string) => Error): (file: string | URL) => T {
+export function jsonFileReader<T>(what: string, schema: object, ErrorClass: new (message: string) => Error, schemaName?: string): (file: string | URL) => T {
   // Compiled on first use: the specs import the profile reader's module but never read a profile.
   let validate: ValidateFunction<T> | undefined;
   return (file) => {
@@ -21,10 +23,12 @@ export function jsonFileReader<T>(what: string, schema: object, ErrorClass: new 
       throw new ErrorClass(`${what} ${file}: ${(error as Error).message}`);
     }
     if (!validate(value)) {
-      const [problem] = validate.errors ?? [];
-      const where = problem?.instancePath || '(top level)';
-      const extra = problem?.params && 'additionalProperty' in problem.params ? ` "${problem.params.additionalProperty}"` : '';
-      throw new ErrorClass(`${what} ${file}: ${where} ${problem?.message ?? `is not a ${what}`}${extra}`);
+      const problems = (validate.errors ?? []).map((problem) => {
+        const extra = 'additionalProperty' in problem.params ? ` "${problem.params.additionalProperty}"` : '';
+        return `${problem.instancePath || '(top level)'} ${problem.message ?? `is not a ${what}`}${extra}`;
+      });
+      const against = schemaName ? ` does not match ${schemaName} (${problems.length} problem${problems.length === 1 ? '' : 's'})` : '';
+      throw new ErrorClass(`${what} ${file}${against}: ${problems.join('; ') || `is not a ${what}`}`);
     }
     return value;
   };

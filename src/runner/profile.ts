@@ -13,7 +13,7 @@ export const builtInProfile = (file: 'sandbox.json' | 'prism.json') => new URL(`
 export const profileSchemaFile = new URL('../../profiles/profile.schema.json', import.meta.url);
 const profileSchema = JSON.parse(readFileSync(profileSchemaFile, 'utf8')) as object;
 
-export const loadProfile = jsonFileReader<Profile>('profile', profileSchema, ProfileError);
+export const loadProfile = jsonFileReader<Profile>('profile', profileSchema, ProfileError, 'profiles/profile.schema.json');
 
 /** A value still holding the "<…>" placeholder of an example profile. */
 const placeholder = /<[^>]+>/;
