@@ -164,6 +164,29 @@ describe('observe', () => {
     }
   });
 
+  it('started as npx starts it (under a shell), a SIGTERM to that shell still ends it with its report', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'observe-npx-'));
+    try {
+      // npx runs a package's command as `sh -c '<bin>' args`: the shell gets the SIGTERM, not the command.
+      const shell = spawn('sh', ['-c', `'${process.execPath}' bin/checkout-conformance.js observe --upstream ${sandbox.url} --out '${out}' --allow-partial`], {
+        cwd: new URL('../', import.meta.url),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      shell.stdout.on('data', (chunk) => (output += chunk));
+      await new Promise<void>((resolve, reject) => {
+        shell.stdout.on('data', () => /at http:\/\/127\.0\.0\.1:\d+/.test(output) && resolve());
+        shell.on('exit', () => reject(new Error(output)));
+      });
+      shell.kill('SIGTERM');
+      const reportFile = join(out, 'report.html');
+      for (let waited = 0; !existsSync(reportFile) && waited < 15_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.ok(existsSync(reportFile), 'no report after the shell was terminated');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
   it('writes the four report files from the command line after --duration', async () => {
     const out = mkdtempSync(join(tmpdir(), 'observe-cli-'));
     try {

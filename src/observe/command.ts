@@ -8,6 +8,7 @@ import type { Report } from '../runner/report.ts';
 import { publishReport, say } from '../runner/run.ts';
 import { reportDir } from '../runner/write-report.ts';
 import { startObserver } from './observer.ts';
+import { whenParentGone } from '../parent-watch.ts';
 
 const liveReportSeconds = 5;
 
@@ -65,15 +66,17 @@ export function parseObserveOptions(args: string[]): ObserveOptions {
   };
 }
 
-/** Resolves on SIGINT, SIGTERM or after the duration, whichever comes first. */
+/** Resolves on SIGINT, SIGTERM, the end of the process that started it (npx's shell), or after the duration, whichever comes first. */
 function untilStopped(durationSeconds: number | null): Promise<string> {
   return new Promise((resolve) => {
     const stop = (why: string) => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       clearTimeout(timer);
+      stopWatching();
       resolve(why);
     };
+    const stopWatching = whenParentGone(() => stop('its parent process ended'));
     const onSignal = (signal: NodeJS.Signals) => stop(signal);
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);

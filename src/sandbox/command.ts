@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from '../runner/options.ts';
 import { defaultSandboxOptions, pageStyleNames, startSandbox, type PageStyleName, type SandboxOptions } from './index.ts';
+import { whenParentGone } from '../parent-watch.ts';
 
 export const sandboxUsage = `Usage: checkout-conformance sandbox [options]
 
@@ -71,9 +72,12 @@ export async function sandboxCommand(args: string[]): Promise<void> {
   const stop = async () => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
+    stopWatching();
     await sandbox.close();
     console.log('reference sandbox stopped');
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // Through npx, a SIGTERM ends npm's shell only: its end is the signal.
+  const stopWatching = whenParentGone(() => void stop());
 }
