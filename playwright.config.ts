@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
+import { codeFile } from './src/package-root.ts';
 import { readRunConfig } from './src/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
 
@@ -18,5 +19,5 @@ export default defineConfig({
   workers: Math.max(2, availableParallelism()),
   retries: 0,
   timeout: 60_000,
-  reporter: [['list'], ['./src/runner/reporter.ts'], ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : [])],
+  reporter: [['list'], [codeFile('src/runner/reporter')], ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : [])],
 });

@@ -1,5 +1,8 @@
 #!/usr/bin/env node
-// Runs the TypeScript command line through tsx, without a build step.
+// In a clone the TypeScript command line runs through tsx, without a build step; a packed package
+// carries its JavaScript copy (dist/, made by "npm run build" at pack time) and no TypeScript.
+import { existsSync } from 'node:fs';
+
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 17) || major === 23) {
   console.error(
@@ -13,9 +16,15 @@ const emitWarning = process.emitWarning;
 process.emitWarning = (warning, ...rest) =>
   String(warning).startsWith('SQLite is an experimental feature') ? undefined : emitWarning.call(process, warning, ...rest);
 
-const { register } = await import('tsx/esm/api');
-register();
-const { main } = await import('../src/cli.ts');
+const source = new URL('../src/cli.ts', import.meta.url);
+let main;
+if (existsSync(source)) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import(source.href));
+} else {
+  ({ main } = await import('../dist/src/cli.js'));
+}
 try {
   const exitCode = await main(process.argv.slice(2));
   if (exitCode !== null) process.exit(exitCode);

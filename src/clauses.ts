@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { packageRoot } from './package-root.ts';
 
 export type ClauseLevel = 'MUST' | 'SHOULD' | 'INFO';
 
@@ -26,7 +27,7 @@ let catalogue: Clause[] | undefined;
 
 /** The clause catalogue as generated into schemas/generated/clauses.json. */
 export function clauses(): Clause[] {
-  catalogue ??= JSON.parse(readFileSync(new URL('../schemas/generated/clauses.json', import.meta.url), 'utf8')) as Clause[];
+  catalogue ??= JSON.parse(readFileSync(new URL('schemas/generated/clauses.json', packageRoot), 'utf8')) as Clause[];
   return catalogue;
 }
 

@@ -1,6 +1,7 @@
 /** The command line: "checkout-conformance run|observe|diff|merge|package|sandbox". Usage errors are one line and exit 2. */
 import { readFileSync } from 'node:fs';
 import { observeCommand, observeUsage } from './observe/command.ts';
+import { packageRoot } from './package-root.ts';
 import { BaselineError } from './runner/baseline.ts';
 import { diffCommand, diffUsage } from './runner/diff.ts';
 import { mergeCommand, mergeUsage } from './runner/merge.ts';
@@ -8,7 +9,7 @@ import { parseRunOptions, runUsage, UsageError } from './runner/options.ts';
 import { packageCommand, packageUsage } from './runner/package.ts';
 import { runConformance } from './runner/run.ts';
 
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+const { version } = JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8')) as { version: string };
 
 const usage = `Usage: checkout-conformance <command> [options]
 

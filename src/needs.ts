@@ -5,7 +5,7 @@
 export const needs = {
   testHelpers: {
     reason: 'target has no test helpers',
-    remedy: 'the four test helpers of shared/contracts/test-helpers.md on the target (found by the preflight, or capabilities.testHelpers true in the profile)',
+    remedy: 'the four test helpers of docs/contracts/test-helpers.md (in the checkout-conformance package) on the target (found by the preflight, or capabilities.testHelpers true in the profile)',
   },
   stateful: {
     reason: 'stateless mock: responses do not depend on the request',

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { packageRoot } from './package-root.ts';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -7,7 +8,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 
-export const schemaDir = new URL('../schemas/', import.meta.url);
+export const schemaDir = new URL('schemas/', packageRoot);
 
 /** The resource schemas of section 2 of the reference, by file name: each field names its clauses (x-clauses). */
 export const referenceSchemaFiles = [

@@ -74,14 +74,18 @@ function checkSameRun(parts: Part[]): void {
   }
 }
 
-/** Why the merged report cannot be complete: a part missing, or a part that was itself incomplete. */
+/**
+ * Why the merged report cannot be complete: a part missing, or a part whose checks never ran. Each
+ * part verifies only its share of the clauses, so a part's own verdict is no guide: the merged
+ * clauses decide, as a run's do.
+ */
 function partsFailure(parts: Part[]): string | null {
   const count = Number(parts[0].report.shard!.split('/')[1]);
   const present = new Set(parts.map((part) => part.report.shard));
   const missing = Array.from({ length: count }, (_, i) => `${i + 1}/${count}`).filter((shard) => !present.has(shard));
   if (missing.length > 0) return `shard ${missing.join(', ')} missing from the merge`;
-  const incomplete = parts.find((part) => part.report.verdict === 'incomplete');
-  return incomplete ? `shard ${incomplete.report.shard} is incomplete: ${incomplete.report.reason}` : null;
+  const withoutChecks = parts.find((part) => part.blobs.length === 0);
+  return withoutChecks ? `shard ${withoutChecks.report.shard} ran no checks: ${withoutChecks.report.reason ?? 'no blob report'}` : null;
 }
 
 /** Copies the parts' blob reports into outDir and merges them; null when there is nothing to merge. */

@@ -52,7 +52,8 @@ Run
   --strict                     SHOULD failures also make the run non-conformant
   --allow-partial              a run that could not verify every MUST clause may still be conformant
                                (its coverage is stated in every report file); implied by --target prism
-  --seed N                     seed of every generator (default: random, recorded in the report)
+  --seed N                     seed of every generator, any integer of up to 15 digits, e.g. a CI run
+                               number (default: random; recorded in the report)
   --grep TEXT                  only the checks whose title or clause ID matches (CHK-1 is exactly CHK-1)
   --runs N                     fast-check cases per property (default ${defaultRuns})
   --allow-writes               allow state-changing requests to a live target
@@ -85,7 +86,7 @@ export function parseRunOptions(args: string[]): RunOptions {
     outDir: values.out ?? null,
     strict: values.strict ?? false,
     allowPartial: (values['allow-partial'] ?? false) || values.target === 'prism',
-    seed: values.seed === undefined ? null : integer('--seed', values.seed, -(2 ** 31), 2 ** 31 - 1),
+    seed: values.seed === undefined ? null : integer('--seed', values.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     grep: values.grep ?? null,
     callbackHost: values['callback-host'] ?? '127.0.0.1',
     publicCallbackUrl:

@@ -1,10 +1,9 @@
 /** Runs the specs: "playwright test" as a child, in its own process group, bounded in time. */
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { codeFile, packageDir } from '../package-root.ts';
 import { runConfigEnv } from '../run-config.ts';
-import { exited, signalGroup, spawnGroup, stopGroup } from './processes.ts';
+import { exited, signalGroup, spawnGroup, startFailure, stopGroup, toolPath } from './processes.ts';
 
-const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 /** Past the run's time-out, Playwright gets this long to stop by itself before it is killed. */
 export const stopGraceMs = 30_000;
 
@@ -40,7 +39,7 @@ export const blobDirOf = (outDir: string) => join(outDir, 'blob-report');
 
 /** Resolves with Playwright's exit code (null when it had to be killed). */
 export async function runPlaywright(run: PlaywrightRun): Promise<number | null> {
-  const args = ['test', '--config', `${packageRoot}playwright.config.ts`, '--global-timeout', String(run.timeoutMs)];
+  const args = ['test', '--config', codeFile('playwright.config'), '--global-timeout', String(run.timeoutMs)];
   if (run.grep) args.push('--grep', grepPattern(run.grep));
   if (run.workers) args.push('--workers', String(run.workers));
   if (run.shard) args.push('--shard', run.shard);
@@ -53,15 +52,15 @@ export async function runPlaywright(run: PlaywrightRun): Promise<number | null> 
  * writes raw-results.json into the folder the run config (configFile) names.
  */
 export function mergeBlobReports(blobDir: string, configFile: string, timeoutMs: number): Promise<number | null> {
-  const args = ['merge-reports', '--reporter', `${packageRoot}src/runner/reporter.ts`, blobDir];
+  const args = ['merge-reports', '--reporter', codeFile('src/runner/reporter'), blobDir];
   return playwright(args, { ...process.env, [runConfigEnv]: configFile }, timeoutMs);
 }
 
 /** "playwright ARGS" in its own process group, killed after killAfterMs; resolves with its exit code. */
 export async function playwright(args: string[], env: NodeJS.ProcessEnv, killAfterMs: number, stdout: 'inherit' | 'ignore' = 'inherit'): Promise<number | null> {
   // Without this, Playwright's error-context files may hold a page snapshot with what was typed (a card number).
-  const child = spawnGroup(`${packageRoot}node_modules/.bin/playwright`, args, {
-    cwd: packageRoot,
+  const child = spawnGroup(process.execPath, [toolPath('@playwright/test', 'playwright'), ...args], {
+    cwd: packageDir,
     stdio: ['ignore', stdout, 'inherit'],
     env: { ...env, PLAYWRIGHT_NO_COPY_PROMPT: '1' },
   });
@@ -72,6 +71,8 @@ export async function playwright(args: string[], env: NodeJS.ProcessEnv, killAft
   const deadline = setTimeout(() => void stopGroup(child), killAfterMs);
   try {
     await exited(child);
+    const failure = startFailure(child, 'Playwright');
+    if (failure) throw new Error(failure);
     return child.exitCode;
   } finally {
     clearTimeout(deadline);

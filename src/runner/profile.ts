@@ -1,16 +1,17 @@
 /** Target profiles: read, checked against the Profile type, and merged with --header. */
 import { readFileSync } from 'node:fs';
 import { secretsOf } from '../evidence.ts';
+import { packageRoot } from '../package-root.ts';
 import type { Profile } from '../run-config.ts';
 import { jsonFileReader } from './json-file.ts';
 
 export class ProfileError extends Error {}
 
 /** The profiles that ship with the project, by file name. */
-export const builtInProfile = (file: 'sandbox.json' | 'prism.json') => new URL(`../../profiles/${file}`, import.meta.url);
+export const builtInProfile = (file: 'sandbox.json' | 'prism.json') => new URL(`profiles/${file}`, packageRoot);
 
 /** The profile's JSON Schema; schemas/generated/profile.ts holds the Profile type made from it. */
-export const profileSchemaFile = new URL('../../profiles/profile.schema.json', import.meta.url);
+export const profileSchemaFile = new URL('profiles/profile.schema.json', packageRoot);
 const profileSchema = JSON.parse(readFileSync(profileSchemaFile, 'utf8')) as object;
 
 export const loadProfile = jsonFileReader<Profile>('profile', profileSchema, ProfileError, 'profiles/profile.schema.json');

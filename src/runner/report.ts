@@ -8,6 +8,7 @@ import type { Clause, ClauseLevel } from '../clauses.ts';
 import type { RunConfig } from '../run-config.ts';
 import { remedyFor } from '../needs.ts';
 import { condenseEvidence } from '../evidence.ts';
+import { packageRoot } from '../package-root.ts';
 import { describeProblems } from '../checks/problem.ts';
 import { waive, type ClauseWaiver, type Waiver } from './baseline.ts';
 import { defaultRuns } from './options.ts';
@@ -97,7 +98,7 @@ export interface RunContext extends RunFacts {
   findings: string[];
 }
 
-const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
+const packageJson = JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8')) as { name: string; version: string };
 
 /**
  * raw is null when no test ran; runFailure is why the run could not be made or finished (target

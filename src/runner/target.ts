@@ -1,9 +1,9 @@
 /** The target of a run: the reference sandbox in-process, a Prism mock, or a URL given by the user. */
 import { createWriteStream } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packageDir } from '../package-root.ts';
 import type { Profile, RunConfig } from '../run-config.ts';
 import type { RunOptions } from './options.ts';
-import { exited, freePort, spawnGroup, stopGroup } from './processes.ts';
+import { exited, freePort, spawnGroup, startFailure, stopGroup, toolPath } from './processes.ts';
 import { builtInProfile, loadProfile } from './profile.ts';
 
 export interface Target {
@@ -13,7 +13,6 @@ export interface Target {
   stop(): Promise<void>;
 }
 
-const packageRoot = fileURLToPath(new URL('../../', import.meta.url));
 const prismStartMs = 60_000;
 
 /** A target known only by its URL: the checks assume nothing beyond the reference, and the preflight probes the rest. */
@@ -49,14 +48,14 @@ export async function startTarget(options: RunOptions, profile: Profile, logDir:
 
 /**
  * A Prism mock of schemas/generated/openapi.json on a free loopback port; logDir receives its log.
- * The project's own Prism (5.14.2) unless another is named (the test that watches newer ones).
+ * The project's own Prism (5.14.2) unless another's script is named (the test that watches newer ones).
  */
-export async function startPrism(profile: Profile, logDir: string, prismBin = `${packageRoot}node_modules/.bin/prism`): Promise<Target> {
+export async function startPrism(profile: Profile, logDir: string, prismScript = toolPath('@stoplight/prism-cli', 'prism')): Promise<Target> {
   const port = await freePort();
   const prism = spawnGroup(
-    prismBin,
-    ['mock', '-h', '127.0.0.1', '-p', String(port), `${packageRoot}schemas/generated/openapi.json`],
-    { cwd: packageRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    process.execPath,
+    [prismScript, 'mock', '-h', '127.0.0.1', '-p', String(port), `${packageDir}schemas/generated/openapi.json`],
+    { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const log = createWriteStream(`${logDir}/prism.log`);
   prism.stdout!.pipe(log);
@@ -83,10 +82,16 @@ function listening(prism: ReturnType<typeof spawnGroup>): Promise<void> {
     const done = (error?: Error) => {
       clearTimeout(timer);
       prism.stdout!.off('data', onData);
+      prism.stderr!.off('data', onData);
       if (error) reject(error);
       else resolve();
     };
     prism.stdout!.on('data', onData);
-    void exited(prism).then(() => done(new Error('Prism exited before listening (see prism.log)')));
+    prism.stderr!.on('data', onData);
+    void exited(prism).then(() => {
+      const lastLine = output.trim().split('\n').at(-1);
+      const why = startFailure(prism, 'Prism') ?? `Prism exited (${prism.exitCode ?? prism.signalCode}) before listening${lastLine ? `: ${lastLine}` : ''} (see prism.log)`;
+      done(new Error(why));
+    });
   });
 }
