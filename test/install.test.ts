@@ -116,6 +116,7 @@ describe('installed from the packed tarball', () => {
 
   test('the GitHub Actions nightly recipe: a run compared with the last one, conformant', async () => {
     const dir = workspace('nightly');
+    // Last night's report: the embedded run's, above.
     cpSync(join(project, 'embedded'), join(dir, 'previous'), { recursive: true });
     const outcome = await runGitHubWorkflow(recipe('.github/workflows/conformance-nightly.yml'), dir, { 'vars.SANDBOX_URL': sandboxUrl });
     assert.equal(outcome.code, 0, outcome.output);
@@ -175,8 +176,9 @@ interface GitHubJob {
 
 /**
  * Runs a workflow's jobs in the order of their needs, each matrix entry at once, in dir; artifacts
- * are copied under dir/artifacts. Steps that need GitHub itself (checkout, caches, gh) are left out;
- * `npm ci` is the install the test made. Resolves to the last job's outcome.
+ * are copied under dir/artifacts. Steps that need GitHub itself (checkout, caches, gh) are left out,
+ * and a job's own condition is taken as met; `npm ci` is the install the test made. Resolves to the
+ * last job's outcome.
  */
 async function runGitHubWorkflow(workflow: Record<string, unknown>, dir: string, event: Record<string, string>): Promise<Outcome> {
   const runnerTemp = join(dir, '.tmp');
