@@ -8,7 +8,7 @@ export function escapeHtml(text: string): string {
 }
 
 /** The statement's Markdown, as the catalogue writes it: `code` and **strong**. */
-export function inlineMarkdown(text: string): string {
+function inlineMarkdown(text: string): string {
   return escapeHtml(text)
     .replace(/`([^`]+)`/g, '<code>$1</code>')
     .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');

@@ -42,7 +42,7 @@ export function renderSummary(report: Report): string {
 }
 
 /** A pull-request comment's limit (GitHub's is 65,536 characters), with room for what a CI step adds around it. */
-export const summaryMaxChars = 60_000;
+const summaryMaxChars = 60_000;
 const cellMaxChars = 300;
 
 const short = (text: string) => (text.length > cellMaxChars ? `${text.slice(0, cellMaxChars - 1)}…` : text);

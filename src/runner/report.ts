@@ -146,7 +146,7 @@ export function failuresFirst<T extends Pick<ReportClause, 'status'>>(clauses: r
 }
 
 /** The first line of the reason of a clause's first failing test. */
-export function firstFailure(clause: Pick<ReportClause, 'tests'>): string {
+function firstFailure(clause: Pick<ReportClause, 'tests'>): string {
   return clause.tests.find((test) => test.status === 'failed')?.reason?.split('\n')[0] ?? '';
 }
 
