@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import type { ReferenceRequest } from '../schemas/generated/types.ts';
 import { checkoutVariants } from './checkouts.ts';
 import { validReference } from './references.ts';
+import type { InputClass } from './classes.ts';
 import { formatWithOffset, httpsUrl, matching, utcOffset } from './values.ts';
 
 export interface BrokenCase {
@@ -13,8 +14,18 @@ export interface BrokenCase {
   /** The clause the request breaks (CHK-9, CHK-10, CHK-11, REF-9). */
   clause: string;
   description: string;
+  /** The ways of breaking the rule, each exercised on every run; arbitrary draws from all of them. */
+  classes: InputClass[];
   arbitrary: fc.Arbitrary<unknown>;
 }
+
+function brokenCase(name: string, clause: string, description: string, classes: InputClass[]): BrokenCase {
+  return { name, clause, description, classes, arbitrary: fc.oneof(...classes.map((c) => c.arbitrary)) };
+}
+
+/** One class per value: "<prefix><value>". */
+const valueClasses = (prefix: string, base: fc.Arbitrary<unknown>, path: readonly string[], values: readonly unknown[]): InputClass[] =>
+  values.map((value) => ({ name: `${prefix}${JSON.stringify(value)}`, arbitrary: breaking(base, path, fc.constant(value)) }));
 
 /** A copy of value with the property at path set (or removed, for undefined). */
 export function withValueAt<T>(value: T, path: readonly string[], replacement: unknown): T {
@@ -39,101 +50,77 @@ const { storeMethod, storeWithConsent, embedWeb, embedMobile } = checkoutVariant
 const anyVariant = fc.constantFrom(...Object.values(checkoutVariants)).chain((variant) => variant);
 const otherRedirectTypes = fc.constantFrom('success', 'cancel', 'back');
 
+const registrations = [
+  ['createRegistration', storeMethod],
+  ['allowRegistration', storeWithConsent],
+] as const;
+const codePath = ['payment', 'paymentMethod', 'code'];
+
+/** A storing checkout of each registration with page.layout set (an embed one keeps its action redirect, so that rule 1 holds). */
+const storingWithLayout = (layout: string): InputClass[] =>
+  registrations.map(([registration, base]) => ({
+    name: `${registration} with layout ${JSON.stringify(layout)}`,
+    arbitrary: fc.tuple(base, embedWeb).map(([checkout, embed]) => {
+      const withLayout = withValueAt(checkout, ['page', 'layout'], layout);
+      return layout === 'embed' ? withValueAt(withLayout, ['redirects'], embed.redirects) : withLayout;
+    }),
+  }));
+
+const storingWithCode = (code: string): InputClass[] =>
+  registrations.map(([registration, base]) => ({ name: `${registration} with code ${JSON.stringify(code)}`, arbitrary: breaking(base, codePath, fc.constant(code)) }));
+
 export const brokenCheckouts: BrokenCase[] = [
-  {
-    name: 'embed without redirects',
-    clause: 'CHK-9',
-    description: 'page.layout embed and no redirects at all (rule 1).',
-    arbitrary: breaking(embedWeb, ['redirects'], fc.constant(undefined)),
-  },
-  {
-    name: 'embed with redirects but none of type action',
-    clause: 'CHK-9',
-    description: 'page.layout embed, redirects only of other types (rule 1).',
-    arbitrary: breaking(embedWeb, ['redirects'], fc.array(fc.record({ type: otherRedirectTypes, url: httpsUrl() }), { maxLength: 3 })),
-  },
-  {
-    name: 'createRegistration with MB',
-    clause: 'CHK-10',
-    description: 'Storing a payment method with paymentMethod.code MB (rule 3).',
-    arbitrary: breaking(storeMethod, ['payment', 'paymentMethod', 'code'], fc.constant('MB')),
-  },
-  {
-    name: 'allowRegistration with MB',
-    clause: 'CHK-10',
-    description: 'Offering to store a payment method with paymentMethod.code MB (rule 3).',
-    arbitrary: breaking(storeWithConsent, ['payment', 'paymentMethod', 'code'], fc.constant('MB')),
-  },
-  {
-    name: 'registration with layout web',
-    clause: 'CHK-10',
-    description: 'allowRegistration true with page.layout web (rule 3).',
-    arbitrary: breaking(storeWithConsent, ['page', 'layout'], fc.constant('web')),
-  },
-  {
-    name: 'registration with layout embed',
-    clause: 'CHK-10',
-    description: 'createRegistration true with page.layout embed, its action redirect present so rule 1 holds (rule 3).',
-    arbitrary: fc
-      .tuple(storeMethod, embedWeb)
-      .map(([checkout, embed]) => withValueAt(withValueAt(checkout, ['page', 'layout'], 'embed'), ['redirects'], embed.redirects)),
-  },
-  {
-    name: 'amount not an integer',
-    clause: 'CHK-11',
-    description: 'payment.amount 5.5 or another fraction.',
-    arbitrary: breaking(anyVariant, ['payment', 'amount'], fc.oneof(fc.constant(5.5), fc.integer({ min: 0, max: 100_000 }).map((n) => n + 0.25))),
-  },
-  {
-    name: 'amount as a string',
-    clause: 'CHK-11',
-    description: 'payment.amount "500", a number written as a string.',
-    arbitrary: breaking(anyVariant, ['payment', 'amount'], fc.oneof(fc.constant('500'), fc.integer({ min: 1 }).map(String))),
-  },
-  {
-    name: 'amount zero or negative',
-    clause: 'CHK-11',
-    description: 'payment.amount 0 or below.',
-    arbitrary: breaking(anyVariant, ['payment', 'amount'], fc.oneof(fc.constant(0), fc.integer({ min: -1_000_000, max: 0 }))),
-  },
-  {
-    name: 'customer uuid not a UUID',
-    clause: 'CHK-11',
-    description: 'payment.customer.uuid that is not a UUID.',
-    arbitrary: breaking(
-      fc.oneof(storeMethod, storeWithConsent),
-      ['payment', 'customer', 'uuid'],
-      fc.oneof(fc.constantFrom('12345', 'not-a-uuid', 'e2343605-cf46-43de-b20b'), fc.uuid().map((uuid) => uuid.replace(/-/g, '').slice(0, 30))),
-    ),
-  },
-  {
-    name: 'country of three letters',
-    clause: 'CHK-11',
-    description: 'billingAddress.country PRT, not two letters.',
-    arbitrary: breaking(fc.oneof(embedWeb, storeWithConsent), ['payment', 'billingAddress', 'country'], fc.constantFrom('PRT', 'ESP', 'P', '12')),
-  },
-  {
-    name: 'phone number without #',
-    clause: 'CHK-11',
-    description: 'payment.customer.phoneNumber not <country_code>#<number>.',
-    arbitrary: breaking(embedWeb, ['payment', 'customer', 'phoneNumber'], matching('^\\+?351 ?9[0-9]{8}$')),
-  },
-  {
-    name: 'e-mail not an e-mail address',
-    clause: 'CHK-11',
-    description: 'payment.customer.email that is not an e-mail address.',
-    arbitrary: breaking(embedWeb, ['payment', 'customer', 'email'], fc.constantFrom('jose.silva', 'jose@', '@email.com', 'jose silva@email.com')),
-  },
-  {
-    name: 'redirect url not a URL',
-    clause: 'CHK-11',
-    description: 'redirects[0].url that is not a URL (no scheme, or spaces).',
-    arbitrary: breaking(
-      fc.oneof(embedWeb, embedMobile),
-      ['redirects', '0', 'url'],
-      fc.constantFrom('www.shop.example/done', 'not a url', '/relative/path', 'https://shop example/done'),
-    ),
-  },
+  brokenCase('embed without redirects', 'CHK-9', 'page.layout embed and no redirects at all (rule 1).', [
+    { name: 'redirects absent', arbitrary: breaking(embedWeb, ['redirects'], fc.constant(undefined)) },
+    { name: 'redirects empty', arbitrary: breaking(embedWeb, ['redirects'], fc.constant([])) },
+  ]),
+  brokenCase('embed with redirects but none of type action', 'CHK-9', 'page.layout embed, redirects only of other types (rule 1).', [
+    { name: 'one redirect of type success', arbitrary: breaking(embedWeb, ['redirects'], httpsUrl().map((url) => [{ type: 'success', url }])) },
+    { name: 'redirects of other types', arbitrary: breaking(embedWeb, ['redirects'], fc.array(fc.record({ type: otherRedirectTypes, url: httpsUrl() }), { minLength: 2, maxLength: 3 })) },
+    { name: 'a redirect without a type', arbitrary: breaking(embedWeb, ['redirects'], httpsUrl().map((url) => [{ url }])) },
+  ]),
+  brokenCase('registration with MB', 'CHK-10', 'Storing, or offering to store, a payment method with paymentMethod.code MB (rule 3).', storingWithCode('MB')),
+  brokenCase(
+    'registration with another method code',
+    'CHK-10',
+    'Storing with a paymentMethod.code that is neither CC nor MW: unknown, or CC and MW in lower case (rule 3).',
+    ['DD', 'cc', 'mw'].flatMap(storingWithCode),
+  ),
+  brokenCase('registration with layout web or embed', 'CHK-10', 'Storing with page.layout web or embed (rule 3).', ['web', 'embed'].flatMap(storingWithLayout)),
+  brokenCase(
+    'registration with another layout',
+    'CHK-10',
+    'Storing with a page.layout that is neither basic nor default: unknown, or basic and default written otherwise (rule 3).',
+    ['popup', 'BASIC', 'Default'].flatMap(storingWithLayout),
+  ),
+  brokenCase('amount not an integer', 'CHK-11', 'payment.amount with a fraction.', [
+    ...valueClasses('amount ', anyVariant, ['payment', 'amount'], [5.5]),
+    { name: 'amount n + 0.25', arbitrary: breaking(anyVariant, ['payment', 'amount'], fc.integer({ min: 0, max: 100_000 }).map((n) => n + 0.25)) },
+  ]),
+  brokenCase('amount as a string', 'CHK-11', 'payment.amount written as a string.', [
+    ...valueClasses('amount ', anyVariant, ['payment', 'amount'], ['500']),
+    { name: 'amount of any digits as a string', arbitrary: breaking(anyVariant, ['payment', 'amount'], fc.integer({ min: 1 }).map(String)) },
+  ]),
+  brokenCase('amount zero or negative', 'CHK-11', 'payment.amount 0 or below.', [
+    ...valueClasses('amount ', anyVariant, ['payment', 'amount'], [0, -1]),
+    { name: 'amount below -1', arbitrary: breaking(anyVariant, ['payment', 'amount'], fc.integer({ min: -1_000_000, max: -2 })) },
+  ]),
+  brokenCase('customer uuid not a UUID', 'CHK-11', 'payment.customer.uuid that is not a UUID.', [
+    ...valueClasses('uuid ', fc.oneof(storeMethod, storeWithConsent), ['payment', 'customer', 'uuid'], ['12345', 'not-a-uuid', 'e2343605-cf46-43de-b20b']),
+    { name: 'uuid of 30 hex digits without dashes', arbitrary: breaking(fc.oneof(storeMethod, storeWithConsent), ['payment', 'customer', 'uuid'], fc.uuid().map((uuid) => uuid.replace(/-/g, '').slice(0, 30))) },
+  ]),
+  brokenCase('country not two letters', 'CHK-11', 'billingAddress.country of three letters, one letter, or digits.', valueClasses('country ', fc.oneof(embedWeb, storeWithConsent), ['payment', 'billingAddress', 'country'], ['PRT', 'P', '12'])),
+  brokenCase('phone number not <country_code>#<number>', 'CHK-11', 'payment.customer.phoneNumber without #, with # but no digits on a side, with letters, or with two #.', [
+    { name: 'phone without #', arbitrary: breaking(embedWeb, ['payment', 'customer', 'phoneNumber'], matching('^\\+?351 ?9[0-9]{8}$')) },
+    ...valueClasses('phone ', embedWeb, ['payment', 'customer', 'phoneNumber'], ['#', '351#', '#912345678', '351#9123abc78', '35x#912345678', '351#912#345678']),
+  ]),
+  brokenCase('e-mail not an e-mail address', 'CHK-11', 'payment.customer.email that is not an e-mail address.', valueClasses('email ', embedWeb, ['payment', 'customer', 'email'], ['jose.silva', 'jose@', '@email.com', 'jose silva@email.com'])),
+  brokenCase(
+    'redirect url not a URL',
+    'CHK-11',
+    'redirects[0].url that is not a URL (no scheme, or spaces).',
+    valueClasses('url ', fc.oneof(embedWeb, embedMobile), ['redirects', '0', 'url'], ['www.shop.example/done', 'not a url', '/relative/path', 'https://shop example/done']),
+  ),
 ];
 
 const reference = validReference();
@@ -146,35 +133,26 @@ const endBeforeStart = fc
     return { ...request, validDate: { ...request.validDate, end: formatWithOffset(start - secondsEarlier * 1000, offset) } };
   });
 
+/**
+ * A valid reference whose end is before its start by instant, yet after it as written: start at
+ * -12:00, end at +14:00 (a target that compares the strings lets it through).
+ */
+const endBeforeStartAsWritten = fc.tuple(reference, fc.integer({ min: 1, max: 12 * 60 * 60 })).map(([request, secondsEarlier]): ReferenceRequest => {
+  const start = Date.parse(request.validDate.start);
+  return { ...request, validDate: { start: formatWithOffset(start, '-12:00'), end: formatWithOffset(start - secondsEarlier * 1000, '+14:00') } };
+});
+
 export const brokenReferences: BrokenCase[] = [
-  {
-    name: 'end before start',
-    clause: 'REF-9',
-    description: 'validDate.end earlier than validDate.start.',
-    arbitrary: endBeforeStart,
-  },
-  {
-    name: 'no MB among availableMethods',
-    clause: 'REF-9',
-    description: 'availableMethods empty, or with other codes only.',
-    arbitrary: breaking(reference, ['availableMethods'], fc.array(fc.record({ code: fc.constantFrom('CC', 'MW', 'mb') }), { maxLength: 3 })),
-  },
-  {
-    name: 'type other than payment',
-    clause: 'REF-9',
-    description: 'type refund, PAYMENT or empty.',
-    arbitrary: breaking(reference, ['type'], fc.constantFrom('refund', 'PAYMENT', '', 'reference')),
-  },
-  {
-    name: 'amount zero or negative',
-    clause: 'REF-9',
-    description: 'amount 0 or below.',
-    arbitrary: breaking(reference, ['amount'], fc.oneof(fc.constant(0), fc.integer({ min: -1_000_000, max: 0 }))),
-  },
-  {
-    name: 'amount not an integer',
-    clause: 'REF-9',
-    description: 'amount 5.5 or "100".',
-    arbitrary: breaking(reference, ['amount'], fc.constantFrom(5.5, 100.25, '100')),
-  },
+  brokenCase('end before start', 'REF-9', 'validDate.end earlier than validDate.start.', [
+    { name: 'end one second before start', arbitrary: reference.map((request) => ({ ...request, validDate: { ...request.validDate, end: new Date(Date.parse(request.validDate.start) - 1000).toISOString() } })) },
+    { name: 'end up to 30 days before start', arbitrary: endBeforeStart },
+    { name: 'end before start by instant, after it as written', arbitrary: endBeforeStartAsWritten },
+  ]),
+  brokenCase('no MB among availableMethods', 'REF-9', 'availableMethods empty, or with other codes only.', valueClasses('availableMethods ', reference, ['availableMethods'], [[], [{ code: 'CC' }], [{ code: 'mb' }], [{ code: 'CC' }, { code: 'MW' }]])),
+  brokenCase('type other than payment', 'REF-9', 'type refund, PAYMENT, empty or reference.', valueClasses('type ', reference, ['type'], ['refund', 'PAYMENT', '', 'reference'])),
+  brokenCase('amount zero or negative', 'REF-9', 'amount 0 or below.', [
+    ...valueClasses('amount ', reference, ['amount'], [0, -1]),
+    { name: 'amount below -1', arbitrary: breaking(reference, ['amount'], fc.integer({ min: -1_000_000, max: -2 })) },
+  ]),
+  brokenCase('amount not an integer', 'REF-9', 'amount with a fraction, or written as a string.', valueClasses('amount ', reference, ['amount'], [5.5, 100.25, '100'])),
 ];

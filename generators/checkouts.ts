@@ -105,6 +105,15 @@ export const checkoutVariants = {
 } satisfies Record<string, fc.Arbitrary<CheckoutRequest>>;
 export type CheckoutVariant = keyof typeof checkoutVariants;
 
+/** How the report and the test titles name each row of 4.1. */
+export const variantTitles = {
+  storeMethod: 'store a payment method (no page.layout)',
+  storeWithConsent: 'store with customer consent',
+  embedWeb: 'embed in web page',
+  embedMobile: 'embed in mobile application',
+  atmPage: 'ATM payment page',
+} satisfies Record<CheckoutVariant, string>;
+
 const optionalFields = fc.record(
   { product: product(), customer: customerData(), billingAddress: billingAddress(), language: language(), url: actionUrl() },
   { requiredKeys: [] },

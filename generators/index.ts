@@ -4,3 +4,4 @@ export * from './checkouts.ts';
 export * from './references.ts';
 export * from './broken.ts';
 export * from './payment-means.ts';
+export * from './classes.ts';

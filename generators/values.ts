@@ -5,8 +5,6 @@
  */
 import fc from 'fast-check';
 
-export const maxAmount = 2 ** 31 - 1;
-
 /**
  * Everyday amounts in minor currency units, 1.00 to 9,999.99: the reference shows no bounds (8), so
  * a target may refuse amounts outside what it takes (Multibanco's limit is 99,999.99), and the
@@ -14,8 +12,23 @@ export const maxAmount = 2 ** 31 - 1;
  */
 export const amount = (): fc.Arbitrary<number> => fc.integer({ min: 100, max: 999_999 });
 
-/** Amounts at the edges a target may refuse (SEC-2): 1 minor unit, Multibanco's limit and past it, 2^31-1. */
-export const extremeAmount = (): fc.Arbitrary<number> => fc.constantFrom(1, 9_999_999, 10_000_000, maxAmount);
+/** The edges of the everyday amounts, which a row of 4.1 must be accepted with. */
+export const everydayAmountEdges = [100, 999_999] as const;
+
+/**
+ * Amounts at the edges a target may refuse (SEC-2): 1 and 99 minor units, Multibanco's limit and past
+ * it, the largest 32-bit integer and the first past it, the largest integer a JSON number holds exactly.
+ */
+export const extremeAmounts = [1, 99, 9_999_999, 10_000_000, 2 ** 31 - 1, 2 ** 31, Number.MAX_SAFE_INTEGER] as const;
+export const extremeAmount = (): fc.Arbitrary<number> => fc.constantFrom(...extremeAmounts);
+
+/** How the report names an amount class: "amount 2^31", "amount 9,999,999". */
+export function amountName(value: number): string {
+  const power = Math.log2(value + 1);
+  if (value > 999_999_999 && Number.isInteger(power)) return `amount 2^${power}-1`;
+  if (value > 999_999_999 && Number.isInteger(Math.log2(value))) return `amount 2^${Math.log2(value)}`;
+  return `amount ${value.toLocaleString('en')}`;
+}
 
 const asciiFirstNames = ['Ana', 'Jose', 'Maria', 'Rui', 'Ines', 'Pedro'];
 const nonAsciiFirstNames = ['José', 'João', 'Conceição', 'Inês', 'Zoë', 'Łukasz', 'Søren'];

@@ -6,6 +6,9 @@ import { checkCheckoutUsable, checkReferenceCreated, checkSuccess, checkoutOf, i
 import { setTimeout as sleep } from 'node:timers/promises';
 import { needs } from '../src/needs.ts';
 import { randomUUID } from 'node:crypto';
+import type { InputClass } from '../generators/index.ts';
+import { attachmentNames, type ClassOutcome } from '../src/evidence.ts';
+import type { Problem } from '../src/checks/index.ts';
 import { helperClient, helpersUsable, test, type Api } from './fixtures.ts';
 
 /** n values of an arbitrary, drawn from the run's seed (distinct draws, the same on every replay). */
@@ -13,6 +16,49 @@ export function samples<T>(run: RunConfig, arbitrary: fc.Arbitrary<T>, n = 1): T
   return fc.sample(arbitrary, { seed: run.seed, numRuns: n });
 }
 export const sample = <T>(run: RunConfig, arbitrary: fc.Arbitrary<T>): T => samples(run, arbitrary)[0];
+
+/** What judging one class of input found: its problems, or why it could not be exercised. */
+export type ClassJudgement = Problem[] | { skipped: string };
+
+/** Attaches the classes the test met, for the report's per-clause list (generators/classes.ts). */
+export async function recordClasses(outcomes: readonly ClassOutcome[]): Promise<void> {
+  await test.info().attach(attachmentNames.classes, { body: JSON.stringify(outcomes), contentType: 'application/json' });
+}
+
+/**
+ * Exercises every class of a clause once, each with a draw of its own from the run's seed, whatever
+ * the seed (the property's draws come on top), and records which ran. Where classes show departures,
+ * the test fails on them, with the exchanges of those classes as its evidence.
+ */
+export async function exerciseClasses<T>(
+  run: RunConfig,
+  api: Api,
+  clause: string,
+  classes: readonly InputClass<T>[],
+  judge: (value: T, inputClass: InputClass<T>) => Promise<ClassJudgement>,
+): Promise<void> {
+  const outcomes: ClassOutcome[] = [];
+  const problems: Problem[] = [];
+  const evidence: Exchange[] = [];
+  for (const inputClass of classes) {
+    const from = api.exchanges.length;
+    const judged = await judge(sample(run, inputClass.arbitrary), inputClass);
+    outcomes.push({ clause, name: inputClass.name, skipped: Array.isArray(judged) ? null : judged.skipped });
+    if (!Array.isArray(judged) || judged.length === 0) continue;
+    problems.push(...judged.map((problem) => ({ ...problem, message: `${problem.message} (class: ${inputClass.name})` })));
+    evidence.push(...api.exchanges.slice(from));
+  }
+  await recordClasses(outcomes);
+  if (problems.length === 0) return;
+  api.forget(evidence);
+  api.expectNoProblems(problems);
+}
+
+/** Where a class is one the target may refuse and it did: why the class was not exercised, recorded under that clause. */
+export function refusedWhereFree(exchange: Exchange, inputClass: InputClass): { skipped: string } | null {
+  if (!inputClass.mayBeRefused || !isRefusal(exchange.response.status)) return null;
+  return { skipped: `the target refused it (${exchange.response.status}): recorded under ${inputClass.mayBeRefused}` };
+}
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,20 +1,43 @@
 /** Reference 2.5, 2.6, 4.3, 4.4 and 8: ATM payment references. */
 import fc from 'fast-check';
-import { brokenReferences, validReference } from '../generators/index.ts';
+import {
+  brokenReferences,
+  referenceClasses,
+  referenceClassName,
+  referenceSearchBound,
+  referenceShapes,
+  referenceStages,
+  validReference,
+  type ReferenceStage,
+} from '../generators/index.ts';
 import type { Payment, ReferenceRequest } from '../schemas/generated/types.ts';
-import { checkConfirmed, checkDistinctReferences, checkNotConfirmed, checkPayment, checkPaymentEchoes, checkReferenceCreated, checkRefused, paymentOf } from '../src/checks/index.ts';
-import { requires, tags, test } from './fixtures.ts';
-import { createReference, getPayment, mustSucceed, outsideWindow, readPayment, readSettled, requireServed, sample, samples } from './flows.ts';
+import type { ClassOutcome } from '../src/evidence.ts';
+import { needs } from '../src/needs.ts';
+import {
+  checkConfirmed,
+  checkDistinctReferences,
+  checkNotConfirmed,
+  checkPayment,
+  checkPaymentEchoes,
+  checkReferenceCreated,
+  checkRefused,
+  paymentIdOf,
+  paymentOf,
+  type Exchange,
+  type Problem,
+} from '../src/checks/index.ts';
+import { helperClient, helpersUsable, requires, tags, test } from './fixtures.ts';
+import { createReference, exerciseClasses, getPayment, mustSucceed, outsideWindow, readPayment, readSettled, recordClasses, refusedWhereFree, requireServed, sample, samples } from './flows.ts';
 
 /** More references than a target that recycles a pool of 100 (or a page of them) could keep apart. */
 const manyReferences = 120;
 
 test.describe('payment references', () => {
-  test('a valid reference request succeeds, with and without callbackUrl', { tag: tags('REF-1') }, async ({ run, api, receiver }) => {
-    const withCallback = { ...sample(run, validReference({ callback: 'with' })), callbackUrl: `${receiver.urlOf(receiver.newPath('callback'))}?shop=7` };
-    const withoutCallback = sample(run, validReference({ callback: 'without' }));
-    const answers = await Promise.all([withCallback, withoutCallback].map((request) => api.post('/payments/references', request)));
-    api.expectNoProblems(answers.flatMap(checkReferenceCreated));
+  test('a valid reference request succeeds, with and without callbackUrl (every class)', { tag: tags('REF-1') }, async ({ run, api, receiver }) => {
+    await exerciseClasses(run, api, 'REF-1', referenceClasses['REF-1'], async (request) => {
+      const sent = request.callbackUrl === undefined ? request : { ...request, callbackUrl: `${receiver.urlOf(receiver.newPath('callback'))}${new URL(request.callbackUrl).search}` };
+      return checkReferenceCreated(await api.post('/payments/references', sent));
+    });
   });
 
   test('references are 9-digit strings, leading zeros kept, and distinct while valid at the same time (property)', { tag: tags('REF-2', 'REF-8') }, async ({ run, api, property }) => {
@@ -50,12 +73,73 @@ test.describe('payment references', () => {
     api.expectNoProblems(checkPayment(await readSettled(run, api, paymentId, 'confirmed'), { stage: 'confirmed' }));
   });
 
-  test('the payment echoes the amount, the validity instants and the method codes requested (property)', { tag: tags('REF-5') }, async ({ run, api, property }) => {
+  test('the payment echoes the amount, the validity instants and the method codes requested (every class, then a property)', { tag: tags('REF-5') }, async ({ run, api, property }) => {
     requires(run, 'stateful');
+    await exerciseClasses(run, api, 'REF-5', referenceClasses['REF-5'], async (requested, inputClass) => {
+      const exchange = await api.post('/payments/references', requested);
+      const refused = refusedWhereFree(exchange, inputClass);
+      if (refused) return refused;
+      api.require(checkReferenceCreated(exchange));
+      const paymentId = paymentIdOf(exchange);
+      if (paymentId === undefined) return { skipped: needs.paymentId.reason };
+      return checkPaymentEchoes(await readPayment(api, paymentId), { requested });
+    });
     await property(validReference(), async (requested) => {
       const { paymentId } = await createReference(api, requested);
       return checkPaymentEchoes(await readPayment(api, paymentId), { requested });
     });
+  });
+
+  // The target draws the reference: one in ten starts with 0, one in a hundred with 00. The suite
+  // creates references until it has each shape, and reads each at every stage of its payment.
+  test('references with no, one and several leading zeros keep them before payment, after a refused payment and once confirmed', { tag: tags('REF-2') }, async ({ run, api }) => {
+    requires(run, 'stateful');
+    const found = new Map<string, { paymentId: string; request: ReferenceRequest }>();
+    const problems: Problem[] = [];
+    const evidence: Exchange[] = [];
+    const judge = (exchange: Exchange, stage: ReferenceStage, shape: string) => {
+      const departures = checkPayment(exchange, { stage: stage === 'confirmed' ? 'confirmed' : 'not yet paid' });
+      if (departures.length === 0) return;
+      problems.push(...departures.map((problem) => ({ ...problem, message: `${problem.message} (class: ${referenceClassName(shape, stage)})` })));
+      evidence.push(exchange);
+    };
+    const requests = samples(run, validReference({ callback: 'without', around: new Date() }), referenceSearchBound);
+    let created = 0;
+    while (created < requests.length && found.size < referenceShapes.length && problems.length === 0) {
+      const batch = requests.slice(created, created + 10);
+      created += batch.length;
+      await Promise.all(batch.map(async (request) => {
+        const { paymentId } = await createReference(api, request);
+        const exchange = await getPayment(api, paymentId);
+        const reference = String(paymentOf(exchange)?.referenceDetails?.reference ?? '');
+        const shape = referenceShapes.find(({ pattern }) => pattern.test(reference))?.name ?? 'no leading zero';
+        judge(exchange, 'not yet paid', shape);
+        if (!found.has(shape) && /^[0-9]{9}$/.test(reference)) found.set(shape, { paymentId, request });
+      }));
+    }
+    const helpers = helpersUsable(run) ? helperClient(api) : null;
+    for (const [shape, { paymentId, request }] of found) {
+      if (!helpers) continue;
+      const afterEnd = new Date(Date.parse(request.validDate.end) + 1000).toISOString();
+      const refusedPayment = await helpers.confirm(paymentId, afterEnd);
+      judge(await readSettled(run, api, paymentId, 'unchanged', refusedPayment), 'after a payment outside its window was refused', shape);
+      await mustSucceed(api, helpers.confirm(paymentId));
+      judge(await readSettled(run, api, paymentId, 'confirmed'), 'confirmed', shape);
+    }
+    const outcomes: ClassOutcome[] = referenceShapes.flatMap(({ name }) =>
+      referenceStages.map((stage) => ({
+        clause: 'REF-2',
+        name: referenceClassName(name, stage),
+        skipped: !found.has(name)
+          ? `no reference of this shape came in ${created} references${problems.length > 0 ? ' (the search stopped at the first departure)' : ''}`
+          : stage !== 'not yet paid' && !helpers
+            ? needs.interbank.reason
+            : null,
+      })),
+    );
+    await recordClasses(outcomes);
+    if (problems.length > 0) api.forget(evidence);
+    api.expectNoProblems(problems);
   });
 
   test('a confirmed payment is confirmed, and updatedAt is not earlier than createdAt', { tag: tags('REF-6') }, async ({ run, api, interbank }) => {
@@ -89,9 +173,9 @@ test.describe('refusing broken references', () => {
     test(`${broken.name} is refused: ${broken.description}`, { tag: tags(broken.clause) }, async ({ run, api, property }) => {
       requires(run, 'refusesBrokenRules');
       await requireServed(api, '/payments/references', sample(run, validReference({ callback: 'without', around: new Date() })));
-      await property(broken.arbitrary as fc.Arbitrary<ReferenceRequest>, async (request) =>
-        checkRefused(await api.post('/payments/references', request), { clause: broken.clause, broken: broken.name }),
-      );
+      const refused = async (request: unknown) => checkRefused(await api.post('/payments/references', request), { clause: broken.clause, broken: broken.name });
+      await exerciseClasses(run, api, broken.clause, broken.classes, refused);
+      await property(broken.arbitrary as fc.Arbitrary<ReferenceRequest>, refused);
     });
   }
 });

@@ -42,12 +42,21 @@ export const attachmentNames = {
   observation: 'observation',
   property: 'property',
   judgement: 'judgement',
+  classes: 'classes',
 } as const;
 
 /** What a test found: the problems of every clause, and whether it reached its judgement. */
 export interface Judgement {
   problems: Problem[];
   judged: boolean;
+}
+
+/** One class of input (generators/classes.ts) as a test met it: exercised, or skipped and why. */
+export interface ClassOutcome {
+  clause: string;
+  name: string;
+  /** Null: exercised; else why not (the target refused it where it may, no helper to reach it, it never came). */
+  skipped: string | null;
 }
 
 /** An INFO observation: what the target did where the reference says "not shown". */

@@ -10,13 +10,15 @@ import {
   card,
   cardBrand,
   beyondRowCases,
+  checkoutClasses,
   checkoutOf,
   checkoutVariants,
+  classNamesByClause,
   declinedSuffix,
   formatWithOffset,
   luhnValid,
-  maxAmount,
   rowCheckout,
+  referenceClasses,
   rowEdgeCases,
   validReference,
   wallet,
@@ -96,7 +98,7 @@ test('each variant of 4.1 carries what its row lists', () => {
 test('rows stay inside everyday amounts; the cases beyond the rows reach the amount bounds', () => {
   check(rowCheckout, ({ payment }) => assert.ok(payment!.amount! >= 100 && payment!.amount! <= 999_999));
   const amounts = fc.sample(beyondRowCases.amountBounds, { seed, numRuns }).map((c) => c.payment?.amount);
-  assert.ok(amounts.includes(1) && amounts.includes(maxAmount) && amounts.includes(10_000_000));
+  assert.ok(amounts.includes(1) && amounts.includes(2 ** 31 - 1) && amounts.includes(2 ** 31) && amounts.includes(10_000_000));
   const optionalPresent = fc.sample(beyondRowCases.layoutCodeCombinations, { seed, numRuns }).map((c) => Boolean(c.payment?.billingAddress));
   assert.ok(optionalPresent.includes(true) && optionalPresent.includes(false));
 });
@@ -181,4 +183,27 @@ test('wallets: country codes of digits, 351 and others, and a 9-digit number', (
   });
   const codes = new Set(fc.sample(wallet(), { seed, numRuns }).map((paid) => paid.countryCode));
   assert.ok(codes.has('351') && codes.size > 2);
+});
+
+test('every input class of a valid request is schema-valid; each class of a broken case breaks its clause only', () => {
+  for (const classes of Object.values(checkoutClasses)) for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('checkout', value), [], name));
+  for (const classes of Object.values(referenceClasses)) for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('reference', value), [], name));
+  for (const broken of brokenCheckouts) for (const { arbitrary } of broken.classes) check(arbitrary, assertBrokenFor('checkout', broken));
+  for (const broken of brokenReferences) for (const { arbitrary } of broken.classes) check(arbitrary, assertBrokenFor('reference', broken));
+});
+
+test('input classes have names of their own per clause, and the valid references end in the future (REF-1)', () => {
+  for (const [clause, names] of Object.entries(classNamesByClause)) assert.equal(new Set(names).size, names.length, `${clause}: ${names.join(', ')}`);
+  for (const classes of Object.values(referenceClasses)) for (const { arbitrary } of classes) check(arbitrary, ({ validDate }) => assert.ok(Date.parse(validDate.end) > Date.now()));
+  const amounts = checkoutClasses['CHK-1'].map(({ name }) => name).filter((name) => name.startsWith('amount '));
+  assert.deepEqual(amounts, ['amount 100', 'amount 999,999', 'amount 1', 'amount 99', 'amount 9,999,999', 'amount 10,000,000', 'amount 2^31-1', 'amount 2^31', 'amount 2^53-1']);
+  assert.ok(checkoutClasses['CHK-1'].filter(({ mayBeRefused }) => !mayBeRefused).every(({ name }) => name.startsWith('row ') || /^amount (100|999,999)$/.test(name)));
+});
+
+test('the classes that show only one fault each: a # with no digits, an unknown or lower-case code, end before start only by instant', () => {
+  const names = (clause: string) => classNamesByClause[clause];
+  for (const name of ['phone "#"', 'phone "351#"', 'phone "#912345678"', 'phone "351#9123abc78"']) assert.ok(names('CHK-11').includes(name), name);
+  for (const name of ['createRegistration with code "MB"', 'allowRegistration with code "DD"', 'createRegistration with code "cc"']) assert.ok(names('CHK-10').includes(name), name);
+  const [asWritten] = brokenReferences[0].classes.filter(({ name }) => name === 'end before start by instant, after it as written');
+  check(asWritten.arbitrary as fc.Arbitrary<{ validDate: { start: string; end: string } }>, ({ validDate: { start, end } }) => assert.ok(Date.parse(end) < Date.parse(start) && end > start));
 });

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../checks/problem.ts';
-import type { Evidence, Observation, PropertyRun } from '../evidence.ts';
+import type { ClassOutcome, Evidence, Observation, PropertyRun } from '../evidence.ts';
 
 export const rawResultsFile = 'raw-results.json';
 /**
@@ -28,6 +28,8 @@ export interface RawTest {
   evidence: Evidence[];
   observations: Observation[];
   property: PropertyRun | null;
+  /** The input classes the test exercised or skipped (absent in results written before classes were recorded). */
+  classes?: ClassOutcome[];
   durationMs: number;
 }
 

@@ -2,6 +2,7 @@
 import type { Evidence } from '../evidence.ts';
 import { describeWaiver } from './baseline.ts';
 import { failuresFirst, skippedUnder, type Report, type ReportClause, type ReportTest } from './report.ts';
+import { describeClassCount, type ClauseClasses } from './report-classes.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -67,7 +68,16 @@ function clauseRow(clause: ReportClause, seed: number): string {
     : '';
   return `<tr data-status="${clause.status}" data-level="${clause.level}">
 <td>${escapeHtml(clause.id)}</td><td>${clause.level}</td><td><span class="status ${clause.status}">${clause.status}</span>${skipped ? `<br><small class="skipped-under">${skipped}</small>` : ''}</td>
-<td><p>${inlineMarkdown(clause.statement)}</p>${waiver}${tests}</td></tr>`;
+<td><p>${inlineMarkdown(clause.statement)}</p>${waiver}${classesBlock(clause.classes)}${tests}</td></tr>`;
+}
+
+/** The clause's input classes: those exercised, and those not with why. */
+function classesBlock(classes: ClauseClasses): string {
+  const count = describeClassCount(classes);
+  if (!count) return '';
+  const skipped = classes.skipped.map(({ name, why }) => `<li class="skipped-class">${escapeHtml(name)}: ${escapeHtml(why)}</li>`).join('');
+  const exercised = classes.exercised.map((name) => `<li>${escapeHtml(name)}</li>`).join('');
+  return `<details class="classes"><summary>${escapeHtml(count)}</summary>${skipped ? `<p>Not exercised</p><ul>${skipped}</ul>` : ''}<p>Exercised</p><ul>${exercised}</ul></details>`;
 }
 
 function testBlock(test: ReportTest, seed: number): string {
@@ -108,6 +118,7 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; white-space: pre-wra
 .warning, .incomplete { background: #fbe7c0; }
 .skipped, .untested { background: #e6e6e6; }
 .waived { background: #ece0f5; }
+.skipped-class { color: #6b4d00; }
 .observed { background: #d6e6f8; }
 .reason { color: #8a1f1f; max-height: 20em; overflow-y: auto; }
 .skipped-under { color: #555; }

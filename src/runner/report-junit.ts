@@ -4,6 +4,7 @@
  * --strict and an INFO observation are not; an incomplete run is an <error>.
  */
 import { failuresFirst, type Report, type ReportClause } from './report.ts';
+import { describeClassCount } from './report-classes.ts';
 
 export function escapeXml(text: string): string {
   return text
@@ -23,7 +24,7 @@ export function renderJunit(report: Report): string {
   // Failures first: the sections that hold one, and in each the clauses that failed.
   for (const clause of failuresFirst(report.clauses)) sections.set(clause.section, [...(sections.get(clause.section) ?? []), clause]);
   const properties = coverageProperties(report);
-  const suites = [...sections].map(([section, clauses]) => suite(section, clauses.flatMap(casesOf), properties));
+  const suites = [...sections].map(([section, clauses]) => suite(section, clauses.flatMap(casesOf), withClasses(properties, clauses)));
   if (report.verdict === 'incomplete') {
     const error = `<error message="${escapeXml(report.reason ?? 'incomplete')}"/>`;
     suites.unshift(`  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0">\n${properties}\n    <testcase classname="run" name="the conformance run">${error}</testcase>\n  </testsuite>`);
@@ -48,6 +49,17 @@ function coverageProperties(report: Report): string {
     property('untested', coverage.untested.join(' ')),
     '    </properties>',
   ].join('\n');
+}
+
+/** The section's input classes, one property per clause that has any, after the run's coverage. */
+function withClasses(properties: string, clauses: readonly ReportClause[]): string {
+  const lines = clauses.flatMap(({ id, classes }) => {
+    const count = describeClassCount(classes);
+    if (!count) return [];
+    const skipped = classes.skipped.map(({ name, why }) => `${name}: ${why}`);
+    return [`      <property name="classes ${escapeXml(id)}" value="${escapeXml([count, ...skipped].join('; '))}"/>`];
+  });
+  return properties.replace(/\n    <\/properties>$/, `${lines.map((line) => `\n${line}`).join('')}\n    </properties>`);
 }
 
 function suite(name: string, cases: Case[], properties: string): string {

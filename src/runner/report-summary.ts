@@ -1,6 +1,7 @@
 /** summary.md: the verdict, the counts and the clauses that need a look, for a pull-request comment. */
 import { describeWaiver } from './baseline.ts';
 import { skippedUnder, type Report } from './report.ts';
+import { describeClassCount } from './report-classes.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
@@ -38,6 +39,7 @@ export function renderSummary(report: Report): string {
   if (report.unusedWaivers.length > 0) {
     lines.push('', 'Waivers that matched no failure (remove them from the baseline):', '', ...report.unusedWaivers.map((w) => `- ${cell(describeWaiver(w))}`));
   }
+  lines.push(...classLines(report));
   return fitted(lines);
 }
 
@@ -57,4 +59,12 @@ function fitted(lines: readonly string[]): string {
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** Per clause with input classes: how many ran, and each that did not with why. */
+function classLines(report: Report): string[] {
+  const rows = report.clauses
+    .filter((clause) => describeClassCount(clause.classes))
+    .map(({ id, classes }) => `| ${id} | ${classes.exercised.length}/${classes.exercised.length + classes.skipped.length} | ${short(cell(classes.skipped.map(({ name, why }) => `${name}: ${why}`).join('; '))) || '-'} |`);
+  return rows.length ? ['', 'Input classes:', '', '| clause | exercised | not exercised, and why |', '|---|---|---|', ...rows] : [];
 }

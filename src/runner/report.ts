@@ -13,6 +13,7 @@ import { describeProblems } from '../checks/problem.ts';
 import { waive, type ClauseWaiver, type Waiver } from './baseline.ts';
 import { defaultRuns } from './options.ts';
 import type { RawResults, RawTest } from './raw-results.ts';
+import { classesOf, type ClauseClasses } from './report-classes.ts';
 
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
 export type ClauseStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'untested' | 'observed' | 'waived';
@@ -27,6 +28,8 @@ export interface ReportClause extends Clause {
   status: ClauseStatus;
   /** The --baseline waiver that matched this clause's failure (expired or not). */
   waiver: ClauseWaiver | null;
+  /** The input classes of the clause the run exercised, and the ones it did not, with why. */
+  classes: ClauseClasses;
   tests: ReportTest[];
 }
 
@@ -215,10 +218,10 @@ function reportClause(clause: Clause, rawTests: readonly RawTest[], context: Run
   const tests = rawTests.flatMap((test) => {
     const outcome = outcomeIn(test, clause.id);
     if (!outcome) return [];
-    const { clauseIds, durationMs, problems, judged, evidence, ...rest } = test;
+    const { clauseIds, durationMs, problems, judged, evidence, classes: _classes, ...rest } = test;
     return [{ ...rest, evidence: condenseEvidence(evidence), ...outcome, replay: outcome.status === 'failed' ? replayCommand(context, clause.id) : null }];
   });
-  return { ...clause, ...waive(clauseStatus(clause.level, tests, context.strict), waiver, context.startedAt.slice(0, 10)), tests };
+  return { ...clause, ...waive(clauseStatus(clause.level, tests, context.strict), waiver, context.startedAt.slice(0, 10)), classes: classesOf(clause.id, rawTests), tests };
 }
 
 type Outcome = Pick<RawTest, 'status' | 'reason'>;

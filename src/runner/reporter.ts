@@ -8,7 +8,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullProject, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { attachmentNames, mask, type Evidence, type Judgement, type Observation, type PropertyRun } from '../evidence.ts';
+import { attachmentNames, mask, type ClassOutcome, type Evidence, type Judgement, type Observation, type PropertyRun } from '../evidence.ts';
 import { readRunConfig, type RunConfig } from '../run-config.ts';
 import { secretsOfRun } from './profile.ts';
 import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from './raw-results.ts';
@@ -57,6 +57,7 @@ export default class ConformanceReporter implements Reporter {
       evidence: jsonOf(attachmentNames.evidence).flat() as Evidence[],
       observations: jsonOf(attachmentNames.observation) as Observation[],
       property: (jsonOf(attachmentNames.property).at(-1) as PropertyRun | undefined) ?? null,
+      classes: jsonOf(attachmentNames.classes).flat() as ClassOutcome[],
       durationMs: result.duration,
     };
     this.testsOf(project).set(test, raw);

@@ -1,0 +1,140 @@
+/**
+ * The classes of input each clause allows, one list per clause, read against the reference as an
+ * implementer who wants to break it would. Every run exercises every class once (a draw of its own,
+ * from the run's seed), whatever the seed; the properties' random draws come on top. The report says,
+ * per clause, which classes ran and why any did not.
+ */
+import fc from 'fast-check';
+import type { CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
+import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
+import { allowedLayoutCodeCombinations, checkoutOf, checkoutVariants, rowEdgeCases, variantTitles, type LayoutCodeCombination } from './checkouts.ts';
+import { validReference } from './references.ts';
+import { amountName, everydayAmountEdges, extremeAmounts, formatWithOffset, httpsUrl, utcOffsets, type UtcOffset } from './values.ts';
+
+export interface InputClass<T = unknown> {
+  /** How the report names the class: "amount 2^31", "createRegistration with lower-case cc". */
+  name: string;
+  arbitrary: fc.Arbitrary<T>;
+  /** Where the reference leaves the input to the target: the INFO clause a refusal is recorded under (else the target must take it). */
+  mayBeRefused?: 'CHK-13' | 'SEC-2';
+}
+
+export const inputClass = <T>(name: string, arbitrary: fc.Arbitrary<T>, mayBeRefused?: InputClass['mayBeRefused']): InputClass<T> => ({
+  name,
+  arbitrary,
+  ...(mayBeRefused && { mayBeRefused }),
+});
+
+const withoutUndefined = <T>(value: T): T => JSON.parse(JSON.stringify(value));
+const withAmount = (request: CheckoutRequest, amount: number): CheckoutRequest => ({ ...request, payment: { ...request.payment, amount } });
+
+/** Amounts on one row: the everyday edges the row must be accepted with, and the extremes a target may refuse (SEC-2). */
+function amountClasses<T>(base: fc.Arbitrary<T>, set: (value: T, amount: number) => T): InputClass<T>[] {
+  return [
+    ...everydayAmountEdges.map((amount) => inputClass(amountName(amount), base.map((value) => set(value, amount)))),
+    ...extremeAmounts.map((amount) => inputClass(amountName(amount), base.map((value) => set(value, amount)), 'SEC-2')),
+  ];
+}
+
+const combinationName = ({ layout, code, registration }: LayoutCodeCombination) =>
+  `layout ${layout ?? 'absent'}, code ${code}${registration ? `, ${registration}` : ', no registration'}`;
+
+const rowClasses = (Object.keys(checkoutVariants) as (keyof typeof checkoutVariants)[]).map((variant) =>
+  inputClass(`row "${variantTitles[variant]}"`, checkoutVariants[variant] as fc.Arbitrary<CheckoutRequest>),
+);
+
+const { storeMethod, storeWithConsent, atmPage } = checkoutVariants;
+const recurring = { amountQualifier: 'ESTM' };
+
+/** Valid checkouts: what a target must accept (the rows of 4.1), and what it may refuse (CHK-13, SEC-2) but must answer per 2.3 where it accepts. */
+export const checkoutClasses: Record<'CHK-1' | 'CHK-5' | 'CHK-8', InputClass<CheckoutRequest>[]> = {
+  'CHK-1': [
+    ...rowClasses,
+    inputClass('row "embed in web page" with non-ASCII names', rowEdgeCases.nonAsciiNames),
+    inputClass('row "embed in web page", action URL with a query', rowEdgeCases.actionUrlWithQuery),
+    inputClass('row "embed in web page", action URL with a fragment', rowEdgeCases.actionUrlWithFragment),
+    inputClass('row "store with customer consent" without page.language', storeWithConsent.map(({ page, ...rest }): CheckoutRequest => ({ ...rest, page: { layout: page!.layout } }))),
+    ...amountClasses(atmPage, withAmount),
+    inputClass('recurring ESTM with allowRegistration', storeWithConsent.map((request): CheckoutRequest => ({ ...request, payment: { ...request.payment, recurring } })), 'CHK-13'),
+    inputClass(
+      'recurring ESTM without registration flags',
+      storeWithConsent.map((request): CheckoutRequest => ({ ...request, payment: { ...request.payment, recurring, paymentMethod: { code: 'CC' } } })),
+      'CHK-13',
+    ),
+    inputClass('createRegistration without recurring', storeMethod.map((request) => ({ ...request, payment: { ...request.payment, recurring: undefined } })).map(withoutUndefined), 'CHK-13'),
+    inputClass('nothing but amount and method code', atmPage.map(({ payment }): CheckoutRequest => ({ payment: { amount: payment!.amount, paymentMethod: { code: 'MB' } } })), 'CHK-13'),
+    ...allowedLayoutCodeCombinations.map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
+  ],
+  'CHK-5': [
+    inputClass(`row "${variantTitles.embedMobile}"`, checkoutVariants.embedMobile),
+    ...allowedLayoutCodeCombinations.filter(({ layout }) => layout === 'default').map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
+  ],
+  'CHK-8': [inputClass('amount 123,456', atmPage.map((request) => withAmount(request, 123_456))), ...amountClasses(atmPage, withAmount)],
+};
+
+const minute = 60_000;
+const day = 24 * 60 * minute;
+
+/** A valid reference whose window is [now + startMs, now + endMs], written at the given offsets: the instants are taken when the value is drawn. */
+function referenceFromNow(startMs: number, endMs: number, offsets: [UtcOffset, UtcOffset] = ['Z', 'Z']): fc.Arbitrary<ReferenceRequest> {
+  return validReference({ callback: 'without' }).map((request) => {
+    const now = Date.now();
+    return { ...request, validDate: { start: formatWithOffset(now + startMs, offsets[0]), end: formatWithOffset(now + endMs, offsets[1]) } };
+  });
+}
+
+const openNow = referenceFromNow(-minute, day);
+const withReferenceAmount = (request: ReferenceRequest, amount: number): ReferenceRequest => ({ ...request, amount });
+
+/** Valid references, each with a window that ends in the future (REF-1: a closed window may be refused). */
+export const referenceClasses: Record<'REF-1' | 'REF-5', InputClass<ReferenceRequest>[]> = {
+  'REF-1': [
+    inputClass('with callbackUrl', fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
+    inputClass('with callbackUrl that has a query', fc.tuple(openNow, httpsUrl({ query: true })).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
+    inputClass('without callbackUrl', openNow),
+    inputClass('window opening tomorrow', referenceFromNow(day, 2 * day)),
+    inputClass('window ending in ten minutes', referenceFromNow(-minute, 10 * minute)),
+    inputClass('window of 90 days', referenceFromNow(-minute, 90 * day)),
+    inputClass('start at -12:00, end at +14:00', referenceFromNow(-minute, day, ['-12:00', '+14:00'])),
+    inputClass('start at +05:45, end at -09:30', referenceFromNow(-minute, day, ['+05:45', '-09:30'])),
+  ],
+  'REF-5': [
+    ...amountClasses(openNow, withReferenceAmount),
+    ...utcOffsets.map((offset) => inputClass(`validDate at ${offset}`, referenceFromNow(-minute, day, [offset, offset]))),
+    inputClass('window opening tomorrow', referenceFromNow(day, 2 * day)),
+    inputClass('window of 90 days', referenceFromNow(-minute, 90 * day)),
+    inputClass('with callbackUrl', fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
+  ],
+};
+
+/**
+ * REF-2: the target draws the reference, so its classes are outcomes, not inputs: references with no,
+ * one and several leading zeros, each read at every stage a payment goes through. The suite creates
+ * references until it has one of each shape, within referenceSearchBound.
+ */
+export const referenceShapes = [
+  { name: 'no leading zero', pattern: /^[1-9]/ },
+  { name: 'one leading zero', pattern: /^0[1-9]/ },
+  { name: 'several leading zeros', pattern: /^00/ },
+] as const;
+export const referenceStages = ['not yet paid', 'after a payment outside its window was refused', 'confirmed'] as const;
+export type ReferenceStage = (typeof referenceStages)[number];
+export const referenceClassName = (shape: string, stage: ReferenceStage) => `reference with ${shape}, ${stage}`;
+/**
+ * How many references the suite creates at most to find each shape: a target that draws uniformly
+ * starts one in 100 with 00, so 500 miss it with probability 0.66 % (one in ten starts with 0: 1e-23).
+ */
+export const referenceSearchBound = 500;
+
+function brokenClassesByClause(cases: readonly BrokenCase[]): Record<string, string[]> {
+  const byClause: Record<string, string[]> = {};
+  for (const { clause, classes } of cases) (byClause[clause] ??= []).push(...classes.map((c) => c.name));
+  return byClause;
+}
+
+/** Every clause's classes by name: what the report lists as not run where no test exercised them. */
+export const classNamesByClause: Record<string, string[]> = {
+  ...Object.fromEntries(Object.entries({ ...checkoutClasses, ...referenceClasses }).map(([clause, classes]) => [clause, classes.map((c) => c.name)])),
+  'REF-2': referenceShapes.flatMap((shape) => referenceStages.map((stage) => referenceClassName(shape.name, stage))),
+  ...brokenClassesByClause([...brokenCheckouts, ...brokenReferences]),
+};

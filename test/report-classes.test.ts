@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { classNamesByClause } from '../generators/index.ts';
+import { classesOf } from '../src/runner/report-classes.ts';
+import type { RawTest } from '../src/runner/raw-results.ts';
+
+const rawTest = (overrides: Partial<RawTest>): RawTest => ({
+  title: 't',
+  file: 'specs/x.spec.ts',
+  clauseIds: [],
+  problems: [],
+  judged: true,
+  status: 'passed',
+  reason: null,
+  evidence: [],
+  observations: [],
+  property: null,
+  durationMs: 1,
+  ...overrides,
+});
+
+test('a clause lists the classes exercised, those skipped with why, and those no test reached', () => {
+  const [first, second, ...rest] = classNamesByClause['CHK-9'];
+  const tests = [
+    rawTest({ clauseIds: ['CHK-9'], classes: [{ clause: 'CHK-9', name: first, skipped: null }, { clause: 'CHK-9', name: second, skipped: 'the target refused it (422): recorded under SEC-2' }] }),
+    rawTest({ clauseIds: ['CHK-9'], status: 'skipped', reason: 'target does not refuse broken rules' }),
+  ];
+  const classes = classesOf('CHK-9', tests);
+  assert.deepEqual(classes.exercised, [first]);
+  assert.deepEqual(classes.skipped[0], { name: second, why: 'the target refused it (422): recorded under SEC-2' });
+  assert.deepEqual(classes.skipped.slice(1).map(({ name }) => name), rest);
+  assert.ok(classes.skipped.slice(1).every(({ why }) => why === 'not run: target does not refuse broken rules'));
+});
+
+test('a class exercised in one test and skipped in another counts as exercised; a clause no test bears on lists none', () => {
+  const name = classNamesByClause['REF-1'][0];
+  const tests = [
+    rawTest({ clauseIds: ['REF-1'], classes: [{ clause: 'REF-1', name, skipped: 'no helper' }] }),
+    rawTest({ clauseIds: ['REF-1'], classes: [{ clause: 'REF-1', name, skipped: null }] }),
+  ];
+  assert.ok(classesOf('REF-1', tests).exercised.includes(name));
+  assert.ok(!classesOf('REF-1', tests).skipped.some((skipped) => skipped.name === name));
+  assert.deepEqual(classesOf('CHK-9', tests), { exercised: [], skipped: [] });
+});
