@@ -59,7 +59,7 @@ const billingAddress = () =>
 /** page.language: the reference shows only PT; present or absent where the variant does not list it. */
 const language = () => fc.constant('PT' as const);
 const optionalLanguage = () => fc.option(language(), { nil: undefined });
-const withoutUndefined = <T extends object>(value: T): T => JSON.parse(JSON.stringify(value));
+export const withoutUndefined = <T extends object>(value: T): T => JSON.parse(JSON.stringify(value));
 
 /** The embed variants: customer data, billing address, a method and an action redirect. */
 function embedded(layout: 'embed' | 'default', url: fc.Arbitrary<string>, options: { nonAscii?: boolean } = {}): fc.Arbitrary<CheckoutRequest> {

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import type { CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
 import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
-import { allowedLayoutCodeCombinations, checkoutOf, checkoutVariants, rowEdgeCases, variantTitles, type LayoutCodeCombination } from './checkouts.ts';
+import { allowedLayoutCodeCombinations, checkoutOf, checkoutVariants, rowEdgeCases, variantTitles, withoutUndefined, type LayoutCodeCombination } from './checkouts.ts';
 import { validReference } from './references.ts';
 import { amountName, everydayAmountEdges, extremeAmounts, formatWithOffset, httpsUrl, utcOffsets, type UtcOffset } from './values.ts';
 
@@ -25,7 +25,6 @@ export const inputClass = <T>(name: string, arbitrary: fc.Arbitrary<T>, mayBeRef
   ...(mayBeRefused && { mayBeRefused }),
 });
 
-const withoutUndefined = <T>(value: T): T => JSON.parse(JSON.stringify(value));
 const withAmount = (request: CheckoutRequest, amount: number): CheckoutRequest => ({ ...request, payment: { ...request.payment, amount } });
 
 /** Amounts on one row: the everyday edges the row must be accepted with, and the extremes a target may refuse (SEC-2). */
@@ -44,7 +43,10 @@ const rowClasses = (Object.keys(checkoutVariants) as (keyof typeof checkoutVaria
 );
 
 const { storeMethod, storeWithConsent, atmPage } = checkoutVariants;
-const recurring = { amountQualifier: 'ESTM' };
+const consentWithRecurring = storeWithConsent.map((request): CheckoutRequest => ({ ...request, payment: { ...request.payment, recurring: { amountQualifier: 'ESTM' } } }));
+const storeWithoutRecurring = storeMethod.map((request) => withoutUndefined({ ...request, payment: { ...request.payment, recurring: undefined } }));
+/** The request with paymentMethod.code set and no registration details. */
+const withMethodCode = (request: CheckoutRequest, code: string): CheckoutRequest => ({ ...request, payment: { ...request.payment, paymentMethod: { code } } });
 
 /** Valid checkouts: what a target must accept (the rows of 4.1), and what it may refuse (CHK-13, SEC-2) but must answer per 2.3 where it accepts. */
 export const checkoutClasses: Record<'CHK-1' | 'CHK-5' | 'CHK-8', InputClass<CheckoutRequest>[]> = {
@@ -55,13 +57,9 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-5' | 'CHK-8', InputClass<Che
     inputClass('row "embed in web page", action URL with a fragment', rowEdgeCases.actionUrlWithFragment),
     inputClass('row "store with customer consent" without page.language', storeWithConsent.map(({ page, ...rest }): CheckoutRequest => ({ ...rest, page: { layout: page!.layout } }))),
     ...amountClasses(atmPage, withAmount),
-    inputClass('recurring ESTM with allowRegistration', storeWithConsent.map((request): CheckoutRequest => ({ ...request, payment: { ...request.payment, recurring } })), 'CHK-13'),
-    inputClass(
-      'recurring ESTM without registration flags',
-      storeWithConsent.map((request): CheckoutRequest => ({ ...request, payment: { ...request.payment, recurring, paymentMethod: { code: 'CC' } } })),
-      'CHK-13',
-    ),
-    inputClass('createRegistration without recurring', storeMethod.map((request) => ({ ...request, payment: { ...request.payment, recurring: undefined } })).map(withoutUndefined), 'CHK-13'),
+    inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13'),
+    inputClass('recurring ESTM without registration flags', consentWithRecurring.map((request) => withMethodCode(request, 'CC')), 'CHK-13'),
+    inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13'),
     inputClass('nothing but amount and method code', atmPage.map(({ payment }): CheckoutRequest => ({ payment: { amount: payment!.amount, paymentMethod: { code: 'MB' } } })), 'CHK-13'),
     ...allowedLayoutCodeCombinations.map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
   ],
@@ -70,6 +68,19 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-5' | 'CHK-8', InputClass<Che
     ...allowedLayoutCodeCombinations.filter(({ layout }) => layout === 'default').map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
   ],
   'CHK-8': [inputClass('amount 123,456', atmPage.map((request) => withAmount(request, 123_456))), ...amountClasses(atmPage, withAmount)],
+};
+
+/**
+ * Storing with and without recurring ESTM, and ESTM without either flag (which stores nothing): the
+ * test sets the method (CC or MW) and the registration its clause is about.
+ */
+export const tokenizationClasses: Record<'TOK-1' | 'TOK-2' | 'TOK-4', InputClass<CheckoutRequest>[]> = {
+  'TOK-1': [inputClass(`row "${variantTitles.storeMethod}", recurring ESTM`, storeMethod), inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13')],
+  'TOK-2': [inputClass(`row "${variantTitles.storeWithConsent}"`, storeWithConsent), inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13')],
+  'TOK-4': [
+    inputClass('the consent row without registration details', storeWithConsent, 'CHK-13'),
+    inputClass('recurring ESTM without registration flags', consentWithRecurring, 'CHK-13'),
+  ],
 };
 
 const minute = 60_000;
@@ -134,7 +145,7 @@ function brokenClassesByClause(cases: readonly BrokenCase[]): Record<string, str
 
 /** Every clause's classes by name: what the report lists as not run where no test exercised them. */
 export const classNamesByClause: Record<string, string[]> = {
-  ...Object.fromEntries(Object.entries({ ...checkoutClasses, ...referenceClasses }).map(([clause, classes]) => [clause, classes.map((c) => c.name)])),
+  ...Object.fromEntries(Object.entries({ ...checkoutClasses, ...tokenizationClasses, ...referenceClasses }).map(([clause, classes]) => [clause, classes.map((c) => c.name)])),
   'REF-2': referenceShapes.flatMap((shape) => referenceStages.map((stage) => referenceClassName(shape.name, stage))),
   ...brokenClassesByClause([...brokenCheckouts, ...brokenReferences]),
 };

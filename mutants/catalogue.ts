@@ -28,6 +28,7 @@ import {
 } from './edits.ts';
 import { apiRoutes, type ProxyContext, type ProxyRequest, type Route, type Transform } from './proxy.ts';
 import { redirectWithId } from '../src/sandbox/payments.ts';
+import * as classCandidates from './classes-candidates.ts';
 
 export interface Mutant {
   name: string;
@@ -712,7 +713,16 @@ const notificationMutants: Mutant[] = [
   },
 ];
 
-export const mutants: Mutant[] = [...envelopeMutants, ...checkoutMutants, ...pageMutants, ...tokenizationMutants, ...storedMethodMutants, ...referenceMutants, ...notificationMutants];
+export const mutants: Mutant[] = [
+  ...envelopeMutants,
+  ...checkoutMutants,
+  ...pageMutants,
+  ...tokenizationMutants,
+  ...storedMethodMutants,
+  ...referenceMutants,
+  ...notificationMutants,
+  ...classCandidates.mutants,
+];
 
 /**
  * Upper-cases the UUIDs the target answers as values of their own (not those inside URLs, which
@@ -900,6 +910,7 @@ export const benignVariants: BenignVariant[] = [
       return [];
     }),
   },
+  ...classCandidates.benignVariants,
 ];
 
 /** A target with no test helpers (a real provider's sandbox): every /test-helpers path answers 404. */

@@ -55,6 +55,9 @@ export interface Candidate {
   /** Other clauses the mutant's fault legitimately breaks too; any other that fails is collateral blame. */
   disturbs: string[];
   transform: Transform;
+  /** This candidate's own seed and cases per property (test/e2e/seeds.test.ts runs one target with several). */
+  seed?: number;
+  runs?: number;
 }
 
 export interface Outcome {
@@ -99,7 +102,8 @@ async function startTarget(candidate: Candidate, shared: SharedRunConfig, config
   const run: RunConfig = {
     ...shared,
     baseUrl: proxy.url,
-    runs: candidate.clause ? mutantRuns : benignRuns,
+    seed: candidate.seed ?? shared.seed,
+    runs: candidate.runs ?? (candidate.clause ? mutantRuns : benignRuns),
     outDir: mkdtempSync(join(tmpdir(), `mutant-${candidate.name}-`)),
   };
   const runConfigFile = join(configDir, `${candidate.name}.json`);

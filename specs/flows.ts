@@ -85,6 +85,18 @@ export async function createCheckout(api: Api, request: CheckoutRequest): Promis
 }
 
 /**
+ * Creates a checkout of an input class that a later step pays: where the target may refuse the class
+ * (CHK-13) and did, why the class was not exercised; any other failure stops the test on CHK-1/CHK-2.
+ */
+export async function createCheckoutOfClass(api: Api, request: CheckoutRequest, inputClass?: InputClass): Promise<{ checkout: Checkout } | { skipped: string }> {
+  const exchange = await api.post('/checkouts', request);
+  const refused = inputClass && refusedWhereFree(exchange, inputClass);
+  if (refused) return refused;
+  api.require(checkCheckoutUsable(exchange));
+  return { checkout: checkoutOf(exchange)! };
+}
+
+/**
  * Creates a checkout beyond the rows of 4.1, which a target may refuse (CHK-13): null where it
  * answered a 4xx; any other failure stops the test on CHK-1/CHK-2.
  */

@@ -1,11 +1,11 @@
 /** Reference 1, 3 and 4.1: storing payment methods after a payment, for cards (CC) and mobile wallets (MW) alike. */
-import { card, checkoutVariants, wallet } from '../generators/index.ts';
+import { card, checkoutVariants, tokenizationClasses, wallet, type InputClass } from '../generators/index.ts';
 import type { CheckoutRequest, StoredPaymentMethod } from '../schemas/generated/types.ts';
 import { checkMethodStored, checkNothingStored, checkOnlyStorableTypes, isSuccess, methodsAddedSince, storedMethodsOf, type PaidWith } from '../src/checks/index.ts';
 import { needs } from '../src/needs.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
-import { createCheckout, forCustomer, listSettled, listStoredMethods, mustSucceed, sample, settleMs, withMethod } from './flows.ts';
+import { createCheckoutOfClass, exerciseClasses, forCustomer, listSettled, listStoredMethods, mustSucceed, sample, settleMs, withMethod } from './flows.ts';
 import { payOnPage } from './hosted-page.ts';
 
 const methods = ['CC', 'MW'] as const;
@@ -33,6 +33,8 @@ interface Extra {
   storeConsent?: boolean;
   whereOffered?: boolean;
   outcome?: 'failure';
+  /** The input class of the checkout, where the target may refuse it (CHK-13): the payment then answers why the class was not exercised. */
+  inputClass?: InputClass;
 }
 
 interface Payer {
@@ -40,9 +42,11 @@ interface Payer {
   customers(n: number): Promise<string[]>;
   /**
    * Creates the checkout for the customer and pays it: through the pay helper where the run may use
-   * it, else on the hosted page in the browser. Resolves to how long its effect may take to show.
+   * it, else on the hosted page in the browser. Resolves to how long its effect may take to show, or
+   * where the target refused a checkout of a class it may refuse, why the class was not exercised.
    */
   pay(request: CheckoutRequest, customer: string, paid: PaidWith, extra?: Extra): Promise<number>;
+  pay(request: CheckoutRequest, customer: string, paid: PaidWith, extra: Extra & { inputClass: InputClass }): Promise<number | { skipped: string }>;
 }
 
 function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
@@ -50,8 +54,10 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
     const helpers = helperClient(api);
     return {
       customers: (n) => Promise.all(Array.from({ length: n }, () => helpers.registerCustomer())),
-      async pay(request, customer, paid, extra = {}) {
-        const { checkout } = await createCheckout(api, forCustomer(request, customer));
+      async pay(request: CheckoutRequest, customer: string, paid: PaidWith, extra: Extra = {}) {
+        const created = await createCheckoutOfClass(api, forCustomer(request, customer), extra.inputClass);
+        if ('skipped' in created) return created as never;
+        const { checkout } = created;
         const body = { outcome: extra.outcome ?? 'success', ...paid, ...(extra.storeConsent !== undefined && { storeConsent: extra.storeConsent }) } as const;
         return settleMs(run, await mustSucceed(api, helpers.pay(checkout.id, body)));
       },
@@ -63,8 +69,10 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
       test.skip(known.length < n, `${needs.customers.reason} (${n} needed, ${known.length} given)`);
       return known.slice(0, n);
     },
-    async pay(request, customer, paid, extra = {}) {
-      const { checkout } = await createCheckout(api, forCustomer(request, customer));
+    async pay(request: CheckoutRequest, customer: string, paid: PaidWith, extra: Extra = {}) {
+      const created = await createCheckoutOfClass(api, forCustomer(request, customer), extra.inputClass);
+      if ('skipped' in created) return created as never;
+      const { checkout } = created;
       const page = await browserPages.newPage();
       await page.goto(checkout.checkoutUrl);
       const loaded = page.waitForEvent('load', { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
@@ -94,22 +102,30 @@ test.describe('storing payment methods', () => {
   for (const method of methods) {
     const name = method === 'CC' ? 'card' : 'mobile wallet';
 
-    test(`a ${name} paid in a createRegistration checkout is stored for the customer, with its values`, { tag: tags('TOK-1', 'PML-5') }, async ({ run, api, browserPages }) => {
+    test(`a ${name} paid in a createRegistration checkout is stored for the customer, with its values (with and without recurring ESTM)`, { tag: tags('TOK-1', 'PML-5') }, async ({ run, api, browserPages }) => {
       const pays = payer(run, api, browserPages);
-      const [customer] = await pays.customers(1);
+      const customers = await pays.customers(tokenizationClasses['TOK-1'].length);
       const paid = paidWith(run, method, { abroad: true });
-      const before = await storedBefore(api, customer);
-      await pays.pay(storing(run, method, 'createRegistration'), customer, paid);
-      api.expectNoProblems(checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-1', before), { paidWith: paid, clause: 'TOK-1', before }));
+      await exerciseClasses(run, api, 'TOK-1', tokenizationClasses['TOK-1'], async (request, inputClass) => {
+        const customer = customers[tokenizationClasses['TOK-1'].indexOf(inputClass)];
+        const before = await storedBefore(api, customer);
+        const settled = await pays.pay(withMethod(request, method, { createRegistration: true }), customer, paid, { inputClass });
+        if (typeof settled !== 'number') return settled;
+        return checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-1', before), { paidWith: paid, clause: 'TOK-1', before });
+      });
     });
 
-    test(`with allowRegistration, a ${name} is stored where the customer consents`, { tag: tags('TOK-2', 'PML-5') }, async ({ run, api, browserPages }) => {
+    test(`with allowRegistration, a ${name} is stored where the customer consents (with and without recurring ESTM)`, { tag: tags('TOK-2', 'PML-5') }, async ({ run, api, browserPages }) => {
       const pays = payer(run, api, browserPages);
-      const [customer] = await pays.customers(1);
+      const customers = await pays.customers(tokenizationClasses['TOK-2'].length);
       const paid = paidWith(run, method);
-      const before = await storedBefore(api, customer);
-      await pays.pay(storing(run, method, 'allowRegistration'), customer, paid, { storeConsent: true });
-      api.expectNoProblems(checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-2', before), { paidWith: paid, clause: 'TOK-2', before }));
+      await exerciseClasses(run, api, 'TOK-2', tokenizationClasses['TOK-2'], async (request, inputClass) => {
+        const customer = customers[tokenizationClasses['TOK-2'].indexOf(inputClass)];
+        const before = await storedBefore(api, customer);
+        const settled = await pays.pay(withMethod(request, method, { allowRegistration: true }), customer, paid, { storeConsent: true, inputClass });
+        if (typeof settled !== 'number') return settled;
+        return checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-2', before), { paidWith: paid, clause: 'TOK-2', before });
+      });
     });
 
     test(`with allowRegistration, no ${name} is stored where the customer declines`, { tag: tags('TOK-2') }, async ({ run, api, browserPages }) => {
@@ -128,12 +144,15 @@ test.describe('storing payment methods', () => {
       api.expectNoProblems(checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-3', why: 'after a declined payment', before }));
     });
 
-    test(`a ${name} payment in a checkout without createRegistration or allowRegistration stores nothing`, { tag: tags('TOK-4') }, async ({ run, api, browserPages }) => {
+    test(`a ${name} payment in a checkout without createRegistration or allowRegistration stores nothing (with and without recurring ESTM)`, { tag: tags('TOK-4') }, async ({ run, api, browserPages }) => {
       const pays = payer(run, api, browserPages);
       const [customer] = await pays.customers(1);
-      const before = await storedBefore(api, customer);
-      const settle = await pays.pay(withMethod(sample(run, checkoutVariants.storeWithConsent), method), customer, paidWith(run, method), { storeConsent: true, whereOffered: true });
-      api.expectNoProblems(checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-4', why: 'without createRegistration or allowRegistration', before }));
+      await exerciseClasses(run, api, 'TOK-4', tokenizationClasses['TOK-4'], async (request, inputClass) => {
+        const before = await storedBefore(api, customer);
+        const settle = await pays.pay(withMethod(request, method), customer, paidWith(run, method), { storeConsent: true, whereOffered: true, inputClass });
+        if (typeof settle !== 'number') return settle;
+        return checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-4', why: `without createRegistration or allowRegistration (${inputClass.name})`, before });
+      });
     });
 
     test(`a ${name} stored for one customer is not in another customer's list, even where the other pays with it too`, { tag: tags('TOK-6') }, async ({ run, api, browserPages }) => {
