@@ -1,7 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { classNamesByClause } from '../generators/index.ts';
+import { clauses } from '../src/clauses.ts';
 import { classesOf } from '../src/runner/report-classes.ts';
+import { buildReport } from '../src/runner/report.ts';
+import { renderHtml } from '../src/runner/report-html.ts';
+import { renderJunit } from '../src/runner/report-junit.ts';
+import { renderSummary } from '../src/runner/report-summary.ts';
 import type { RawTest } from '../src/runner/raw-results.ts';
 
 const rawTest = (overrides: Partial<RawTest>): RawTest => ({
@@ -41,4 +46,33 @@ test('a class exercised in one test and skipped in another counts as exercised; 
   assert.ok(classesOf('REF-1', tests).exercised.includes(name));
   assert.ok(!classesOf('REF-1', tests).skipped.some((skipped) => skipped.name === name));
   assert.deepEqual(classesOf('CHK-9', tests), { exercised: [], skipped: [] });
+});
+
+test('all four report files show, per clause, the classes exercised and why any was not', () => {
+  const [exercised, refused] = classNamesByClause['CHK-8'];
+  const why = 'the target refused it (422): recorded under SEC-2';
+  const tests = [rawTest({ clauseIds: ['CHK-8'], classes: [{ clause: 'CHK-8', name: exercised, skipped: null }, { clause: 'CHK-8', name: refused, skipped: why }] })];
+  const report = buildReport(clauses(), { status: 'passed', errors: [], tests }, {
+    baseUrl: 'https://target.example/api',
+    targetKind: 'url',
+    profileName: 'example',
+    profilePath: null,
+    seed: 42,
+    runs: 100,
+    strict: false,
+    allowPartial: true,
+    findings: [],
+    grep: null,
+    shard: null,
+    startedAt: '2025-01-01T00:00:00.000Z',
+    finishedAt: '2025-01-01T00:01:00.000Z',
+  });
+  const chk8 = report.clauses.find((clause) => clause.id === 'CHK-8')!;
+  assert.deepEqual(chk8.classes.exercised, [exercised]);
+  assert.deepEqual(chk8.classes.skipped[0], { name: refused, why });
+  const total = classNamesByClause['CHK-8'].length;
+  assert.ok(renderSummary(report).includes(`| CHK-8 | 1/${total} | ${refused}: ${why}`));
+  assert.ok(renderHtml(report).includes(`1 of ${total} input classes exercised`) && renderHtml(report).includes(`${refused}: ${why}`));
+  assert.ok(renderJunit(report).includes(`<property name="classes CHK-8" value="1 of ${total} input classes exercised; ${refused}: ${why}`));
+  assert.deepEqual(JSON.parse(JSON.stringify(report)).clauses.find((clause: { id: string }) => clause.id === 'CHK-8').classes, chk8.classes);
 });
