@@ -4,7 +4,8 @@
  * class (a reference that starts with 0, an unknown code, a phone with # but no digits, 2^31, an end
  * before its start only by instant), each run with --grep of its own clause and only 10 cases per
  * property, so that the draws alone would miss most of them on some seeds. One Playwright run of
- * 5 x 9 projects: about 3 minutes on 2 cores.
+ * 5 x 9 projects: 11 minutes of wall time (4.5 of CPU) on this 2-core machine at a load of 30, for
+ * a grep of ten clauses on the sandbox; the catalogue's 12-minute time-out ends it at a load of 50.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -12,8 +13,8 @@ import { candidates, formatMatrix, runCandidates, type Candidate } from '../../m
 
 const seeds = [1, 42, 20240501, 987_654_321, 2_147_483_647];
 const runs = 10;
-/** The clauses whose classes generators/classes.ts lists: the sandbox is run with --grep of all of them. */
-const classClauses = 'CHK-1|CHK-5|CHK-8|CHK-9|CHK-10|CHK-11|REF-1|REF-2|REF-5|REF-9';
+/** The clauses of the candidates below: the sandbox is run with --grep of all of them. */
+const classClauses = 'CHK-10|CHK-11|REF-2|REF-5|REF-9';
 const mutantNames = [
   'reference-leading-zeros-dropped',
   'reference-zeros-dropped-once-confirmed',
