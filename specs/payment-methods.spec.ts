@@ -1,46 +1,66 @@
 /** Reference 2.4 and 4.2: listing a customer's stored payment methods. */
 import { randomUUID } from 'node:crypto';
 import { card, checkoutVariants, wallet } from '../generators/index.ts';
-import { checkMethodCount, checkMethodTypeListed, checkStoredMethods, storedMethodsOf } from '../src/checks/index.ts';
+import { checkMethodCount, checkMethodTypeListed, checkNothingStored, checkStoredMethods, ownMethods, storedMethodsOf } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { tags, test, type Api, type Helpers } from './fixtures.ts';
-import { createCheckout, forCustomer, listMethods, listSettled, mustSucceed, sample, samples, withMethod } from './flows.ts';
+import { createCheckout, forCustomer, listMethods, listSettled, listStoredMethods, mustSucceed, sample, samples, withMethod } from './flows.ts';
 
 /** More stored methods than a first page of ten would show. */
 const manyMethods = 12;
 
 /**
- * A customer with `cards` cards and `wallets` wallets stored through createRegistration checkouts,
- * every one a different draw (distinct last digits); answers the list once all are there (within eventMs).
+ * The cards and wallets of the test in `slot`: the last three digits of every card and wallet of
+ * every slot are distinct, so that no two tests' customers pay with the same card or wallet (a target
+ * that shares a method among customers who paid with it breaks TOK-6, which the tokenization specs
+ * try on purpose). Slot 0 is left out: its first draws are the tokenization specs' cards.
  */
-async function customerWith(run: RunConfig, api: Api, helpers: Helpers, stored: { cards: number; wallets: number }) {
+function meansOfSlot(run: RunConfig, slot: number, stored: { cards: number; wallets: number }) {
+  const perSlot = manyMethods / 2;
+  const seen = new Set<string>();
+  const distinct = <T>(values: T[], number: (value: T) => string) =>
+    values.filter((value) => !seen.has(number(value).slice(-3)) && seen.add(number(value).slice(-3)));
+  const cards = distinct(samples(run, card(), 20 * perSlot), (paid) => paid.number);
+  const wallets = distinct(samples(run, wallet(), 20 * perSlot), (paid) => paid.number);
+  const from = (slot + 1) * perSlot;
+  return { cards: cards.slice(from, from + stored.cards), wallets: wallets.slice(from, from + stored.wallets) };
+}
+
+/**
+ * A fresh customer with `cards` cards and `wallets` wallets stored through createRegistration
+ * checkouts, with the means of its slot; answers the list once all are there (within eventMs), and
+ * the elements its list held before it paid anything: another customer's (TOK-6).
+ */
+async function customerWith(run: RunConfig, api: Api, helpers: Helpers, slot: number, stored: { cards: number; wallets: number }) {
   const customer = await helpers.registerCustomer();
+  const before = await listStoredMethods(api, customer);
+  const foreign = storedMethodsOf(before);
   const storingCard = forCustomer(sample(run, checkoutVariants.storeMethod), customer);
   const storingWallet = withMethod(storingCard, 'MW', { createRegistration: true });
-  const distinct = <T>(values: T[], key: (value: T) => string) => [...new Map(values.map((value) => [key(value), value])).values()];
-  const cards = distinct(samples(run, card(), stored.cards * 3), (paid) => paid.number.slice(-4)).slice(0, stored.cards);
-  const wallets = distinct(samples(run, wallet(), stored.wallets * 3), (paid) => paid.number.slice(-3)).slice(0, stored.wallets);
+  const means = meansOfSlot(run, slot, stored);
   const payments = [
-    ...cards.map((paid) => ({ request: storingCard, pay: { outcome: 'success' as const, method: 'CC' as const, card: paid } })),
-    ...wallets.map((paid) => ({ request: storingWallet, pay: { outcome: 'success' as const, method: 'MW' as const, wallet: paid } })),
+    ...means.cards.map((paid) => ({ request: storingCard, pay: { outcome: 'success' as const, method: 'CC' as const, card: paid } })),
+    ...means.wallets.map((paid) => ({ request: storingWallet, pay: { outcome: 'success' as const, method: 'MW' as const, wallet: paid } })),
   ];
   for (const { request, pay } of payments) {
     const { checkout } = await createCheckout(api, request);
     await mustSucceed(api, helpers.pay(checkout.id, pay));
   }
-  const list = await listSettled(api, customer, (exchange) => storedMethodsOf(exchange).length >= payments.length, run.profile.timeouts.eventMs);
-  return { customer, list, count: payments.length };
+  const list = await listSettled(api, customer, (exchange) => ownMethods(exchange, foreign).length >= payments.length, run.profile.timeouts.eventMs);
+  const othersMethods = checkNothingStored(before, { clause: 'TOK-6', why: 'for a customer registered a moment ago, before it paid anything' });
+  return { list, count: payments.length, foreign, othersMethods };
 }
 
 test.describe('stored payment methods', () => {
-  test('the list is the envelope with apiVersion and one element per stored method', { tag: tags('PML-1') }, async ({ run, api, helpers }) => {
-    const { list, count } = await customerWith(run, api, helpers, { cards: 2, wallets: 1 });
-    api.expectNoProblems([...checkMethodCount(list, { stored: count }), ...checkStoredMethods(list)]);
+  // Every list is a fresh customer's: what it held before paying is another customer's (TOK-6), not an element too many (PML-1).
+  test('the list is the envelope with apiVersion and one element per stored method', { tag: tags('PML-1', 'TOK-6') }, async ({ run, api, helpers }) => {
+    const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 0, { cards: 2, wallets: 1 });
+    api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
   });
 
-  test(`a customer with ${manyMethods} stored methods gets all of them, one element each`, { tag: tags('PML-1', 'PML-6') }, async ({ run, api, helpers }) => {
-    const { list, count } = await customerWith(run, api, helpers, { cards: manyMethods / 2, wallets: manyMethods / 2 });
-    api.expectNoProblems([...checkMethodCount(list, { stored: count }), ...checkStoredMethods(list)]);
+  test(`a customer with ${manyMethods} stored methods gets all of them, one element each`, { tag: tags('PML-1', 'PML-6', 'TOK-6') }, async ({ run, api, helpers }) => {
+    const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 1, { cards: manyMethods / 2, wallets: manyMethods / 2 });
+    api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
   });
 
   // The element of the type a clause is about must be there for its fields to be judged.
@@ -50,10 +70,10 @@ test.describe('stored payment methods', () => {
     ['PML-4', 'a wallet element has countryCode and last3Digitis, spelled so', 'MW'],
     ['PML-6', 'stored methods have distinct uuids', undefined],
   ];
-  for (const [clause, title, type] of elementClauses) {
-    test(title, { tag: tags(clause) }, async ({ run, api, helpers }) => {
-      const { list } = await customerWith(run, api, helpers, { cards: 2, wallets: 2 });
-      api.expectNoProblems([...(type ? checkMethodTypeListed(list, { type }) : []), ...checkStoredMethods(list)]);
+  for (const [index, [clause, title, type]] of elementClauses.entries()) {
+    test(title, { tag: tags(clause, 'TOK-6') }, async ({ run, api, helpers }) => {
+      const { list, foreign, othersMethods } = await customerWith(run, api, helpers, 2 + index, { cards: 2, wallets: 2 });
+      api.expectNoProblems([...othersMethods, ...(type ? checkMethodTypeListed(list, { type, foreign }) : []), ...checkStoredMethods(list, { foreign })]);
     });
   }
 

@@ -4,7 +4,7 @@ import { brokenReferences, validReference } from '../generators/index.ts';
 import type { Payment, ReferenceRequest } from '../schemas/generated/types.ts';
 import { checkConfirmed, checkDistinctReferences, checkNotConfirmed, checkPayment, checkPaymentEchoes, checkReferenceCreated, checkRefused, paymentOf } from '../src/checks/index.ts';
 import { requires, tags, test } from './fixtures.ts';
-import { createReference, getPayment, mustSucceed, outsideWindow, readPayment, readSettled, sample, samples } from './flows.ts';
+import { createReference, getPayment, mustSucceed, outsideWindow, readPayment, readSettled, sample, samples, untilOutsideWindow } from './flows.ts';
 
 /** More references than a target that recycles a pool of 100 (or a page of them) could keep apart. */
 const manyReferences = 120;
@@ -66,7 +66,9 @@ test.describe('payment references', () => {
 
   for (const when of ['past', 'future'] as const) {
     test(`a payment outside the validity window (${when === 'past' ? 'after it closed' : 'before it opens'}) does not confirm the reference`, { tag: tags('REF-7') }, async ({ run, api, interbank }) => {
-      const { paymentId } = await createReference(api, outsideWindow(sample(run, validReference({ callback: 'without' })), when));
+      const request = outsideWindow(sample(run, validReference({ callback: 'without' })), when);
+      const { paymentId } = await createReference(api, request);
+      await untilOutsideWindow(request);
       const confirmation = await interbank.confirm(paymentId);
       api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }));
     });

@@ -12,8 +12,41 @@ export function storedMethodsOf(exchange: Exchange): StoredPaymentMethod[] {
 }
 
 /**
+ * PML-1 for a step that reads a list: it is answered. How a target answers for a customer with
+ * nothing stored is PML-7's (not shown): a 404 is that customer's empty list, and the checks of what
+ * a list must hold (checkMethodCount, checkMethodStored, checkStoredMethods) fail it where something
+ * is stored.
+ *
+ * Input space: every list a spec reads before or after a payment: of a fresh customer (empty), of a
+ * customer with methods stored, of a profile's customer.
+ */
+export function checkListAnswered(exchange: Exchange): Problem[] {
+  return exchange.response.status === 404 ? [] : checkSuccess(exchange, 'PML-1');
+}
+
+/** Another customer's methods: the elements a fresh customer's list held before it paid anything. */
+export interface Foreign {
+  foreign?: readonly unknown[];
+}
+
+/**
+ * The answer without the elements of `foreign`, compared whole (another customer's method may be
+ * malformed too): those are TOK-6's (checkNothingStored), not this list's count or shape.
+ */
+function withoutForeign(exchange: Exchange, foreign: readonly unknown[] = []): Exchange {
+  const known = new Set(foreign.map((method) => JSON.stringify(method)));
+  const body = exchange.response.body as { data?: unknown } | null;
+  if (known.size === 0 || !Array.isArray(body?.data)) return exchange;
+  const data = body.data.filter((method) => !known.has(JSON.stringify(method)));
+  return { ...exchange, response: { ...exchange.response, body: { ...body, data } } };
+}
+
+/** The listed methods that are not among `foreign`. */
+export const ownMethods = (exchange: Exchange, foreign?: readonly unknown[]) => storedMethodsOf(withoutForeign(exchange, foreign));
+
+/**
  * PML-1..4 and PML-6: the list is the versioned envelope holding well-formed methods with distinct
- * uuids.
+ * uuids; the elements of another customer (`foreign`) are left to TOK-6.
  *
  * Input space: lists of registered customers with 2 cards and 1 wallet, 2 and 2, or 6 and 6 (12),
  * stored by createRegistration checkouts paid through the pay helper, last digits distinct, read
@@ -21,9 +54,10 @@ export function storedMethodsOf(exchange: Exchange): StoredPaymentMethod[] {
  * the list answered for a fresh UUID, where not a 4xx.
  * Not covered: methods stored through allowRegistration (the TOK specs judge values, not shape).
  */
-export function checkStoredMethods(exchange: Exchange): Problem[] {
-  const refused = checkSuccess(exchange, 'PML-1');
+export function checkStoredMethods(answered: Exchange, context: Foreign = {}): Problem[] {
+  const refused = checkSuccess(answered, 'PML-1');
   if (refused.length > 0) return refused;
+  const exchange = withoutForeign(answered, context.foreign);
   const where = `${operationOf(exchange.request)} response`;
   const problems = fromSchema(validateResponse('storedPaymentMethods', exchange.response.body), where, 'PML-1');
   const seen = new Set<unknown>();
@@ -37,14 +71,15 @@ export function checkStoredMethods(exchange: Exchange): Problem[] {
 }
 
 /**
- * PML-1: the list has one element per stored method, for a customer with `stored` methods stored.
+ * PML-1: the list has one element per stored method, for a customer with `stored` methods stored
+ * (another customer's methods, `foreign`, are TOK-6's).
  *
  * Input space: customers with 3 (2 CC, 1 MW) and 12 (6 CC, 6 MW, more than a first page of ten)
  * methods stored by createRegistration checkouts with distinct last digits, the list read until that
  * many show or the profile's eventMs passed.
  */
-export function checkMethodCount(exchange: Exchange, context: { stored: number }): Problem[] {
-  const methods = storedMethodsOf(exchange);
+export function checkMethodCount(exchange: Exchange, context: { stored: number } & Foreign): Problem[] {
+  const methods = ownMethods(exchange, context.foreign);
   if (methods.length === context.stored) return [];
   return [{ clause: 'PML-1', message: `${operationOf(exchange.request)} response /data: expected ${context.stored} elements for ${context.stored} stored methods, got ${methods.length}: ${show(methods)}` }];
 }
@@ -56,8 +91,8 @@ export function checkMethodCount(exchange: Exchange, context: { stored: number }
  * Input space: for PML-3 and for PML-4, the list of a customer with 2 cards and 2 wallets stored by
  * createRegistration checkouts, read until all 4 show or eventMs passed.
  */
-export function checkMethodTypeListed(exchange: Exchange, context: { type: 'CC' | 'MW' }): Problem[] {
-  const methods = storedMethodsOf(exchange);
+export function checkMethodTypeListed(exchange: Exchange, context: { type: 'CC' | 'MW' } & Foreign): Problem[] {
+  const methods = ownMethods(exchange, context.foreign);
   if (methods.some((method) => method?.type === context.type)) return [];
   return [
     {
