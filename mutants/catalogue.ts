@@ -20,14 +20,18 @@ import {
   editStoredMethods,
   isIsoWithOffset,
   isUuid,
+  layoutOf,
+  listsOthersMethods,
   mapStrings,
   nextDigits,
+  pageRequested,
   uuidPattern,
   withoutOffset,
   type Json,
 } from './edits.ts';
 import { apiRoutes, type ProxyContext, type ProxyRequest, type Route, type Transform } from './proxy.ts';
 import { redirectWithId } from '../src/sandbox/payments.ts';
+import * as freedoms from './freedoms-candidates.ts';
 
 export interface Mutant {
   name: string;
@@ -41,6 +45,8 @@ export interface Mutant {
 
 export interface BenignVariant {
   name: string;
+  /** The INFO clause whose freedom ("not shown") it uses, where it is one of theirs. */
+  freedom?: string;
   description: string;
   transform: Transform;
 }
@@ -48,7 +54,6 @@ export interface BenignVariant {
 const envelopes: Route[] = ['createCheckout', 'listMethods', 'createReference', 'getPayment'];
 const payments: Route[] = ['createReference', 'getPayment'];
 
-const layoutOf = (body: Json): unknown => body?.page?.layout;
 const amountOf = (request: ProxyRequest): number => Number((request.json as Json)?.payment?.amount ?? (request.json as Json)?.amount);
 const detailsOf = (body: Json): Json => body?.payment?.paymentMethod?.details ?? {};
 const asksToStore = (body: Json): boolean => detailsOf(body).createRegistration === true || detailsOf(body).allowRegistration === true;
@@ -57,32 +62,12 @@ const setDetail = (body: Json, name: string, value: unknown) => {
   (method.details ??= {})[name] = value;
 };
 
-/** The checkout whose hosted page (or embed script) a GET asks for. */
 /** A stored-method edit that spells a field otherwise. */
 const renamed = (from: string, to: string) => (method: Json) => {
   if (!(from in method)) return;
   method[to] = method[from];
   delete method[from];
 };
-
-function pageRequested(request: ProxyRequest, proxy: ProxyContext) {
-  return request.method === 'GET' && request.route === 'other' ? proxy.checkoutOfPage(request.path) : undefined;
-}
-
-/** A customer's list also holds the methods of other known customers that `leaks` picks. */
-function listsOthersMethods(leaks: (method: Json, customer: string, proxy: ProxyContext) => boolean): Transform {
-  return {
-    async response(response, request, proxy) {
-      const data = (response.json as Json)?.data;
-      if (request.route !== 'listMethods' || !Array.isArray(data) || !request.param) return;
-      for (const other of proxy.customers) {
-        if (other === request.param) continue;
-        const theirs = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(other)}/paymentMethods`)).json as Json;
-        if (Array.isArray(theirs?.data)) data.push(...theirs.data.filter((method: Json) => leaks(method, request.param!, proxy)));
-      }
-    },
-  };
-}
 
 /** Edits the HTML of the ATM payment page (the hosted page of an MB checkout). */
 function editAtmPage(edit: (html: string) => string): Transform {
@@ -712,7 +697,16 @@ const notificationMutants: Mutant[] = [
   },
 ];
 
-export const mutants: Mutant[] = [...envelopeMutants, ...checkoutMutants, ...pageMutants, ...tokenizationMutants, ...storedMethodMutants, ...referenceMutants, ...notificationMutants];
+export const mutants: Mutant[] = [
+  ...envelopeMutants,
+  ...checkoutMutants,
+  ...pageMutants,
+  ...tokenizationMutants,
+  ...storedMethodMutants,
+  ...referenceMutants,
+  ...notificationMutants,
+  ...freedoms.mutants,
+];
 
 /**
  * Upper-cases the UUIDs the target answers as values of their own (not those inside URLs, which
@@ -758,6 +752,7 @@ export const benignVariants: BenignVariant[] = [
   },
   {
     name: 'apiVersion-1.4.0-everywhere',
+    freedom: 'ENV-3',
     description: '`apiVersion` is `1.4.0`, and the payment query carries it too.',
     transform: editBody(envelopes, (body) => (body.apiVersion = '1.4.0')),
   },
@@ -900,6 +895,7 @@ export const benignVariants: BenignVariant[] = [
       return [];
     }),
   },
+  ...freedoms.benignVariants,
 ];
 
 /** A target with no test helpers (a real provider's sandbox): every /test-helpers path answers 404. */
