@@ -134,6 +134,16 @@ export const benignVariants: BenignVariant[] = [
     },
   },
   {
+    name: 'creations-accepted-202',
+    freedom: 'ENV-5',
+    description: 'POST /checkouts and POST /payments/references answer 202 Accepted on success, as asynchronous APIs do.',
+    transform: {
+      response(response, request) {
+        if ((request.route === 'createCheckout' || request.route === 'createReference') && response.status >= 200 && response.status < 300) response.status = 202;
+      },
+    },
+  },
+  {
     name: 'euro-only',
     freedom: 'CHK-13',
     description: 'A checkout in a currency other than the euro is refused with 422 (the provider takes euros only).',

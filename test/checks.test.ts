@@ -22,6 +22,7 @@ import {
   checkNotConfirmed,
   checkNothingPostedToAction,
   checkNothingStored,
+  checkOnlyOwnMethods,
   checkNotificationIdentifies,
   checkNotified,
   checkNotNotified,
@@ -305,6 +306,14 @@ const paymentAnswer = (body: unknown, status = 200) => exchange('GET', '/payment
 const confirmed = { stage: 'confirmed' } as const;
 const methodsAnswer = (body: unknown, status = 200) => exchange('GET', '/customers/x/paymentMethods', body, undefined, status);
 const emptyList = { apiVersion: '1.0', date: '2022-01-01T00:00:00Z', success: true, data: [] };
+/** What paid for the two methods of the published list: its card and its wallet, by their last digits. */
+const paidForPublished = () => {
+  const [card, wallet] = published.methods().data;
+  return [
+    { method: 'CC', card: { number: `411111111111${card.last4Digitis}`, holder: card.holder, expireMonth: card.expireMonth, expireYear: card.expireYear } },
+    { method: 'MW', wallet: { countryCode: wallet.countryCode, number: `912345${wallet.last3Digitis}` } },
+  ] as const;
+};
 const paidCard = { method: 'CC', card: { number: '4111111111110809', holder: 'Luís Gonçalves', expireMonth: '05', expireYear: '2026' } } as const;
 const page = { url: 'http://target.test/pay/1', status: 200, formCount: 3, text: 'Pay 5,00 €' };
 const atmPage = { url: 'http://target.test/pay/2', text: 'Entidade 12797 Referência 002 460 930', referenceText: '002 460 930', entityText: '12797' };
@@ -373,6 +382,10 @@ const checkCases: CheckCase[] = [
   checkCase('TOK-4', checkNothingStored, 'a method stored', { fails: [methodsAnswer(published.methods()), { clause: 'TOK-4', why: 'x' }] }),
   checkCase('TOK-5', checkOnlyStorableTypes, 'an MB stored', { fails: [methodsAnswer(changed(published.methods(), (body) => body.data.push({ type: 'MB', uuid: '95668f83-7623-4de5-91c7-ac447c504ebf' })))] }),
   checkCase('TOK-6', checkNothingStored, "another customer's method", { fails: [methodsAnswer(published.methods()), { clause: 'TOK-6', why: 'x' }] }),
+  checkCase('TOK-6', checkOnlyOwnMethods, 'a method this customer never paid with, beside its own', {
+    passes: [methodsAnswer(published.methods()), { before: [], paid: paidForPublished() }],
+    fails: [methodsAnswer(published.methods()), { before: [], paid: paidForPublished().slice(0, 1) }],
+  }),
 
   checkCase('PML-1', checkStoredMethods, 'data an object', { fails: [methodsAnswer({ ...emptyList, data: {} })] }),
   checkCase('PML-1', checkMethodCount, 'one element for two stored', { passes: [methodsAnswer(published.methods()), { stored: 2 }], fails: [methodsAnswer(published.methods()), { stored: 3 }] }),

@@ -24,9 +24,47 @@ export function checkListAnswered(exchange: Exchange): Problem[] {
   return exchange.response.status === 404 ? [] : checkSuccess(exchange, 'PML-1');
 }
 
-/** Another customer's methods: the elements a fresh customer's list held before it paid anything. */
+/** Another customer's methods in a list (foreignMethods): left to TOK-6 by the checks of the list's count and shape. */
 export interface Foreign {
   foreign?: readonly unknown[];
+}
+
+/** Whether a listed element holds the last digits of what was paid with, in any field (a malformed element of one's own is still one's own). */
+function holdsLastDigits(method: unknown, paid: PaidWith): boolean {
+  const digits = paid.method === 'CC' ? paid.card.number.slice(-4) : paid.wallet.number.slice(-3);
+  return method !== null && typeof method === 'object' && Object.values(method).some((value) => value === digits);
+}
+
+/**
+ * The elements of a fresh customer's list that are another customer's: those it held before paying
+ * anything, and, where it holds more than its payments stored, those that hold the last digits of
+ * none of them (another test's customer may store a method while this one pays).
+ */
+export function foreignMethods(list: Exchange, context: { before: readonly unknown[]; paid: readonly PaidWith[] }): unknown[] {
+  const earlier = new Set(context.before.map((method) => JSON.stringify(method)));
+  const [fromBefore, since] = [storedMethodsOf(list).filter((method) => earlier.has(JSON.stringify(method))), storedMethodsOf(list).filter((method) => !earlier.has(JSON.stringify(method)))];
+  if (since.length <= context.paid.length) return fromBefore;
+  return [...fromBefore, ...since.filter((method) => !context.paid.some((paid) => holdsLastDigits(method, paid)))];
+}
+
+/**
+ * TOK-6 on the list of a customer the suite registered and paid for: it holds no method of another
+ * customer (foreignMethods), whatever shape that method has.
+ *
+ * Input space: fresh customers' lists after 3, 4 or 12 createRegistration payments (cards and wallets
+ * whose last three digits no other customer of the PML specs pays with), read until all show or
+ * eventMs passed, with the list read before the first payment; other tests storing methods meanwhile;
+ * on a stateful target, the list of a UUID no one registered (no payment: anything listed is another's).
+ */
+export function checkOnlyOwnMethods(list: Exchange, context: { before: readonly unknown[]; paid: readonly PaidWith[] }): Problem[] {
+  const foreign = foreignMethods(list, context);
+  if (foreign.length === 0) return [];
+  return [
+    {
+      clause: 'TOK-6',
+      message: `${operationOf(list.request)} response /data: expected only the methods of this customer's ${context.paid.length} storing payments, got ${foreign.length} of another customer too: ${show(foreign)}`,
+    },
+  ];
 }
 
 /**
