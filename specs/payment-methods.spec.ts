@@ -23,7 +23,9 @@ function meansOfSlot(run: RunConfig, slot: number, stored: { cards: number; wall
   const cards = distinct(samples(run, card(), 20 * perSlot), (paid) => paid.number);
   const wallets = distinct(samples(run, wallet(), 20 * perSlot), (paid) => paid.number);
   const from = (slot + 1) * perSlot;
-  return { cards: cards.slice(from, from + stored.cards), wallets: wallets.slice(from, from + stored.wallets) };
+  // The first card of every slot expires in a month below 10, whose leading zero the list must keep (PML-3); the draws may have none.
+  const ofSlot = cards.slice(from, from + stored.cards).map((paid, index) => (index === 0 ? { ...paid, expireMonth: `0${1 + (slot % 9)}` } : paid));
+  return { cards: ofSlot, wallets: wallets.slice(from, from + stored.wallets) };
 }
 
 /**
@@ -52,7 +54,7 @@ async function customerWith(run: RunConfig, api: Api, helpers: Helpers, slot: nu
 }
 
 test.describe('stored payment methods', () => {
-  // Every list is a fresh customer's: what it held before paying is another customer's (TOK-6), not an element too many (PML-1).
+  // Every list is a fresh customer's: a method of another customer in it is TOK-6's, not an element too many (PML-1).
   test('the list is the envelope with apiVersion and one element per stored method', { tag: tags('PML-1', 'TOK-6') }, async ({ run, api, helpers }) => {
     const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 0, { cards: 2, wallets: 1 });
     api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);

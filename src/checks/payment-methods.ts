@@ -87,9 +87,10 @@ export const ownMethods = (exchange: Exchange, foreign?: readonly unknown[]) => 
  * uuids; the elements of another customer (`foreign`) are left to TOK-6.
  *
  * Input space: lists of registered customers with 2 cards and 1 wallet, 2 and 2, or 6 and 6 (12),
- * stored by createRegistration checkouts paid through the pay helper, last digits distinct, read
- * until all show or eventMs passed (VISA, MASTERCARD and AMEX; wallets of 351, 34, 33, 44, 1, 55);
- * the list answered for a fresh UUID, where not a 4xx.
+ * stored by createRegistration checkouts paid through the pay helper, last three digits distinct
+ * across all those customers, each one's first card expiring in a month below 10, read until all
+ * show or eventMs passed (VISA, MASTERCARD and AMEX; wallets of 351, 34, 33, 44, 1, 55); another
+ * customer's methods in the list left out (TOK-6); the list answered for a fresh UUID, where not a 4xx.
  * Not covered: methods stored through allowRegistration (the TOK specs judge values, not shape).
  */
 export function checkStoredMethods(answered: Exchange, context: Foreign = {}): Problem[] {
