@@ -620,6 +620,8 @@ const referenceMutants: Mutant[] = [
   {
     name: 'window-checked-to-the-minute',
     clause: 'REF-7',
+    // REF-7's closed window is paid a second after it closed: the mutant confirms it, and notifies (EVT-4).
+    disturbs: ['EVT-4'],
     description: 'The validity window is checked to the minute: a payment less than a minute outside it confirms the reference.',
     transform: editRequest('confirmPayment', (body, proxy, request) => {
       const validDate = request.param ? proxy.payments.get(request.param)?.request?.validDate : undefined;
