@@ -20,9 +20,11 @@ function window(around: Date | undefined): fc.Arbitrary<{ start: Date; end: Date
       .record({ before: fc.integer({ min: minute, max: 30 * day }), after: fc.integer({ min: 60 * minute, max: 60 * day }) })
       .map(({ before, after }) => ({ start: new Date(around.getTime() - before), end: new Date(around.getTime() + after) }));
   }
+  // A valid reference's window has an end still to come (REF-1): a target may refuse one already over.
   return fc
     .record({ start: instant(), length: fc.integer({ min: minute, max: 90 * day }) })
-    .map(({ start, length }) => ({ start, end: new Date(start.getTime() + length) }));
+    .map(({ start, length }) => ({ start, end: new Date(start.getTime() + length) }))
+    .filter(({ end }) => end.getTime() > Date.now() + 60 * minute);
 }
 
 /** A valid reference request: type payment, MB, a validity window written in several UTC offsets. */

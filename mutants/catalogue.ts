@@ -20,8 +20,11 @@ import {
   editStoredMethods,
   isIsoWithOffset,
   isUuid,
+  layoutOf,
+  listsOthersMethods,
   mapStrings,
   nextDigits,
+  pageRequested,
   uuidPattern,
   withoutOffset,
   type Json,
@@ -29,6 +32,7 @@ import {
 import { apiRoutes, type ProxyContext, type ProxyRequest, type Route, type Transform } from './proxy.ts';
 import { redirectWithId } from '../src/sandbox/payments.ts';
 import * as classCandidates from './classes-candidates.ts';
+import * as freedoms from './freedoms-candidates.ts';
 
 export interface Mutant {
   name: string;
@@ -42,6 +46,8 @@ export interface Mutant {
 
 export interface BenignVariant {
   name: string;
+  /** The INFO clause whose freedom ("not shown") it uses, where it is one of theirs. */
+  freedom?: string;
   description: string;
   transform: Transform;
 }
@@ -49,7 +55,6 @@ export interface BenignVariant {
 const envelopes: Route[] = ['createCheckout', 'listMethods', 'createReference', 'getPayment'];
 const payments: Route[] = ['createReference', 'getPayment'];
 
-const layoutOf = (body: Json): unknown => body?.page?.layout;
 const amountOf = (request: ProxyRequest): number => Number((request.json as Json)?.payment?.amount ?? (request.json as Json)?.amount);
 const detailsOf = (body: Json): Json => body?.payment?.paymentMethod?.details ?? {};
 const asksToStore = (body: Json): boolean => detailsOf(body).createRegistration === true || detailsOf(body).allowRegistration === true;
@@ -58,32 +63,12 @@ const setDetail = (body: Json, name: string, value: unknown) => {
   (method.details ??= {})[name] = value;
 };
 
-/** The checkout whose hosted page (or embed script) a GET asks for. */
 /** A stored-method edit that spells a field otherwise. */
 const renamed = (from: string, to: string) => (method: Json) => {
   if (!(from in method)) return;
   method[to] = method[from];
   delete method[from];
 };
-
-function pageRequested(request: ProxyRequest, proxy: ProxyContext) {
-  return request.method === 'GET' && request.route === 'other' ? proxy.checkoutOfPage(request.path) : undefined;
-}
-
-/** A customer's list also holds the methods of other known customers that `leaks` picks. */
-function listsOthersMethods(leaks: (method: Json, customer: string, proxy: ProxyContext) => boolean): Transform {
-  return {
-    async response(response, request, proxy) {
-      const data = (response.json as Json)?.data;
-      if (request.route !== 'listMethods' || !Array.isArray(data) || !request.param) return;
-      for (const other of proxy.customers) {
-        if (other === request.param) continue;
-        const theirs = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(other)}/paymentMethods`)).json as Json;
-        if (Array.isArray(theirs?.data)) data.push(...theirs.data.filter((method: Json) => leaks(method, request.param!, proxy)));
-      }
-    },
-  };
-}
 
 /** Edits the HTML of the ATM payment page (the hosted page of an MB checkout). */
 function editAtmPage(edit: (html: string) => string): Transform {
@@ -636,6 +621,8 @@ const referenceMutants: Mutant[] = [
   {
     name: 'window-checked-to-the-minute',
     clause: 'REF-7',
+    // REF-7's closed window is paid a second after it closed: the mutant confirms it, and notifies (EVT-4).
+    disturbs: ['EVT-4'],
     description: 'The validity window is checked to the minute: a payment less than a minute outside it confirms the reference.',
     transform: editRequest('confirmPayment', (body, proxy, request) => {
       const validDate = request.param ? proxy.payments.get(request.param)?.request?.validDate : undefined;
@@ -722,6 +709,7 @@ export const mutants: Mutant[] = [
   ...referenceMutants,
   ...notificationMutants,
   ...classCandidates.mutants,
+  ...freedoms.mutants,
 ];
 
 /**
@@ -768,6 +756,7 @@ export const benignVariants: BenignVariant[] = [
   },
   {
     name: 'apiVersion-1.4.0-everywhere',
+    freedom: 'ENV-3',
     description: '`apiVersion` is `1.4.0`, and the payment query carries it too.',
     transform: editBody(envelopes, (body) => (body.apiVersion = '1.4.0')),
   },
@@ -911,6 +900,7 @@ export const benignVariants: BenignVariant[] = [
     }),
   },
   ...classCandidates.benignVariants,
+  ...freedoms.benignVariants,
 ];
 
 /** A target with no test helpers (a real provider's sandbox): every /test-helpers path answers 404. */

@@ -6,6 +6,28 @@ import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse, Route, Transf
 
 export type Json = any;
 
+export const layoutOf = (body: Json): unknown => body?.page?.layout;
+
+/** The checkout whose hosted page (or embed script) a GET asks for. */
+export function pageRequested(request: ProxyRequest, proxy: ProxyContext) {
+  return request.method === 'GET' && request.route === 'other' ? proxy.checkoutOfPage(request.path) : undefined;
+}
+
+/** A customer's list also holds the methods of other known customers that `leaks` picks, as `shown` writes them. */
+export function listsOthersMethods(leaks: (method: Json, customer: string, proxy: ProxyContext) => boolean, shown: (method: Json) => Json = (method) => method): Transform {
+  return {
+    async response(response, request, proxy) {
+      const data = (response.json as Json)?.data;
+      if (request.route !== 'listMethods' || !Array.isArray(data) || !request.param) return;
+      for (const other of proxy.customers) {
+        if (other === request.param) continue;
+        const theirs = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(other)}/paymentMethods`)).json as Json;
+        if (Array.isArray(theirs?.data)) data.push(...theirs.data.filter((method: Json) => leaks(method, request.param!, proxy)).map(shown));
+      }
+    },
+  };
+}
+
 const succeeded = (response: ProxyResponse) => response.status >= 200 && response.status < 300;
 
 /** Edits the request body of one operation before it is forwarded. */

@@ -132,6 +132,12 @@ export interface Transform {
 export interface RunningProxy {
   url: string;
   context: ProxyContext;
+  /**
+   * How many times the transform did something: answered a request itself, changed a request, an
+   * answer, a redirect or a notification, delayed an answer, or posted or delivered something of its
+   * own. A candidate whose transform never fired proved nothing.
+   */
+  effects(): number;
   close(): Promise<void>;
 }
 
@@ -166,6 +172,9 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** What a transform may change of a message, as text, to tell whether it changed anything. */
+const snapshot = (message: object) => JSON.stringify(message, (_key, value) => (value instanceof URLSearchParams ? value.toString() : value));
+
 function isExternal(location: string, origin: string): boolean {
   try {
     return new URL(location, origin).origin !== origin;
@@ -181,6 +190,14 @@ export async function startProxy(options: { upstream: string; transform?: Transf
   const background = new Set<Promise<unknown>>();
   /** relay URL → the suite's own URL, to hide the relay from the suite in responses. */
   const relayed = new Map<string, string>();
+  let effects = 0;
+  /** Runs a step of the transform on a message and counts an effect where the message changed. */
+  const counted = async <T>(message: object, step: () => T | Promise<T>): Promise<T> => {
+    const before = snapshot(message);
+    const result = await step();
+    if (snapshot(message) !== before) effects++;
+    return result;
+  };
 
   const track = (work: Promise<unknown>) => {
     const settled = work.catch(() => undefined).finally(() => background.delete(settled));
@@ -222,9 +239,14 @@ export async function startProxy(options: { upstream: string; transform?: Transf
     memo: new Map(),
     callUpstream: (method, path, json) =>
       json === undefined ? callUpstream(method, path, {}) : callUpstream(method, path, { 'content-type': 'application/json' }, JSON.stringify(json)),
-    deliver,
-    postInBackground: (url, json) =>
-      track(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) }).then((r) => r.arrayBuffer())),
+    deliver: (delivery) => {
+      effects++;
+      return deliver(delivery);
+    },
+    postInBackground: (url, json) => {
+      effects++;
+      track(fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) }).then((r) => r.arrayBuffer()));
+    },
     checkoutOfPage: (path) => [...context.checkouts.values()].find((checkout) => checkout.pagePath === path),
   };
 
@@ -273,16 +295,23 @@ export async function startProxy(options: { upstream: string; transform?: Transf
   function applyRedirect(response: ProxyResponse, request: ProxyRequest): void {
     if (!transform.redirect) return;
     const location = response.headers.location;
+    const redirected = (url: string) => {
+      const changed = transform.redirect!(url, context);
+      if (changed !== url) effects++;
+      return changed;
+    };
     if (location && response.status >= 300 && response.status < 400 && isExternal(location, context.origin)) {
-      response.headers.location = transform.redirect(location, context);
+      response.headers.location = redirected(location);
     }
     const body = response.json as { redirectUrl?: unknown } | undefined;
-    if (request.route === 'payCheckout' && typeof body?.redirectUrl === 'string') body.redirectUrl = transform.redirect(body.redirectUrl, context);
+    if (request.route === 'payCheckout' && typeof body?.redirectUrl === 'string') body.redirectUrl = redirected(body.redirectUrl);
   }
 
   async function relay(channel: Delivery['channel'], url: URL, incoming: IncomingMessage, text: string): Promise<ProxyResponse> {
     const received: Delivery = { channel, to: url.searchParams.get('to') ?? '', json: parseJson(text), headers: plainHeaders(incoming.headers) };
+    const untouched = snapshot(received);
     const deliveries = transform.notification ? transform.notification(received, context) : [received];
+    if (deliveries.length !== 1 || snapshot(deliveries[0]) !== untouched) effects++;
     let status = 200;
     for (const [index, delivery] of deliveries.entries()) {
       const answered = await deliver(delivery).catch(() => 502);
@@ -307,14 +336,17 @@ export async function startProxy(options: { upstream: string; transform?: Transf
       json: parseJson(text),
       text,
     };
-    const answeredByTransform = await transform.request?.(request, context);
-    if (answeredByTransform) return answeredByTransform;
+    const answeredByTransform = await counted(request, () => transform.request?.(request, context));
+    if (answeredByTransform) {
+      effects++;
+      return answeredByTransform;
+    }
     Object.assign(request, routeOf(request.method, request.path));
     const callbackUrl = routeNotificationsThroughRelay(request);
     const query = request.query.toString();
     const response = await callUpstream(request.method, request.path + (query ? `?${query}` : ''), request.headers, bodyOf(request));
     remember(request, response, callbackUrl);
-    await transform.response?.(response, request, context);
+    await counted(response, () => transform.response?.(response, request, context));
     applyRedirect(response, request);
     return response;
   }
@@ -322,7 +354,10 @@ export async function startProxy(options: { upstream: string; transform?: Transf
   async function serve(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     try {
       const response = await handle(incoming);
-      if (transform.delayMs) await sleep(transform.delayMs);
+      if (transform.delayMs) {
+        effects++;
+        await sleep(transform.delayMs);
+      }
       const body = bodyOf(response);
       outgoing.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(body) });
       outgoing.end(body);
@@ -342,6 +377,7 @@ export async function startProxy(options: { upstream: string; transform?: Transf
   return {
     url: context.origin,
     context,
+    effects: () => effects,
     async close() {
       await Promise.all(background);
       server.closeAllConnections();

@@ -45,6 +45,11 @@ export const catalogueEventMs = 3000;
  */
 export const mutantRuns = defaultRuns;
 export const benignRuns = 10;
+/**
+ * The credentials every candidate is called with, as a partner's run would carry them: the sandbox
+ * ignores them, and a variant that refuses calls without them (SEC-1) gets them.
+ */
+const catalogueHeaders = { authorization: `Basic ${Buffer.from('catalogue:sandbox-private-key').toString('base64')}` };
 // Within the 15 minutes test/e2e/mutant-catalogue.test.ts allows, so that a run this slow still ends with the matrix.
 const catalogueTimeoutMs = 12 * 60_000;
 
@@ -67,7 +72,9 @@ export interface Outcome {
   failedClauses: string[];
   /** Failed clauses the mutant may not disturb: the suite blamed a clause the fault does not break. */
   collateral: string[];
-  /** Killed with no collateral blame (a mutant), or conformant (a benign variant). */
+  /** How many times its transform fired (mutants/proxy.ts): none means it tried nothing. */
+  effects: number;
+  /** Killed with no collateral blame (a mutant), or conformant (a benign variant), its transform having fired. */
   asExpected: boolean;
   /** Why the run went wrong, where it did. */
   problem: string | null;
@@ -143,6 +150,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
   const interruption = watchInterruption();
   const configDir = mkdtempSync(join(tmpdir(), 'mutants-'));
   const targets: Target[] = [];
+  const effects = new Map<string, number>();
   let browser: BrowserServer | null = null;
   try {
     const profile = loadProfile(builtInProfile('sandbox.json'));
@@ -152,7 +160,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
     const shared: SharedRunConfig = {
       targetKind: 'url',
       profile: { ...profile, timeouts: { ...profile.timeouts, eventMs: catalogueEventMs } },
-      headers: profile.headers,
+      headers: { ...profile.headers, ...catalogueHeaders },
       seed: options.seed ?? mutantSeed,
       strict: true,
       allowWrites: false,
@@ -173,7 +181,8 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
     for (const { run } of targets) rmSync(run.outDir, { recursive: true, force: true });
     throw error;
   } finally {
-    for (const { proxy, sandbox } of targets) {
+    for (const { candidate, proxy, sandbox } of targets) {
+      effects.set(candidate.name, proxy.effects());
       await proxy.close();
       await sandbox.close();
     }
@@ -182,11 +191,11 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
     interruption.stop();
   }
   const finishedAt = new Date().toISOString();
-  return targets.map(({ candidate, run }) => outcomeOf(candidate, run, { startedAt, finishedAt }, interruption.reason()));
+  return targets.map(({ candidate, run }) => outcomeOf(candidate, run, { startedAt, finishedAt }, interruption.reason(), effects.get(candidate.name) ?? 0));
 }
 
 /** The candidate's report, built as `checkout-conformance run` builds it, and judged; its folder is kept only when the outcome is unexpected. */
-function outcomeOf(candidate: Candidate, run: RunConfig, times: { startedAt: string; finishedAt: string }, runFailure: string | null): Outcome {
+function outcomeOf(candidate: Candidate, run: RunConfig, times: { startedAt: string; finishedAt: string }, runFailure: string | null, effects: number): Outcome {
   let raw: RawResults | null = null;
   try {
     raw = JSON.parse(readFileSync(join(run.outDir, rawResultsFile), 'utf8')) as RawResults;
@@ -210,11 +219,13 @@ function outcomeOf(candidate: Candidate, run: RunConfig, times: { startedAt: str
   }, runFailure);
   const failedClauses = report.clauses.filter((clause) => clause.status === 'failed').map((clause) => clause.id);
   const collateral = candidate.clause ? failedClauses.filter((id) => id !== candidate.clause && !candidate.disturbs.includes(id)) : [];
-  const asExpected = candidate.clause ? failedClauses.includes(candidate.clause) && collateral.length === 0 : report.verdict === 'conformant';
-  const problem = collateral.length > 0 ? `collateral blame: ${collateral.join(', ')} failed too` : report.reason;
+  // A variant that stopped matching what the suite sends would pass as conformant having changed nothing.
+  const fired = effects > 0;
+  const asExpected = fired && (candidate.clause ? failedClauses.includes(candidate.clause) && collateral.length === 0 : report.verdict === 'conformant');
+  const problem = !fired ? 'no effect: its transform never fired' : collateral.length > 0 ? `collateral blame: ${collateral.join(', ')} failed too` : report.reason;
   if (asExpected) rmSync(run.outDir, { recursive: true, force: true });
   else writeReport(run.outDir, report, secretsOfRun(run.headers, run.profile));
-  return { name: candidate.name, clause: candidate.clause, verdict: report.verdict, failedClauses, collateral, asExpected, problem, reportDir: asExpected ? null : run.outDir };
+  return { name: candidate.name, clause: candidate.clause, verdict: report.verdict, failedClauses, collateral, effects, asExpected, problem, reportDir: asExpected ? null : run.outDir };
 }
 
 export function formatMatrix(outcomes: Outcome[]): string {
@@ -235,6 +246,7 @@ export function formatMatrix(outcomes: Outcome[]): string {
 }
 
 function resultOf(outcome: Outcome): string {
+  if (outcome.effects === 0) return 'NO EFFECT';
   if (!outcome.clause) return outcome.asExpected ? 'conformant' : 'FLAGGED';
   if (outcome.collateral.length > 0) return `COLLATERAL ${outcome.collateral.join(' ')}`;
   return outcome.asExpected ? 'killed' : 'SURVIVED';

@@ -30,6 +30,16 @@ export function requiredRole(run: RunConfig, page: Page, role: Role): Locator {
   return found!;
 }
 
+/**
+ * Where the page offers a way to pay: the profile's paymentForm, else the fields a customer fills
+ * (not hidden inputs, not buttons: a "not found" page has a button back to the shop too) and frames
+ * (hosted card fields).
+ */
+export function paymentForm(run: RunConfig, page: Page): Locator {
+  const fillable = 'input:not([type=hidden]):not([type=submit]):not([type=button]):not([type=reset]):not([type=image]), select, textarea, iframe';
+  return optionalRole(run, page, 'paymentForm') ?? page.locator(fillable);
+}
+
 /** Waits (up to requestMs) for what a page may render by script after it loaded; absent is an answer too. */
 export async function rendered(run: RunConfig, locator: Locator): Promise<void> {
   await locator.first().waitFor({ state: 'attached', timeout: run.profile.timeouts.requestMs }).catch(() => undefined);

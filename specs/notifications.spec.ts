@@ -2,7 +2,7 @@
 import { validReference } from '../generators/index.ts';
 import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, identifiesPayment, paymentOf, type PaymentNames } from '../src/checks/index.ts';
 import { tags, test, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
-import { createReference, getPayment, mustSucceed, outsideWindow, quietMs, readSettled, sample } from './flows.ts';
+import { createReference, getPayment, mustSucceed, outsideWindow, quietMs, readSettled, sample, untilOutsideWindow } from './flows.ts';
 import type { RunConfig } from '../src/run-config.ts';
 
 /** A reference valid now, notified at a fresh path of the receiver (or at the webhook, without callbackUrl). */
@@ -54,6 +54,7 @@ test.describe('notifications to callbackUrl', () => {
     const callback = callbackAddress(receiver);
     const request = { ...outsideWindow(sample(run, validReference({ callback: 'without' })), 'past'), callbackUrl: callback.url };
     const { paymentId } = await createReference(api, request);
+    await untilOutsideWindow(request);
     const confirmation = await interbank.confirm(paymentId);
     const received = await receivedAt(api, receiver, callback.path, { timeoutMs: quietMs(run), note: 'received after a payment outside the window' });
     api.expectNoProblems([

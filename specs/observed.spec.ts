@@ -61,16 +61,22 @@ test('stored-method lists for a customer with nothing stored, an unknown custome
   await observe.record('answers of GET /customers/{uuid}/paymentMethods', seen);
 }));
 
-test('the reference creation answer, the state before payment and an unknown payment id', { tag: tags('REF-10') }, async ({ run, api, observe }) => observe.safely(async () => {
-  const created = await api.post('/payments/references', sample(run, validReference({ callback: 'without' })));
+test('the reference creation answer, the state before payment, an unknown payment id and a window already over', { tag: tags('REF-10') }, async ({ run, api, observe }) => observe.safely(async () => {
+  const request = sample(run, validReference({ callback: 'without' }));
+  const created = await api.post('/payments/references', request);
   const paymentId = paymentIdOf(created);
   const before = paymentId ? paymentOf(await getPayment(api, paymentId))?.stateDetails?.state : undefined;
   const unknown = await getPayment(api, `unknown-${randomUUID()}`);
-  await observe.record('reference creation, state before payment, unknown id', {
+  // REF-1: a window that has already ended may be refused or accepted.
+  const day = 24 * 60 * 60 * 1000;
+  const over = { ...request, validDate: { start: new Date(Date.now() - 2 * day).toISOString(), end: new Date(Date.now() - day).toISOString() } };
+  const closedWindow = await api.post('/payments/references', over);
+  await observe.record('reference creation, state before payment, unknown id, window already over', {
     creation: answer(created),
     paymentIdFromDataId: paymentId ?? 'none: the checks that need it are skipped',
     stateBeforePayment: before ?? null,
     unknownPaymentId: answer(unknown),
+    windowAlreadyOver: answer(closedWindow),
   });
 }));
 

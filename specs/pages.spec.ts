@@ -15,7 +15,7 @@ import {
 } from '../src/checks/index.ts';
 import { tags, test, type Receiver } from './fixtures.ts';
 import { createCheckout, createIfAccepted, forCustomer, getPayment, mustSucceed, quietMs, sample, someCustomer, withMethod } from './flows.ts';
-import { consentControl, optionalRole, payByCard, rendered } from './hosted-page.ts';
+import { consentControl, optionalRole, payByCard, paymentForm, rendered } from './hosted-page.ts';
 
 const withAction = (request: CheckoutRequest, url: string): CheckoutRequest => ({ ...request, redirects: [{ type: 'action', url }] });
 const withLayout = (request: CheckoutRequest, layout: string, code = 'CC'): CheckoutRequest => ({
@@ -40,11 +40,20 @@ test.describe('hosted pages', () => {
       const { checkout } = await createCheckout(api, request);
       const page = await browserPages.newPage();
       const response = await page.goto(checkout.checkoutUrl);
-      const form = optionalRole(run, page, 'paymentForm') ?? page.locator('form, input, button');
+      const form = paymentForm(run, page);
       await rendered(run, form);
       api.expectNoProblems(checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: await form.count(), text: await page.locator('body').innerText() }));
     });
   }
+
+  test('checkoutUrl of an ATM (MB, web) checkout opens a page with the reference to pay', { tag: tags('PAGE-1') }, async ({ run, api, browserPages }) => {
+    const { checkout } = await createCheckout(api, sample(run, checkoutVariants.atmPage));
+    const page = await browserPages.newPage();
+    const response = await page.goto(checkout.checkoutUrl);
+    await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
+    const text = await page.locator('body').innerText();
+    api.expectNoProblems(checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: 0, text }, { atm: true }));
+  });
 
   test('the embed script renders the payment form inside form.paymentWidgets of the merchant page', { tag: tags('PAGE-2') }, async ({ run, api, receiver, browserPages }) => {
     const { checkout } = await createCheckout(api, sample(run, checkoutVariants.embedWeb));

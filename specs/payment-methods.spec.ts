@@ -1,46 +1,68 @@
 /** Reference 2.4 and 4.2: listing a customer's stored payment methods. */
 import { randomUUID } from 'node:crypto';
 import { card, checkoutVariants, wallet } from '../generators/index.ts';
-import { checkMethodCount, checkMethodTypeListed, checkStoredMethods, storedMethodsOf } from '../src/checks/index.ts';
+import { checkMethodCount, checkMethodTypeListed, checkOnlyOwnMethods, checkStoredMethods, foreignMethods, ownMethods, storedMethodsOf, type Exchange, type PaidWith } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { tags, test, type Api, type Helpers } from './fixtures.ts';
-import { createCheckout, forCustomer, listMethods, listSettled, mustSucceed, sample, samples, withMethod } from './flows.ts';
+import { createCheckout, forCustomer, listMethods, listSettled, listStoredMethods, mustSucceed, sample, samples, withMethod } from './flows.ts';
 
 /** More stored methods than a first page of ten would show. */
 const manyMethods = 12;
 
 /**
- * A customer with `cards` cards and `wallets` wallets stored through createRegistration checkouts,
- * every one a different draw (distinct last digits); answers the list once all are there (within eventMs).
+ * The cards and wallets of the test in `slot`: the last three digits of every card and wallet of
+ * every slot are distinct, so that no two tests' customers pay with the same card or wallet (a target
+ * that shares a method among customers who paid with it breaks TOK-6, which the tokenization specs
+ * try on purpose). Slot 0 is left out: its first draws are the tokenization specs' cards.
  */
-async function customerWith(run: RunConfig, api: Api, helpers: Helpers, stored: { cards: number; wallets: number }) {
+function meansOfSlot(run: RunConfig, slot: number, stored: { cards: number; wallets: number }) {
+  const perSlot = manyMethods / 2;
+  const seen = new Set<string>();
+  const distinct = <T>(values: T[], number: (value: T) => string) =>
+    values.filter((value) => !seen.has(number(value).slice(-3)) && seen.add(number(value).slice(-3)));
+  const cards = distinct(samples(run, card(), 20 * perSlot), (paid) => paid.number);
+  const wallets = distinct(samples(run, wallet(), 20 * perSlot), (paid) => paid.number);
+  const from = (slot + 1) * perSlot;
+  // The first card of every slot expires in a month below 10, whose leading zero the list must keep (PML-3); the draws may have none.
+  const ofSlot = cards.slice(from, from + stored.cards).map((paid, index) => (index === 0 ? { ...paid, expireMonth: `0${1 + (slot % 9)}` } : paid));
+  return { cards: ofSlot, wallets: wallets.slice(from, from + stored.wallets) };
+}
+
+/**
+ * A fresh customer with `cards` cards and `wallets` wallets stored through createRegistration
+ * checkouts, with the means of its slot; answers the list once all are there (within eventMs), the
+ * elements of it that are another customer's, and the TOK-6 problems they are.
+ */
+async function customerWith(run: RunConfig, api: Api, helpers: Helpers, slot: number, stored: { cards: number; wallets: number }) {
   const customer = await helpers.registerCustomer();
+  const before = storedMethodsOf(await listStoredMethods(api, customer));
   const storingCard = forCustomer(sample(run, checkoutVariants.storeMethod), customer);
   const storingWallet = withMethod(storingCard, 'MW', { createRegistration: true });
-  const distinct = <T>(values: T[], key: (value: T) => string) => [...new Map(values.map((value) => [key(value), value])).values()];
-  const cards = distinct(samples(run, card(), stored.cards * 3), (paid) => paid.number.slice(-4)).slice(0, stored.cards);
-  const wallets = distinct(samples(run, wallet(), stored.wallets * 3), (paid) => paid.number.slice(-3)).slice(0, stored.wallets);
+  const means = meansOfSlot(run, slot, stored);
   const payments = [
-    ...cards.map((paid) => ({ request: storingCard, pay: { outcome: 'success' as const, method: 'CC' as const, card: paid } })),
-    ...wallets.map((paid) => ({ request: storingWallet, pay: { outcome: 'success' as const, method: 'MW' as const, wallet: paid } })),
+    ...means.cards.map((paid) => ({ request: storingCard, pay: { outcome: 'success' as const, method: 'CC' as const, card: paid } })),
+    ...means.wallets.map((paid) => ({ request: storingWallet, pay: { outcome: 'success' as const, method: 'MW' as const, wallet: paid } })),
   ];
   for (const { request, pay } of payments) {
     const { checkout } = await createCheckout(api, request);
     await mustSucceed(api, helpers.pay(checkout.id, pay));
   }
-  const list = await listSettled(api, customer, (exchange) => storedMethodsOf(exchange).length >= payments.length, run.profile.timeouts.eventMs);
-  return { customer, list, count: payments.length };
+  const paid: PaidWith[] = payments.map(({ pay }) => pay);
+  const ownCount = (exchange: Exchange) => ownMethods(exchange, foreignMethods(exchange, { before, paid })).length;
+  const list = await listSettled(api, customer, (exchange) => ownCount(exchange) >= payments.length, run.profile.timeouts.eventMs);
+  return { list, count: payments.length, foreign: foreignMethods(list, { before, paid }), othersMethods: checkOnlyOwnMethods(list, { before, paid }) };
 }
 
 test.describe('stored payment methods', () => {
-  test('the list is the envelope with apiVersion and one element per stored method', { tag: tags('PML-1') }, async ({ run, api, helpers }) => {
-    const { list, count } = await customerWith(run, api, helpers, { cards: 2, wallets: 1 });
-    api.expectNoProblems([...checkMethodCount(list, { stored: count }), ...checkStoredMethods(list)]);
+  // Every list is a fresh customer's: a method of another customer in it is TOK-6's, not an element too many (PML-1).
+  test('the list is the envelope with apiVersion and one element per stored method', { tag: tags('PML-1', 'TOK-6') }, async ({ run, api, helpers }) => {
+    const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 0, { cards: 2, wallets: 1 });
+    api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
   });
 
-  test(`a customer with ${manyMethods} stored methods gets all of them, one element each`, { tag: tags('PML-1', 'PML-6') }, async ({ run, api, helpers }) => {
-    const { list, count } = await customerWith(run, api, helpers, { cards: manyMethods / 2, wallets: manyMethods / 2 });
-    api.expectNoProblems([...checkMethodCount(list, { stored: count }), ...checkStoredMethods(list)]);
+  test(`a customer with ${manyMethods} stored methods gets all of them, one element each`, { tag: tags('PML-1', 'PML-6', 'TOK-6') }, async ({ run, api, helpers }) => {
+    const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 1, { cards: manyMethods / 2, wallets: manyMethods / 2 });
+    api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
   });
 
   // The element of the type a clause is about must be there for its fields to be judged.
@@ -50,17 +72,20 @@ test.describe('stored payment methods', () => {
     ['PML-4', 'a wallet element has countryCode and last3Digitis, spelled so', 'MW'],
     ['PML-6', 'stored methods have distinct uuids', undefined],
   ];
-  for (const [clause, title, type] of elementClauses) {
-    test(title, { tag: tags(clause) }, async ({ run, api, helpers }) => {
-      const { list } = await customerWith(run, api, helpers, { cards: 2, wallets: 2 });
-      api.expectNoProblems([...(type ? checkMethodTypeListed(list, { type }) : []), ...checkStoredMethods(list)]);
+  for (const [index, [clause, title, type]] of elementClauses.entries()) {
+    test(title, { tag: tags(clause, 'TOK-6') }, async ({ run, api, helpers }) => {
+      const { list, foreign, othersMethods } = await customerWith(run, api, helpers, 2 + index, { cards: 2, wallets: 2 });
+      api.expectNoProblems([...othersMethods, ...(type ? checkMethodTypeListed(list, { type, foreign }) : []), ...checkStoredMethods(list, { foreign })]);
     });
   }
 
   // Runs on any target, those without test helpers (a mock) included: whatever list it answers must be well formed.
-  test('the list answered for a customer the suite did not set up is shaped as 2.4', { tag: tags('PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6') }, async ({ api }) => {
+  // A stateful target stores nothing for a UUID no one registered: what it lists there is another customer's (a mock answers its example).
+  test('the list answered for a customer the suite did not set up is shaped as 2.4', { tag: tags('PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6', 'TOK-6') }, async ({ run, api }) => {
     const exchange = await listMethods(api, randomUUID());
     test.skip(exchange.response.status >= 400, `the target answers ${exchange.response.status} for a customer it does not know (PML-7), so there is no list to check`);
-    api.expectNoProblems(checkStoredMethods(exchange));
+    const nobodys = { before: [], paid: [] };
+    const stateful = run.profile.capabilities.stateful;
+    api.expectNoProblems([...(stateful ? checkOnlyOwnMethods(exchange, nobodys) : []), ...checkStoredMethods(exchange, { foreign: stateful ? foreignMethods(exchange, nobodys) : [] })]);
   });
 });

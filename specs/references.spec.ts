@@ -27,7 +27,7 @@ import {
   type Problem,
 } from '../src/checks/index.ts';
 import { helperClient, helpersUsable, requires, tags, test } from './fixtures.ts';
-import { createReference, exerciseClasses, getPayment, mustSucceed, outsideWindow, readPayment, readSettled, recordClasses, refusedWhereFree, requireServed, sample, samples } from './flows.ts';
+import { createReference, exerciseClasses, getPayment, mustSucceed, outsideWindow, readPayment, readSettled, recordClasses, refusedWhereFree, requireServed, sample, samples, untilOutsideWindow } from './flows.ts';
 
 /** A reference's shape: no, one or several leading zeros. */
 const shapeOf = (reference: string) => (/^[0-9]{9}$/.test(reference) ? referenceShapes.find(({ pattern }) => pattern.test(reference))?.name : undefined);
@@ -161,7 +161,9 @@ test.describe('payment references', () => {
 
   for (const when of ['past', 'future'] as const) {
     test(`a payment outside the validity window (${when === 'past' ? 'after it closed' : 'before it opens'}) does not confirm the reference`, { tag: tags('REF-7') }, async ({ run, api, interbank }) => {
-      const { paymentId } = await createReference(api, outsideWindow(sample(run, validReference({ callback: 'without' })), when));
+      const request = outsideWindow(sample(run, validReference({ callback: 'without' })), when);
+      const { paymentId } = await createReference(api, request);
+      await untilOutsideWindow(request);
       const confirmation = await interbank.confirm(paymentId);
       api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }));
     });

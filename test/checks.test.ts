@@ -15,12 +15,14 @@ import {
   checkDistinctReferences,
   checkEnvelope,
   checkFormInsideWidgets,
+  checkListAnswered,
   checkMethodCount,
   checkMethodStored,
   checkMethodTypeListed,
   checkNotConfirmed,
   checkNothingPostedToAction,
   checkNothingStored,
+  checkOnlyOwnMethods,
   checkNotificationIdentifies,
   checkNotified,
   checkNotNotified,
@@ -304,6 +306,14 @@ const paymentAnswer = (body: unknown, status = 200) => exchange('GET', '/payment
 const confirmed = { stage: 'confirmed' } as const;
 const methodsAnswer = (body: unknown, status = 200) => exchange('GET', '/customers/x/paymentMethods', body, undefined, status);
 const emptyList = { apiVersion: '1.0', date: '2022-01-01T00:00:00Z', success: true, data: [] };
+/** What paid for the two methods of the published list: its card and its wallet, by their last digits. */
+const paidForPublished = () => {
+  const [card, wallet] = published.methods().data;
+  return [
+    { method: 'CC', card: { number: `411111111111${card.last4Digitis}`, holder: card.holder, expireMonth: card.expireMonth, expireYear: card.expireYear } },
+    { method: 'MW', wallet: { countryCode: wallet.countryCode, number: `912345${wallet.last3Digitis}` } },
+  ] as const;
+};
 const paidCard = { method: 'CC', card: { number: '4111111111110809', holder: 'Luís Gonçalves', expireMonth: '05', expireYear: '2026' } } as const;
 const page = { url: 'http://target.test/pay/1', status: 200, formCount: 3, text: 'Pay 5,00 €' };
 const atmPage = { url: 'http://target.test/pay/2', text: 'Entidade 12797 Referência 002 460 930', referenceText: '002 460 930', entityText: '12797' };
@@ -321,6 +331,7 @@ const checkCases: CheckCase[] = [
   checkCase('ENV-2', checkCheckoutCreated, 'no apiVersion', { fails: [created(without(published.checkout(), 'apiVersion'))] }),
   checkCase('ENV-2', checkStoredMethods, 'no apiVersion', { fails: [methodsAnswer(without(published.methods(), 'apiVersion'))] }),
   checkCase('ENV-4', checkServedAtPath, 'a 404', { passes: [created(published.checkout())], fails: [created({}, 404)] }),
+  checkCase('ENV-4', checkServedAtPath, 'a redirect to /v1', { fails: [{ ...created({}, 308), response: { ...created({}, 308).response, headers: { location: 'http://target.test/v1/checkouts' } } }] }),
 
   checkCase('CHK-1', checkCheckoutCreated, 'a refusal', { fails: [created(published.checkout(), 400)] }),
   checkCase('CHK-1', checkCheckoutUsable, 'a refusal', { passes: [created(published.checkout())], fails: [created(published.checkout(), 422)] }),
@@ -348,6 +359,7 @@ const checkCases: CheckCase[] = [
   checkCase('PAGE-1', checkPaymentPageOpens, 'a 500', { passes: [page], fails: [{ ...page, status: 500 }] }),
   checkCase('PAGE-1', checkPaymentPageOpens, 'no response', { fails: [{ ...page, status: null }] }),
   checkCase('PAGE-1', checkPaymentPageOpens, 'no form', { fails: [{ ...page, formCount: 0 }] }),
+  checkCase('PAGE-1', checkPaymentPageOpens, 'an ATM page without the reference', { passes: [{ ...page, formCount: 0, text: atmPage.text }, { atm: true }], fails: [{ ...page, formCount: 0, text: 'Not found' }, { atm: true }] }),
   checkCase('PAGE-2', checkFormInsideWidgets, 'nothing rendered', { passes: [{ scriptUrl: page.url, formCount: 2, html: '<input>' }], fails: [{ scriptUrl: page.url, formCount: 0, html: '' }] }),
   checkCase('PAGE-3', checkRedirect, 'no id', { fails: ['https://shop.test/done', { actionUrl: 'https://shop.test/done', checkoutId: 'abc', clause: 'PAGE-3' }] }),
   checkCase('PAGE-4', checkRedirect, 'a mangled deep link', { fails: ['myshop:/paid?id=abc', { actionUrl: 'myshop://paid', checkoutId: 'abc', clause: 'PAGE-4' }] }),
@@ -370,10 +382,19 @@ const checkCases: CheckCase[] = [
   checkCase('TOK-4', checkNothingStored, 'a method stored', { fails: [methodsAnswer(published.methods()), { clause: 'TOK-4', why: 'x' }] }),
   checkCase('TOK-5', checkOnlyStorableTypes, 'an MB stored', { fails: [methodsAnswer(changed(published.methods(), (body) => body.data.push({ type: 'MB', uuid: '95668f83-7623-4de5-91c7-ac447c504ebf' })))] }),
   checkCase('TOK-6', checkNothingStored, "another customer's method", { fails: [methodsAnswer(published.methods()), { clause: 'TOK-6', why: 'x' }] }),
+  checkCase('TOK-6', checkOnlyOwnMethods, 'a method this customer never paid with, beside its own', {
+    passes: [methodsAnswer(published.methods()), { before: [], paid: paidForPublished() }],
+    fails: [methodsAnswer(published.methods()), { before: [], paid: paidForPublished().slice(0, 1) }],
+  }),
 
   checkCase('PML-1', checkStoredMethods, 'data an object', { fails: [methodsAnswer({ ...emptyList, data: {} })] }),
   checkCase('PML-1', checkMethodCount, 'one element for two stored', { passes: [methodsAnswer(published.methods()), { stored: 2 }], fails: [methodsAnswer(published.methods()), { stored: 3 }] }),
   checkCase('PML-1', checkSuccess, 'a 404', { fails: [methodsAnswer({}, 404), 'PML-1'] }),
+  checkCase('PML-1', checkListAnswered, 'a 500 (a 404 is an empty list, PML-7)', { passes: [methodsAnswer({}, 404)], fails: [methodsAnswer({}, 500)] }),
+  checkCase('PML-1', checkMethodCount, "another customer's method counted as this one's", {
+    passes: [methodsAnswer(published.methods()), { stored: 1, foreign: [published.methods().data[1]] }],
+    fails: [methodsAnswer(published.methods()), { stored: 1 }],
+  }),
   checkCase('PML-2', checkStoredMethods, 'code instead of type', { fails: [methodsAnswer(payload('payment-methods-response--getPaymentMethods--1'))] }),
   checkCase('PML-3', checkStoredMethods, 'expireMonth of one digit', { fails: [methodsAnswer(changed(published.methods(), (body) => (body.data[0].expireMonth = '5')))] }),
   checkCase('PML-3', checkMethodTypeListed, 'no CC', { passes: [methodsAnswer(published.methods()), { type: 'CC' }], fails: [methodsAnswer(emptyList), { type: 'CC' }] }),

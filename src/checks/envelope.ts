@@ -1,5 +1,5 @@
 import { validateResource } from '../schemas.ts';
-import { fromSchema, operationOf, type Exchange, type Problem } from './problem.ts';
+import { fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /**
  * ENV-1 (and ENV-2 where the operation is versioned): the body of a successful answer is the
@@ -17,14 +17,20 @@ export function checkEnvelope(exchange: Exchange, context: { versioned: boolean 
 }
 
 /**
- * ENV-4: an operation that answers 404 or 405 is not served at the path the reference gives.
+ * ENV-4: an operation is answered directly at the path the reference gives: not with 404 or 405 (not
+ * served there), and not with a redirect to another path (a 30x to /v1/…, which a client that does
+ * not follow it, or follows it without its body, never gets answered).
  *
  * Input space: one request of each operation: POST /checkouts (ATM-page row), POST
- * /payments/references without callbackUrl, GET /customers/{uuid}/paymentMethods of a registered
- * customer (or a fresh UUID), and GET /payments/{id} of that reference where its answer gave data.id.
+ * /payments/references without callbackUrl, GET /customers/{uuid}/paymentMethods of a customer with a
+ * card stored (without test helpers: a profile's customer or a fresh UUID, not judged where 404, which
+ * PML-7 allows for a customer with nothing stored), and GET /payments/{id} of that reference where its
+ * answer gave data.id; redirects are not followed.
  */
 export function checkServedAtPath(exchange: Exchange): Problem[] {
-  const { status } = exchange.response;
-  if (status !== 404 && status !== 405) return [];
-  return [{ clause: 'ENV-4', message: `${operationOf(exchange.request)}: expected the operation directly under {base_url}, got ${status}` }];
+  const { status, headers } = exchange.response;
+  const where = `${operationOf(exchange.request)}: expected the operation answered directly under {base_url}`;
+  if (status === 404 || status === 405) return [{ clause: 'ENV-4', message: `${where}, got ${status}` }];
+  if (status >= 300 && status < 400) return [{ clause: 'ENV-4', message: `${where}, got ${status} redirecting to ${show(headers.location ?? null)}` }];
+  return [];
 }

@@ -3,7 +3,8 @@ import { isSuccess, show, type Problem } from './problem.ts';
 
 /**
  * What a browser found on opening a page: the status it answered (null where no response came), how
- * many elements of a payment form it holds, and its text.
+ * many ways to pay it offers (fields of a payment form, the frames of hosted card fields), and its
+ * text.
  */
 export interface PageProbe {
   url: string;
@@ -13,19 +14,27 @@ export interface PageProbe {
 }
 
 /**
- * PAGE-1: the checkoutUrl of a web, basic or default checkout opens a page holding a payment form.
+ * PAGE-1: the checkoutUrl of a web, basic or default checkout opens a payment page: one that offers a
+ * way to pay, a payment form or, for an ATM (MB) checkout, the 9-digit reference to pay at an ATM. A
+ * page that opens (200) with "not found", or only a button back to the shop, is no payment page.
  *
  * Input space: in Chromium, the checkoutUrls of a web and a basic checkout (the ATM-page row's body
- * with code CC and that layout) and of the mobile row (default, CC, deep link), the profile's
- * paymentForm selector (else form, input, button) waited for up to requestMs.
- * Not covered: MW checkouts; an MB web page (PAGE-5 opens that one).
+ * with code CC and that layout), of the mobile row (default, CC, deep link) and of the ATM-page row
+ * (MB, web); the profile's paymentForm selector, else fields a customer fills (inputs other than
+ * hidden and buttons, selects, text areas) or frames, waited for up to requestMs; for MB, a 9-digit
+ * number in the text, whole or in groups.
+ * Not covered: MW checkouts. Whether the ATM page's reference is the payment's is PAGE-5's.
  */
-export function checkPaymentPageOpens(probe: PageProbe): Problem[] {
+export function checkPaymentPageOpens(probe: PageProbe, context: { atm?: boolean } = {}): Problem[] {
   if (probe.status === null || !isSuccess(probe.status)) {
     return [{ clause: 'PAGE-1', message: `GET ${probe.url} in Chromium: expected a page, got ${probe.status === null ? 'no response' : `status ${probe.status}`}` }];
   }
+  if (context.atm) {
+    if ([...numbersShown(probe.text)].some((number) => /^[0-9]{9}$/.test(number))) return [];
+    return [{ clause: 'PAGE-1', message: `${probe.url}: expected an ATM payment page with its 9-digit reference, got ${show(probe.text)}` }];
+  }
   if (probe.formCount > 0) return [];
-  return [{ clause: 'PAGE-1', message: `${probe.url}: expected a payment form, got ${show(probe.text)}` }];
+  return [{ clause: 'PAGE-1', message: `${probe.url}: expected a payment form (a field to fill or a frame of card fields), got ${show(probe.text)}` }];
 }
 
 /**

@@ -12,18 +12,91 @@ export function storedMethodsOf(exchange: Exchange): StoredPaymentMethod[] {
 }
 
 /**
+ * PML-1 for a step that reads a list: it is answered. How a target answers for a customer with
+ * nothing stored is PML-7's (not shown): a 404 is that customer's empty list, and the checks of what
+ * a list must hold (checkMethodCount, checkMethodStored, checkStoredMethods) fail it where something
+ * is stored.
+ *
+ * Input space: every list a spec reads before or after a payment: of a fresh customer (empty), of a
+ * customer with methods stored, of a profile's customer.
+ */
+export function checkListAnswered(exchange: Exchange): Problem[] {
+  return exchange.response.status === 404 ? [] : checkSuccess(exchange, 'PML-1');
+}
+
+/** Another customer's methods in a list (foreignMethods): left to TOK-6 by the checks of the list's count and shape. */
+export interface Foreign {
+  foreign?: readonly unknown[];
+}
+
+/** Whether a listed element holds the last digits of what was paid with, in any field (a malformed element of one's own is still one's own). */
+function holdsLastDigits(method: unknown, paid: PaidWith): boolean {
+  const digits = paid.method === 'CC' ? paid.card.number.slice(-4) : paid.wallet.number.slice(-3);
+  return method !== null && typeof method === 'object' && Object.values(method).some((value) => value === digits);
+}
+
+/**
+ * The elements of a fresh customer's list that are another customer's: those it held before paying
+ * anything, and, where it holds more than its payments stored, those that hold the last digits of
+ * none of them (another test's customer may store a method while this one pays).
+ */
+export function foreignMethods(list: Exchange, context: { before: readonly unknown[]; paid: readonly PaidWith[] }): unknown[] {
+  const earlier = new Set(context.before.map((method) => JSON.stringify(method)));
+  const [fromBefore, since] = [storedMethodsOf(list).filter((method) => earlier.has(JSON.stringify(method))), storedMethodsOf(list).filter((method) => !earlier.has(JSON.stringify(method)))];
+  if (since.length <= context.paid.length) return fromBefore;
+  return [...fromBefore, ...since.filter((method) => !context.paid.some((paid) => holdsLastDigits(method, paid)))];
+}
+
+/**
+ * TOK-6 on the list of a customer the suite registered and paid for: it holds no method of another
+ * customer (foreignMethods), whatever shape that method has.
+ *
+ * Input space: fresh customers' lists after 3, 4 or 12 createRegistration payments (cards and wallets
+ * whose last three digits no other customer of the PML specs pays with), read until all show or
+ * eventMs passed, with the list read before the first payment; other tests storing methods meanwhile;
+ * on a stateful target, the list of a UUID no one registered (no payment: anything listed is another's).
+ */
+export function checkOnlyOwnMethods(list: Exchange, context: { before: readonly unknown[]; paid: readonly PaidWith[] }): Problem[] {
+  const foreign = foreignMethods(list, context);
+  if (foreign.length === 0) return [];
+  return [
+    {
+      clause: 'TOK-6',
+      message: `${operationOf(list.request)} response /data: expected only the methods of this customer's ${context.paid.length} storing payments, got ${foreign.length} of another customer too: ${show(foreign)}`,
+    },
+  ];
+}
+
+/**
+ * The answer without the elements of `foreign`, compared whole (another customer's method may be
+ * malformed too): those are TOK-6's (checkNothingStored), not this list's count or shape.
+ */
+function withoutForeign(exchange: Exchange, foreign: readonly unknown[] = []): Exchange {
+  const known = new Set(foreign.map((method) => JSON.stringify(method)));
+  const body = exchange.response.body as { data?: unknown } | null;
+  if (known.size === 0 || !Array.isArray(body?.data)) return exchange;
+  const data = body.data.filter((method) => !known.has(JSON.stringify(method)));
+  return { ...exchange, response: { ...exchange.response, body: { ...body, data } } };
+}
+
+/** The listed methods that are not among `foreign`. */
+export const ownMethods = (exchange: Exchange, foreign?: readonly unknown[]) => storedMethodsOf(withoutForeign(exchange, foreign));
+
+/**
  * PML-1..4 and PML-6: the list is the versioned envelope holding well-formed methods with distinct
- * uuids.
+ * uuids; the elements of another customer (`foreign`) are left to TOK-6.
  *
  * Input space: lists of registered customers with 2 cards and 1 wallet, 2 and 2, or 6 and 6 (12),
- * stored by createRegistration checkouts paid through the pay helper, last digits distinct, read
- * until all show or eventMs passed (VISA, MASTERCARD and AMEX; wallets of 351, 34, 33, 44, 1, 55);
- * the list answered for a fresh UUID, where not a 4xx.
+ * stored by createRegistration checkouts paid through the pay helper, last three digits distinct
+ * across all those customers, each one's first card expiring in a month below 10, read until all
+ * show or eventMs passed (VISA, MASTERCARD and AMEX; wallets of 351, 34, 33, 44, 1, 55); another
+ * customer's methods in the list left out (TOK-6); the list answered for a fresh UUID, where not a 4xx.
  * Not covered: methods stored through allowRegistration (the TOK specs judge values, not shape).
  */
-export function checkStoredMethods(exchange: Exchange): Problem[] {
-  const refused = checkSuccess(exchange, 'PML-1');
+export function checkStoredMethods(answered: Exchange, context: Foreign = {}): Problem[] {
+  const refused = checkSuccess(answered, 'PML-1');
   if (refused.length > 0) return refused;
+  const exchange = withoutForeign(answered, context.foreign);
   const where = `${operationOf(exchange.request)} response`;
   const problems = fromSchema(validateResponse('storedPaymentMethods', exchange.response.body), where, 'PML-1');
   const seen = new Set<unknown>();
@@ -37,14 +110,15 @@ export function checkStoredMethods(exchange: Exchange): Problem[] {
 }
 
 /**
- * PML-1: the list has one element per stored method, for a customer with `stored` methods stored.
+ * PML-1: the list has one element per stored method, for a customer with `stored` methods stored
+ * (another customer's methods, `foreign`, are TOK-6's).
  *
  * Input space: customers with 3 (2 CC, 1 MW) and 12 (6 CC, 6 MW, more than a first page of ten)
  * methods stored by createRegistration checkouts with distinct last digits, the list read until that
  * many show or the profile's eventMs passed.
  */
-export function checkMethodCount(exchange: Exchange, context: { stored: number }): Problem[] {
-  const methods = storedMethodsOf(exchange);
+export function checkMethodCount(exchange: Exchange, context: { stored: number } & Foreign): Problem[] {
+  const methods = ownMethods(exchange, context.foreign);
   if (methods.length === context.stored) return [];
   return [{ clause: 'PML-1', message: `${operationOf(exchange.request)} response /data: expected ${context.stored} elements for ${context.stored} stored methods, got ${methods.length}: ${show(methods)}` }];
 }
@@ -56,8 +130,8 @@ export function checkMethodCount(exchange: Exchange, context: { stored: number }
  * Input space: for PML-3 and for PML-4, the list of a customer with 2 cards and 2 wallets stored by
  * createRegistration checkouts, read until all 4 show or eventMs passed.
  */
-export function checkMethodTypeListed(exchange: Exchange, context: { type: 'CC' | 'MW' }): Problem[] {
-  const methods = storedMethodsOf(exchange);
+export function checkMethodTypeListed(exchange: Exchange, context: { type: 'CC' | 'MW' } & Foreign): Problem[] {
+  const methods = ownMethods(exchange, context.foreign);
   if (methods.some((method) => method?.type === context.type)) return [];
   return [
     {

@@ -23,7 +23,8 @@ export function paymentOf(exchange: Exchange): Partial<Payment> | undefined {
  *
  * Input space: one request with callbackUrl (the receiver, ?shop=7) and one without, sent together;
  * and every reference a spec creates: MB only, amounts 100 to 999,999, windows around now, anywhere
- * in 2020-2040, closed or not yet open, validDate in nine UTC offsets (Z, +05:30, -09:30, …).
+ * in 2020-2040 with an end at least an hour away, not yet open, or closing a few seconds later (a
+ * window already over may be refused), validDate in nine UTC offsets (Z, +05:30, -09:30, …).
  */
 export function checkReferenceCreated(exchange: Exchange): Problem[] {
   return checkSuccess(exchange, 'REF-1');
@@ -108,7 +109,8 @@ export function checkConfirmed(exchange: Exchange): Problem[] {
 /**
  * REF-7 on GET /payments/{id} after a payment outside the window: the reference is left unconfirmed.
  *
- * Input space: references whose window (in Z) ended two days ago or opens tomorrow, paid now, one
+ * Input space: references whose window (in Z) closed a second ago (created open, ending 5 s later)
+ * or opens tomorrow, paid now, one
  * with callbackUrl; references valid now (any UTC offsets) paid at a paidAt one second before
  * validDate.start or after validDate.end. Read once, or until confirmed for up to eventMs where the
  * confirm helper answered 202.

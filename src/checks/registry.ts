@@ -7,7 +7,7 @@ import { checkCheckoutCreated, checkCheckoutUrlOpens, checkCheckoutUsable, check
 import { checkEnvelope, checkServedAtPath } from './envelope.ts';
 import { checkNotificationIdentifies, checkNotified, checkNotNotified } from './notifications.ts';
 import { checkAmountShown, checkAtmPageReference, checkConsentOffer, checkFormInsideWidgets, checkNothingPostedToAction, checkPaymentPageOpens, checkRedirect } from './pages.ts';
-import { checkMethodCount, checkMethodStored, checkMethodTypeListed, checkNothingStored, checkOnlyStorableTypes, checkStoredMethods } from './payment-methods.ts';
+import { checkListAnswered, checkMethodCount, checkMethodStored, checkMethodTypeListed, checkNothingStored, checkOnlyOwnMethods, checkOnlyStorableTypes, checkStoredMethods } from './payment-methods.ts';
 import { checkSuccess, type Problem } from './problem.ts';
 import {
   checkConfirmed,
@@ -54,9 +54,9 @@ export const checksByClause: Readonly<Record<string, readonly Check[]>> = {
   'TOK-3': [checkNothingStored],
   'TOK-4': [checkNothingStored],
   'TOK-5': [checkOnlyStorableTypes],
-  'TOK-6': [checkNothingStored],
+  'TOK-6': [checkNothingStored, checkOnlyOwnMethods],
 
-  'PML-1': [checkStoredMethods, checkMethodCount, checkSuccess],
+  'PML-1': [checkStoredMethods, checkMethodCount, checkSuccess, checkListAnswered],
   'PML-2': [checkStoredMethods],
   'PML-3': [checkStoredMethods, checkMethodTypeListed],
   'PML-4': [checkStoredMethods, checkMethodTypeListed],
