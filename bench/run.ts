@@ -27,6 +27,7 @@ import { startObserver } from '../src/observe/observer.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { createApi } from '../specs/api.ts';
 import { forCustomer } from '../specs/flows.ts';
+import { createPacer, defaultConcurrentRequests } from '../specs/pace.ts';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({
@@ -109,7 +110,7 @@ function specsApi(baseUrl: string) {
     outDir: tmpdir(),
     chromium: { executablePath: null, reason: 'not needed to measure requests' },
   };
-  return createApi(run, { beforeWrite: () => {}, beforeFailing: () => {} });
+  return createApi(run, createPacer({ maxConcurrent: defaultConcurrentRequests, perSecond: null }), { beforeWrite: () => {}, beforeFailing: () => {} });
 }
 
 /**
