@@ -3,21 +3,42 @@ import { defineConfig } from '@playwright/test';
 import { codeFile } from './src/package-root.ts';
 import { readRunConfig } from './src/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
+import { waitsOutEventMs } from './specs/fixtures.ts';
 
 // The conformance run. Started by "checkout-conformance run", which writes the run config first,
 // passes --grep, --workers and --global-timeout, and builds the report from what the conformance
 // reporter writes. A sharded run also writes Playwright's blob report, for "checkout-conformance merge".
 const run = readRunConfig();
 const blobDir = process.env[blobDirEnv];
+const cores = availableParallelism();
+
+// Three pools, so that waiting and latency overlap instead of adding up. Each worker costs about 2 s
+// of CPU to start (Playwright's own modules), so none has more than it keeps busy.
+const workers = {
+  // Tests that wait out eventMs for what must not happen sit idle for it: one worker each (there
+  // are 5), started first, so that the run waits one eventMs window, beside everything else.
+  waiting: 5,
+  // The browser's tests spend CPU in Chromium.
+  browser: Math.max(1, Math.floor(cores / 2)),
+  // The API tests wait on the target (their requests overlap inside a test too: specs/pace.ts): an
+  // embedded sandbox answers from this machine's CPU, a target elsewhere across the network.
+  api: run.targetKind === 'sandbox' ? cores : 2 * cores,
+};
+const browserSpecs = /\/(pages|tokenization)\.spec\.ts$/;
+const waiting = new RegExp(waitsOutEventMs);
 
 export default defineConfig({
   // The suite's own tests of the runner point this at a folder of small throw-away specs.
   testDir: process.env.CHECKOUT_CONFORMANCE_SPECS ?? './specs',
   outputDir: `${run.outDir}/test-results`,
   fullyParallel: true,
-  // The run waits on the target more than it computes: at least two workers, one per core beyond.
-  workers: Math.max(2, availableParallelism()),
+  workers: workers.waiting + workers.browser + workers.api,
   retries: 0,
   timeout: 60_000,
   reporter: [['list'], [codeFile('src/runner/reporter')], ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : [])],
+  projects: [
+    { name: 'waiting', grep: waiting, workers: workers.waiting },
+    { name: 'browser', testMatch: browserSpecs, grepInvert: waiting, workers: workers.browser },
+    { name: 'api', testIgnore: browserSpecs, grepInvert: waiting, workers: workers.api },
+  ],
 });
