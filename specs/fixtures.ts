@@ -117,16 +117,14 @@ const concurrentRequests = (run: RunConfig) => run.profile.requests?.concurrent 
  * new one starts after a failure (a problem or an error).
  */
 async function allHold<T>(values: T[], predicate: (value: T) => Promise<Problem[]>, concurrency: number): Promise<boolean> {
-  let failed = false;
-  await inParallel(values, concurrency, async (value) => {
-    if (failed) return;
-    try {
-      failed ||= (await predicate(value)).length > 0;
-    } catch {
-      failed = true;
-    }
-  });
-  return !failed;
+  try {
+    await inParallel(values, async (value) => {
+      if ((await predicate(value)).length > 0) throw new Error('a problem');
+    }, concurrency);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function attachJson(testInfo: TestInfo, name: string, value: unknown, secrets: string[]) {

@@ -92,16 +92,28 @@ export function createPacer({ maxConcurrent, perSecond }: PaceSettings): Pacer {
   };
 }
 
-/** Runs `work` on every item, at most `concurrency` at a time, and answers the results in the items' order. */
-export async function inParallel<T, R>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+/**
+ * Runs `work` on every item, at most `concurrency` at a time (the pacer bounds the requests anyway),
+ * and answers the results in the items' order. After an error no new item starts; the ones under
+ * way finish, and the first error is thrown.
+ */
+export async function inParallel<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>, concurrency = items.length): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
+  let failed = false;
   const lane = async () => {
-    while (next < items.length) {
+    while (next < items.length && !failed) {
       const index = next++;
-      results[index] = await work(items[index], index);
+      try {
+        results[index] = await work(items[index], index);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+  const lanes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, items.length) }, lane));
+  const rejected = lanes.find((outcome) => outcome.status === 'rejected');
+  if (rejected) throw rejected.reason;
   return results;
 }

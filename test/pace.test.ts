@@ -39,7 +39,7 @@ test('429 answers halve the limit, down to one; ordinary answers bring it back',
 test('answers much slower than the fastest seen lower the limit', async () => {
   const pacer = createPacer({ maxConcurrent: 8, perSecond: null });
   await pacer.send(async () => ({ status: 200, durationMs: 5 }), (answer) => answer);
-  for (let slow = 0; slow < 3; slow++) await pacer.send(async () => ({ status: 200, durationMs: 1000 }), (answer) => answer);
+  for (let slow = 0; slow < 3; slow++) await pacer.send(async () => ({ status: 200, durationMs: 3000 }), (answer) => answer);
   assert.equal(pacer.limit, 5);
 });
 
@@ -60,14 +60,27 @@ test('the rate cap spaces the starts of requests', async () => {
 test('inParallel keeps the order of the items and the bound on concurrency', async () => {
   let inFlight = 0;
   let peak = 0;
-  const results = await inParallel([5, 1, 4, 2, 3], 2, async (item) => {
+  const results = await inParallel([5, 1, 4, 2, 3], async (item) => {
     peak = Math.max(peak, ++inFlight);
     await sleep(item * 3);
     inFlight -= 1;
     return item * 10;
-  });
+  }, 2);
   assert.deepEqual(results, [50, 10, 40, 20, 30]);
   assert.equal(peak, 2);
+});
+
+test('inParallel starts nothing after an error, lets what is under way finish, and throws the first error', async () => {
+  const finished: number[] = [];
+  await assert.rejects(
+    inParallel([1, 2, 3, 4, 5, 6], async (item) => {
+      await sleep(item === 1 ? 1 : 20);
+      if (item === 1) throw new Error('first');
+      finished.push(item);
+    }, 3),
+    /first/,
+  );
+  assert.deepEqual(finished.sort(), [2, 3]);
 });
 
 test("a 429's Retry-After in seconds or as a date, 1 s without one, capped", () => {
