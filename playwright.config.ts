@@ -4,6 +4,7 @@ import { codeFile } from './src/package-root.ts';
 import { readRunConfig } from './src/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
 import { waitsOutEventMs } from './specs/fixtures.ts';
+import { timingsEnv } from './bench/timings.ts';
 
 // The conformance run. Started by "checkout-conformance run", which writes the run config first,
 // passes --grep, --workers and --global-timeout, and builds the report from what the conformance
@@ -35,7 +36,13 @@ export default defineConfig({
   workers: workers.waiting + workers.browser + workers.api,
   retries: 0,
   timeout: 60_000,
-  reporter: [['list'], [codeFile('src/runner/reporter')], ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : [])],
+  reporter: [
+    ['list'],
+    [codeFile('src/runner/reporter')],
+    ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : []),
+    // npm run bench: when each test ran, for the run's critical path.
+    ...(process.env[timingsEnv] ? [[codeFile('bench/timings')] as const] : []),
+  ],
   projects: [
     { name: 'waiting', grep: waiting, workers: workers.waiting },
     { name: 'browser', testMatch: browserSpecs, grepInvert: waiting, workers: workers.browser },
