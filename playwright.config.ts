@@ -3,7 +3,7 @@ import { defineConfig } from '@playwright/test';
 import { codeFile } from './src/package-root.ts';
 import { readRunConfig } from './src/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
-import { waitsOutEventMs } from './specs/fixtures.ts';
+import { waitsOutEventMs } from './specs/pools.ts';
 import { timingsEnv } from './bench/timings.ts';
 
 // The conformance run. Started by "checkout-conformance run", which writes the run config first,

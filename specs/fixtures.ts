@@ -19,6 +19,8 @@ import { capped, createApi, type Api } from './api.ts';
 import { createPacer, defaultConcurrentRequests, inParallel, type Pacer } from './pace.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
+export { waitsOutEventMs } from './pools.ts';
+
 export { expect };
 export type { Receiver, ReceivedRequest } from './receiver.ts';
 export type { Api, SendOptions } from './api.ts';
@@ -32,13 +34,6 @@ export function tags(...ids: string[]): string[] {
   const levels = new Set(ids.map((id) => `@${clause(id).level}`));
   return [...ids.map((id) => `@${id}`), ...levels];
 }
-
-/**
- * The tag of a test that waits out the profile's eventMs for something that must not happen (a
- * notification, a post): the run gives these tests workers of their own (playwright.config.ts), so
- * that their waits overlap each other and the rest of the run instead of adding up.
- */
-export const waitsOutEventMs = '@waits-out-eventMs';
 
 type RunNeed = Exclude<Need, 'browser' | 'paymentId' | 'selectors' | 'customers' | 'declinedPayment' | 'interbank'>;
 
