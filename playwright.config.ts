@@ -21,9 +21,8 @@ const workers = {
   waiting: 5,
   // The browser's tests spend CPU in Chromium.
   browser: Math.max(1, Math.floor(cores / 2)),
-  // The API tests wait on the target (their requests overlap inside a test too: specs/pace.ts): an
-  // embedded sandbox answers from this machine's CPU, a target elsewhere across the network.
-  api: run.targetKind === 'sandbox' ? cores : 2 * cores,
+  // The API tests wait on the target, and their requests overlap inside a test too (specs/pace.ts).
+  api: cores,
 };
 const browserSpecs = /\/(pages|tokenization)\.spec\.ts$/;
 const waiting = new RegExp(waitsOutEventMs);
