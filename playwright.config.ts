@@ -3,21 +3,51 @@ import { defineConfig } from '@playwright/test';
 import { codeFile } from './src/package-root.ts';
 import { readRunConfig } from './src/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
+import { waitsOutEventMs } from './specs/pools.ts';
+import { timingsEnv } from './bench/timings.ts';
 
 // The conformance run. Started by "checkout-conformance run", which writes the run config first,
 // passes --grep, --workers and --global-timeout, and builds the report from what the conformance
 // reporter writes. A sharded run also writes Playwright's blob report, for "checkout-conformance merge".
 const run = readRunConfig();
 const blobDir = process.env[blobDirEnv];
+const cores = availableParallelism();
+
+// Pools of workers, so that waiting and latency overlap instead of adding up. Each worker costs about
+// 2 s of CPU to start (Playwright's own modules), so none has more than it keeps busy.
+const workers = {
+  // The browser's tests spend CPU in Chromium.
+  browser: Math.max(1, Math.floor(cores / 2)),
+  // The API tests wait on the target, and their requests overlap inside a test too (specs/pace.ts).
+  api: cores,
+};
+// Tests that wait out eventMs for what must not happen sit idle for it: where that is long, one
+// worker each (there are 5), started first, so that the run waits one eventMs window beside
+// everything else. A short eventMs (the embedded sandbox's 4 s) costs less than starting them:
+// side by side on 2 cores, 5 more workers took 14 s more CPU and 23 s more time than they saved.
+const waitingWorkers = run.profile.timeouts.eventMs >= 10_000 ? 5 : 0;
+const browserSpecs = /\/(pages|tokenization)\.spec\.ts$/;
+const waiting = new RegExp(waitsOutEventMs);
+const ownPoolForWaiting = waitingWorkers > 0;
 
 export default defineConfig({
   // The suite's own tests of the runner point this at a folder of small throw-away specs.
   testDir: process.env.CHECKOUT_CONFORMANCE_SPECS ?? './specs',
   outputDir: `${run.outDir}/test-results`,
   fullyParallel: true,
-  // The run waits on the target more than it computes: at least two workers, one per core beyond.
-  workers: Math.max(2, availableParallelism()),
+  workers: waitingWorkers + workers.browser + workers.api,
   retries: 0,
   timeout: 60_000,
-  reporter: [['list'], [codeFile('src/runner/reporter')], ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : [])],
+  reporter: [
+    ['list'],
+    [codeFile('src/runner/reporter')],
+    ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : []),
+    // npm run bench: when each test ran, for the run's critical path.
+    ...(process.env[timingsEnv] ? [[codeFile('bench/timings')] as const] : []),
+  ],
+  projects: [
+    ...(ownPoolForWaiting ? [{ name: 'waiting', grep: waiting, workers: waitingWorkers }] : []),
+    { name: 'browser', testMatch: browserSpecs, grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.browser },
+    { name: 'api', testIgnore: browserSpecs, grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.api },
+  ],
 });

@@ -1,20 +1,27 @@
 /**
- * npm run bench: the suite's own speed, as medians of --runs runs (default 5). Prints each run, then:
- *   1. wall time of a full run on the embedded sandbox (default property runs, browser checks included);
- *   2. the property phase's request rate over a plain HTTP loop's, same requests, same sandbox, same process;
- *   3. wall time of `npm run mutants`, the whole catalogue, as the median of --mutant-runs runs
- *      (default 1: one takes minutes; --skip-mutants to leave it out);
- *   4. peak memory of a full run: the proportional set size (shared pages split between their
+ * npm run bench: the suite's own speed, each figure beside its goal and, for the three timed ones,
+ * its critical path (the longest chain of waits that no concurrency removes: the start, the longest
+ * test, or a candidate's tests where it has one worker, and the report). Prints each run, then:
+ *   1. wall time of a full run on the embedded sandbox (default property runs, browser checks
+ *      included), the median of --runs runs (default 5);
+ *   2. wall time of a run against a target like a hosted sandbox: the reference sandbox as its own
+ *      process answering every request 150 ms late (`sandbox --latency-ms 150`), run with --base-url
+ *      and no profile, so eventMs is 30 s; the median of --latency-runs runs (default 1);
+ *   3. wall time of the whole mutant catalogue as `npm test` runs it (`npm run mutants`, the same
+ *      runCandidates), the median of --mutant-runs runs (default 1: it takes minutes; --skip-mutants
+ *      leaves it out);
+ *   4. the property phase's request rate over a plain HTTP loop's, same requests, same sandbox, same process;
+ *   5. peak memory of a full run: the proportional set size (shared pages split between their
  *      sharers) of its whole process tree (runner, Playwright, workers, Chromium), summed, sampled
  *      every 100 ms;
- *   5. the latency "observe" adds to one exchange: the median of sequential POST /checkouts through
+ *   6. the latency "observe" adds to one exchange: the median of sequential POST /checkouts through
  *      the observing proxy minus the median of the same sent directly, to an in-memory sandbox.
  *
- *   tsx bench/run.ts [--runs 5] [--mutant-runs 1] [--skip-mutants]
+ *   tsx bench/run.ts [--runs 5] [--latency-runs 1] [--mutant-runs 1] [--skip-mutants]
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -25,16 +32,26 @@ import type { RunConfig } from '../src/run-config.ts';
 import { builtInProfile, loadProfile } from '../src/runner/profile.ts';
 import { startObserver } from '../src/observe/observer.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
+import { criticalPath, readTimings, timingsEnv, type CriticalPath } from './timings.ts';
 import { createApi } from '../specs/api.ts';
 import { forCustomer } from '../specs/flows.ts';
+import { createPacer, defaultConcurrentRequests } from '../specs/pace.ts';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, 'mutant-runs': { type: 'string', default: '1' }, 'skip-mutants': { type: 'boolean', default: false } },
+  options: {
+    runs: { type: 'string', default: '5' },
+    'latency-runs': { type: 'string', default: '1' },
+    'mutant-runs': { type: 'string', default: '1' },
+    'skip-mutants': { type: 'boolean', default: false },
+  },
 });
 const runs = Number(values.runs);
+const latencyRuns = Number(values['latency-runs']);
 const mutantRuns = Number(values['mutant-runs']);
-const mutantGoalSeconds = 240;
+const goalSeconds = { full: 10, latency: 60, mutants: 180 };
+/** The round trip of the target like a hosted sandbox (figure 2). */
+const targetLatencyMs = 150;
 const seed = 20240501;
 const propertyCases = 100;
 
@@ -68,29 +85,97 @@ function treeMemoryMb(root: number): number {
   return kb / 1024;
 }
 
-/** Runs a command to its end: wall seconds, peak tree memory, exit code. */
-function timed(command: string, args: string[]): Promise<{ seconds: number; peakMb: number; code: number | null }> {
-  const started = performance.now();
-  const child = spawn(command, args, { cwd: packageRoot, stdio: 'ignore' });
-  let peakMb = 0;
-  const sampler = setInterval(() => (peakMb = Math.max(peakMb, treeMemoryMb(child.pid!))), 100);
-  return new Promise((resolve) => {
-    child.on('exit', (code) => {
-      clearInterval(sampler);
-      resolve({ seconds: (performance.now() - started) / 1000, peakMb, code });
-    });
-  });
+/** User and system CPU seconds of this process's children that have ended (and theirs that they waited for), from /proc. */
+function childrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // From the state on (field 3): cutime and cstime, fields 16 and 17, in ticks of 1/100 s.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
-async function fullRun() {
+interface Timed {
+  seconds: number;
+  /** The machine's 1-minute load average when the command started and when it ended. */
+  load: [number, number];
+  /** CPU time of the command and the processes it waited for: what other work on the machine does not inflate. */
+  cpuSeconds: number;
+  peakMb: number;
+  code: number | null;
+  /** Null where no test ran. */
+  path: CriticalPath | null;
+}
+
+/**
+ * Runs a command to its end: wall seconds, peak tree memory, exit code, and its critical path from
+ * the tests' timings (bench/timings.ts); `oneWorker` names the projects that run in one worker.
+ */
+async function timed(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; oneWorker?: (project: string) => boolean } = {}): Promise<Timed> {
+  const timingsDir = mkdtempSync(join(tmpdir(), 'bench-timings-'));
+  const timingsFile = join(timingsDir, 'timings.jsonl');
+  const startedAt = Date.now();
+  const loadBefore = loadavg()[0];
+  const cpuBefore = childrenCpuSeconds();
+  const child = spawn(command, args, { cwd: packageRoot, stdio: 'ignore', env: { ...process.env, ...options.env, [timingsEnv]: timingsFile } });
+  let peakMb = 0;
+  const sampler = setInterval(() => (peakMb = Math.max(peakMb, treeMemoryMb(child.pid!))), 100);
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const endedAt = Date.now();
+  clearInterval(sampler);
+  const path = criticalPath(readTimings(timingsFile), startedAt, endedAt, options.oneWorker);
+  rmSync(timingsDir, { recursive: true, force: true });
+  return { seconds: (endedAt - startedAt) / 1000, load: [loadBefore, loadavg()[0]], cpuSeconds: childrenCpuSeconds() - cpuBefore, peakMb, code, path };
+}
+
+/** A conformance run with these arguments, timed; its verdict read from its report. */
+async function conformanceRun(args: string[]): Promise<Timed & { verdict: string }> {
   const out = mkdtempSync(join(tmpdir(), 'bench-run-'));
   try {
-    const result = await timed(process.execPath, ['bin/checkout-conformance.js', 'run', '--seed', String(seed), '--out', out]);
+    const result = await timed(process.execPath, ['bin/checkout-conformance.js', 'run', '--seed', String(seed), '--out', out, ...args]);
     const verdict = (JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as { verdict: string }).verdict;
     return { ...result, verdict };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+const fullRun = () => conformanceRun([]);
+
+/** A run against the reference sandbox as a process of its own, every answer targetLatencyMs late, by URL and without a profile. */
+async function latencyRun() {
+  const sandbox = spawn(process.execPath, ['bin/checkout-conformance.js', 'sandbox', '--port', '0', '--db', ':memory:', '--latency-ms', String(targetLatencyMs)], {
+    cwd: packageRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      sandbox.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const listening = /listening on (http:\/\/\S+)/.exec(output);
+        if (listening) resolve(listening[1]);
+      });
+      sandbox.on('exit', () => reject(new Error(`the sandbox ended before listening: ${output}`)));
+    });
+    return await conformanceRun(['--base-url', url]);
+  } finally {
+    sandbox.kill('SIGTERM');
+  }
+}
+
+/** "12.3 s (critical path 9.1 s: start 4.0 s, [waiting] no notification… 4.2 s, report 0.9 s)" */
+function describeTimed(seconds: number, path: CriticalPath | null): string {
+  if (!path) return `${seconds.toFixed(1)} s (no test ran: no critical path)`;
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const chain = path.chain.length > 70 ? `${path.chain.slice(0, 69)}…` : path.chain;
+  return `${seconds.toFixed(1)} s (critical path ${s(path.totalMs)}: start ${s(path.startupMs)}, ${chain} ${s(path.chainMs)}, report ${s(path.windDownMs)})`;
+}
+
+/** Other work on the machine shows in every figure: the load average says how much there was. */
+const describeLoad = ({ load, cpuSeconds }: Timed) => `${cpuSeconds.toFixed(0)} s of CPU, load average ${load[0].toFixed(1)} → ${load[1].toFixed(1)} on ${availableParallelism()} cores`;
+
+/** The run whose time is the median, with its critical path. */
+function medianRun<T extends { seconds: number }>(list: T[]): T {
+  return [...list].sort((a, b) => a.seconds - b.seconds)[Math.floor(list.length / 2)];
 }
 
 /** The specs' own API client (recording, bounded, masking), as a spec on the embedded sandbox has it. */
@@ -109,7 +194,7 @@ function specsApi(baseUrl: string) {
     outDir: tmpdir(),
     chromium: { executablePath: null, reason: 'not needed to measure requests' },
   };
-  return createApi(run, { beforeWrite: () => {}, beforeFailing: () => {} });
+  return createApi(run, createPacer({ maxConcurrent: defaultConcurrentRequests, perSecond: null }), { beforeWrite: () => {}, beforeFailing: () => {} });
 }
 
 /**
@@ -188,35 +273,43 @@ async function observeAddedMs(requests = 300): Promise<number> {
   }
 }
 
-const figures = { fullSeconds: [] as number[], ratio: [] as number[], mutantSeconds: [] as number[], peakMb: [] as number[], observeMs: [] as number[] };
+const figures = { full: [] as Timed[], latency: [] as Timed[], mutants: [] as Timed[], ratio: [] as number[], observeMs: [] as number[] };
 for (let run = 1; run <= runs; run++) {
   const full = await fullRun();
-  figures.fullSeconds.push(full.seconds);
-  figures.peakMb.push(full.peakMb);
+  figures.full.push(full);
   figures.ratio.push(await propertyRateRatio());
   figures.observeMs.push(await observeAddedMs());
   console.log(
-    `run ${run}: full run ${full.seconds.toFixed(1)} s (${full.verdict}), peak ${full.peakMb.toFixed(0)} MB, property/plain rate ${figures.ratio.at(-1)!.toFixed(2)}, observe adds ${figures.observeMs.at(-1)!.toFixed(2)} ms`,
+    `run ${run}: full run ${describeTimed(full.seconds, full.path)} (${full.verdict}, ${describeLoad(full)}), peak ${full.peakMb.toFixed(0)} MB, property/plain rate ${figures.ratio.at(-1)!.toFixed(2)}, observe adds ${figures.observeMs.at(-1)!.toFixed(2)} ms`,
   );
+}
+for (let run = 1; run <= latencyRuns; run++) {
+  const latency = await latencyRun();
+  figures.latency.push(latency);
+  console.log(`latency run ${run}: ${describeTimed(latency.seconds, latency.path)} (${latency.verdict}, ${describeLoad(latency)})`);
 }
 const measureMutants = existsSync(join(packageRoot, 'mutants/run.ts')) && !values['skip-mutants'];
 const mutantSet = measureMutants ? (await import('../mutants/run.ts')).candidates().length : 0;
 if (measureMutants) {
   for (let run = 1; run <= mutantRuns; run++) {
-    const mutants = await timed('npm', ['run', '--silent', 'mutants']);
-    figures.mutantSeconds.push(mutants.seconds);
-    console.log(`mutants run ${run}: ${mutants.seconds.toFixed(0)} s (exit ${mutants.code})`);
+    // Every candidate's project has one worker (mutants/playwright.config.ts): its tests are one chain.
+    const mutants = await timed('npm', ['run', '--silent', 'mutants'], { oneWorker: () => true });
+    figures.mutants.push(mutants);
+    console.log(`mutants run ${run}: ${describeTimed(mutants.seconds, mutants.path)} (exit ${mutants.code}, ${describeLoad(mutants)})`);
   }
 }
 
-console.log(`\nmedians of ${runs} runs`);
-console.log(`full run on the embedded sandbox:        ${median(figures.fullSeconds).toFixed(1)} s`);
-console.log(`property request rate / plain HTTP loop: ${median(figures.ratio).toFixed(2)}`);
-console.log(`peak memory of a run (process tree):     ${median(figures.peakMb).toFixed(0)} MB`);
-console.log(`latency observe adds per exchange:       ${median(figures.observeMs).toFixed(2)} ms (goal ≤ 2 ms)`);
-const ofMutantRuns = mutantRuns > 1 ? `, median of ${mutantRuns} runs` : '';
-console.log(
-  measureMutants
-    ? `mutant set (${mutantSet} candidates): ${median(figures.mutantSeconds).toFixed(0)} s (goal ≤ ${mutantGoalSeconds} s${ofMutantRuns})`
-    : 'mutant set: not measured',
-);
+const line = (figure: string, list: Timed[], goal: number, of: string) => {
+  const typical = medianRun(list);
+  const met = median(list.map((run) => run.seconds)) <= goal ? 'met' : 'not met';
+  console.log(`${figure.padEnd(44)} ${describeTimed(median(list.map((run) => run.seconds)), typical.path)}; goal ≤ ${goal} s, ${met}${of} (${describeLoad(typical)})`);
+};
+const medianOf = (count: number) => (count > 1 ? `, median of ${count} runs` : '');
+console.log('');
+line('full run on the embedded sandbox:', figures.full, goalSeconds.full, medianOf(runs));
+line(`${targetLatencyMs} ms latency, eventMs 30 s (no profile):`, figures.latency, goalSeconds.latency, medianOf(latencyRuns));
+if (measureMutants) line(`mutant set (${mutantSet} candidates):`, figures.mutants, goalSeconds.mutants, medianOf(mutantRuns));
+else console.log('mutant set: not measured');
+console.log(`property request rate / plain HTTP loop:     ${median(figures.ratio).toFixed(2)}`);
+console.log(`peak memory of a run (process tree):         ${median(figures.full.map((run) => run.peakMb)).toFixed(0)} MB`);
+console.log(`latency observe adds per exchange:           ${median(figures.observeMs).toFixed(2)} ms (goal ≤ 2 ms)`);

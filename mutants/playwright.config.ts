@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { grepPattern } from '../src/runner/playwright.ts';
 import { manifestEnv, type ManifestEntry } from './manifest.ts';
+import { timingsEnv } from '../bench/timings.ts';
 
 const manifestFile = process.env[manifestEnv];
 if (!manifestFile) throw new Error(`${manifestEnv} is not set: run the catalogue through "npm run mutants"`);
@@ -22,7 +23,8 @@ export default defineConfig({
   workers: 4 * availableParallelism(),
   retries: 0,
   timeout: 60_000,
-  reporter: [['../src/runner/reporter.ts']],
+  // npm run bench adds when each test ran, for the catalogue's critical path.
+  reporter: [['../src/runner/reporter.ts'], ...(process.env[timingsEnv] ? [['../bench/timings.ts'] as const] : [])],
   projects: manifest.map((entry) => ({
     name: entry.name,
     grep: entry.clause ? new RegExp(grepPattern(entry.clause)) : undefined,

@@ -1,10 +1,12 @@
-/** The specs' HTTP client: every exchange with the target recorded, bounded, and masked for the report. */
+/** The specs' HTTP client: every exchange with the target recorded, bounded, paced, and masked for the report. */
 import { expect } from '@playwright/test';
 import { mask, recordedBody, type Evidence, type RecordedRequest } from '../src/evidence.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { describeProblems, type Exchange, type Problem } from '../src/checks/index.ts';
 import { describeFetchError } from '../src/runner/preflight.ts';
 import { secretsOfRun } from '../src/runner/profile.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Pacer } from './pace.ts';
 
 /** The most of an answer's body the client reads: the rest is dropped, never buffered (a 50 MB answer). */
 const maxResponseBytes = 1024 * 1024;
@@ -83,12 +85,24 @@ function exchangeEvidence(exchange: Exchange, note: string): Evidence {
   };
 }
 
+/** How often a request answered 429 is sent in all. */
+const tooManyRequestsTries = 3;
+
+/** The wait a 429's Retry-After asks for (seconds or an HTTP date), 1 s where it says none, at most maxMs. */
+export function retryAfterMs(retryAfter: string | undefined, maxMs: number): number {
+  const seconds = Number(retryAfter);
+  const asked = retryAfter === undefined ? 1000 : Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
+  return Math.min(maxMs, Math.max(0, Number.isFinite(asked) ? asked : 1000));
+}
+
 /**
- * The recording API client the specs use. beforeWrite runs before every request that is not a GET
- * (the fixtures skip the test there on a live target without --allow-writes).
+ * The recording API client the specs use, its requests paced by the worker's pacer (specs/pace.ts).
+ * beforeWrite runs before every request that is not a GET (the fixtures skip the test there on a
+ * live target without --allow-writes).
  */
 export function createApi(
   run: RunConfig,
+  pacer: Pacer,
   hooks: { beforeWrite: () => void; beforeFailing: () => void },
 ): Api & { evidence(): Evidence[]; problems: Problem[]; judged(): boolean } {
   let exchanges: Exchange[] = [];
@@ -100,6 +114,36 @@ export function createApi(
   const secrets = secretsOfRun(run.headers, run.profile);
   const timeoutMs = run.profile.timeouts.requestMs;
 
+  /** One exchange, through the pacer: the request as sent and the answer as read (cut at maxResponseBytes). */
+  async function exchangeOnce(request: RecordedRequest, rawBody: string | undefined, path: string): Promise<Exchange> {
+    return pacer.send(async () => {
+      const started = Date.now();
+      let answer: Response;
+      let body: { text: string; cut: boolean };
+      try {
+        // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
+        answer = await fetch(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body: rawBody,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        body = await readBody(answer, maxResponseBytes);
+      } catch (error) {
+        const why = describeFetchError(error, timeoutMs);
+        notes.push({ request, response: null, note: `no complete answer: ${why}` });
+        throw new Error(`${request.method} ${path}: no complete answer (${why})`);
+      }
+      const exchange: Exchange = {
+        request,
+        response: { status: answer.status, headers: Object.fromEntries(answer.headers), body: body.cut ? body.text : recordedBody(body.text), durationMs: Date.now() - started },
+      };
+      if (body.cut) cutBodies.add(exchange);
+      return exchange;
+    }, ({ response }) => ({ status: response.status, durationMs: response.durationMs ?? 0 }));
+  }
+
   async function send(options: SendOptions): Promise<Exchange> {
     if (options.method !== 'GET') hooks.beforeWrite();
     const headers: Record<string, string> = {
@@ -109,31 +153,18 @@ export function createApi(
       ...options.headers,
     };
     const request: RecordedRequest = { method: options.method, url: `${baseUrl}${options.path}`, headers, body: options.body ?? options.rawBody };
-    const started = Date.now();
-    let answer: Response;
-    let body: { text: string; cut: boolean };
-    try {
-      // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
-      answer = await fetch(request.url, {
-        method: request.method,
-        headers,
-        body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      body = await readBody(answer, maxResponseBytes);
-    } catch (error) {
-      const why = describeFetchError(error, timeoutMs);
-      notes.push({ request, response: null, note: `no complete answer: ${why}` });
-      throw new Error(`${request.method} ${options.path}: no complete answer (${why})`);
+    const rawBody = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    // A 429 says "later", not "no": the request goes again after the wait the target asks for (rate limits are not shown, SEC-2).
+    for (let tries = 1; ; tries++) {
+      const exchange = await exchangeOnce(request, rawBody, options.path);
+      if (exchange.response.status !== 429 || tries === tooManyRequestsTries) {
+        exchanges.push(exchange);
+        return exchange;
+      }
+      const waitMs = retryAfterMs(exchange.response.headers['retry-after'], timeoutMs);
+      notes.push(exchangeEvidence(exchange, `answered 429 (too many requests): sent again after ${waitMs} ms`));
+      await sleep(waitMs);
     }
-    const exchange: Exchange = {
-      request,
-      response: { status: answer.status, headers: Object.fromEntries(answer.headers), body: body.cut ? body.text : recordedBody(body.text), durationMs: Date.now() - started },
-    };
-    if (body.cut) cutBodies.add(exchange);
-    exchanges.push(exchange);
-    return exchange;
   }
 
   const masked = (text: string) => mask(text, secrets);

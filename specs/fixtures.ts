@@ -16,7 +16,10 @@ import { needs, type Need } from '../src/needs.ts';
 import { chromiumArgs } from '../src/runner/chromium.ts';
 import { secretsOfRun } from '../src/runner/profile.ts';
 import { capped, createApi, type Api } from './api.ts';
+import { createPacer, defaultConcurrentRequests, inParallel, type Pacer } from './pace.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+
+export { waitsOutEventMs } from './pools.ts';
 
 export { expect };
 export type { Receiver, ReceivedRequest } from './receiver.ts';
@@ -96,8 +99,27 @@ interface TestFixtures {
 
 interface WorkerFixtures {
   run: RunConfig;
+  /** Paces the worker's requests to the target: overlapping, bounded, capped (specs/pace.ts). */
+  pacer: Pacer;
   receiver: Receiver;
   sharedChromium: Browser | null;
+}
+
+const concurrentRequests = (run: RunConfig) => run.profile.requests?.concurrent ?? defaultConcurrentRequests;
+
+/**
+ * Whether the predicate finds no problem in any of the values, tried `concurrency` at a time; no
+ * new one starts after a failure (a problem or an error).
+ */
+async function allHold<T>(values: T[], predicate: (value: T) => Promise<Problem[]>, concurrency: number): Promise<boolean> {
+  try {
+    await inParallel(values, async (value) => {
+      if ((await predicate(value)).length > 0) throw new Error('a problem');
+    }, concurrency);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function attachJson(testInfo: TestInfo, name: string, value: unknown, secrets: string[]) {
@@ -134,6 +156,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   // A project may name its own run config (one candidate of the mutant catalogue, mutants/run.ts).
   run: [async ({}, use, workerInfo) => use(readRunConfig(workerInfo.project.metadata.runConfigFile)), { scope: 'worker' }],
 
+  // The profile's rate cap is the whole run's: each worker takes an even share.
+  pacer: [
+    async ({ run }, use, workerInfo) => {
+      const pace = run.profile.requests;
+      await use(createPacer({ maxConcurrent: concurrentRequests(run), perSecond: pace?.perSecond ? pace.perSecond / workerInfo.config.workers : null }));
+    },
+    { scope: 'worker' },
+  ],
+
   receiver: [
     async ({ run }, use) => {
       const receiver = await startReceiver({ host: run.callbackHost, publicUrl: run.publicCallbackUrl });
@@ -143,8 +174,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  api: async ({ run }, use, testInfo) => {
-    const api = createApi(run, {
+  api: async ({ run, pacer }, use, testInfo) => {
+    const api = createApi(run, pacer, {
       beforeWrite: () => requires(run, 'writes'),
       // Playwright starts a new worker after every unexpected failure, which costs seconds of CPU. A
       // mutant's project expects failures (mutants/playwright.config.ts): declared expected, they
@@ -175,6 +206,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   property: async ({ run, api }, use, testInfo) => {
     await use(async (arbitrary, predicate, options = {}) => {
       const runs = options.runs ?? run.runs;
+      const attachRun = (propertyRun: PropertyRun) => attachJson(testInfo, attachmentNames.property, propertyRun, secretsOfRun(run.headers, run.profile));
+      // First the cases fc.check tries, drawn from the same seed, several at a time (their requests
+      // overlap). Only where one fails does fc.check go through them one by one, to shrink it.
+      if (await allHold(fc.sample(arbitrary, { seed: run.seed, numRuns: runs }), predicate, concurrentRequests(run))) {
+        await attachRun({ seed: run.seed, runs });
+        return;
+      }
+      api.forget();
       let lastFailure: { problems: Problem[]; exchanges: readonly Exchange[] } | null = null;
       const result = await fc.check(
         fc.asyncProperty(arbitrary, async (value) => {
@@ -187,7 +226,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         { seed: run.seed, numRuns: runs },
       );
       const propertyRun: PropertyRun = { seed: run.seed, runs, ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }) };
-      await attachJson(testInfo, attachmentNames.property, propertyRun, secretsOfRun(run.headers, run.profile));
+      await attachRun(propertyRun);
       if (!result.failed) return;
       // Keep only the counterexample's exchanges as evidence: replay it once.
       api.forget();

@@ -1,7 +1,7 @@
 /** Reference 1 and 6: notifications of confirmed references, to callbackUrl or to the webhook. */
 import { validReference } from '../generators/index.ts';
 import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, identifiesPayment, paymentOf, type PaymentNames } from '../src/checks/index.ts';
-import { tags, test, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
+import { tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
 import { createReference, getPayment, mustSucceed, outsideWindow, quietMs, readSettled, sample, untilOutsideWindow } from './flows.ts';
 import type { RunConfig } from '../src/run-config.ts';
 
@@ -43,14 +43,14 @@ test.describe('notifications to callbackUrl', () => {
     ]);
   });
 
-  test('no notification is sent for a reference that was not paid', { tag: tags('EVT-4') }, async ({ run, api, receiver }) => {
+  test('no notification is sent for a reference that was not paid', { tag: [...tags('EVT-4'), waitsOutEventMs] }, async ({ run, api, receiver }) => {
     const callback = callbackAddress(receiver);
     await referenceFor(run, api, callback.url);
     const received = await receivedAt(api, receiver, callback.path, { timeoutMs: quietMs(run), note: 'received although unpaid' });
     api.expectNoProblems(checkNotNotified(received, { why: 'for an unpaid reference' }));
   });
 
-  test('a payment outside the validity window confirms nothing and notifies nothing', { tag: tags('EVT-4', 'REF-7') }, async ({ run, api, interbank, receiver }) => {
+  test('a payment outside the validity window confirms nothing and notifies nothing', { tag: [...tags('EVT-4', 'REF-7'), waitsOutEventMs] }, async ({ run, api, interbank, receiver }) => {
     const callback = callbackAddress(receiver);
     const request = { ...outsideWindow(sample(run, validReference({ callback: 'without' })), 'past'), callbackUrl: callback.url };
     const { paymentId } = await createReference(api, request);
@@ -64,8 +64,9 @@ test.describe('notifications to callbackUrl', () => {
   });
 });
 
-test.describe('notifications to the webhook', () => {
-  // The webhook is global to the target: these tests set it, one after the other, in one worker.
+// The webhook is global to the target: these tests set it, one after the other, in one worker, which
+// waits out eventMs once (an unpaid reference's).
+test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
   test.describe.configure({ mode: 'serial' });
 
   async function withWebhook(interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> }, receiver: Receiver, body: (webhookPath: string) => Promise<void>) {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { checkoutVariants, validReference } from '../generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import { observeSignature, paymentIdOf, paymentOf, type Exchange } from '../src/checks/index.ts';
-import { helpersUsable, tags, test } from './fixtures.ts';
+import { helpersUsable, tags, test, waitsOutEventMs } from './fixtures.ts';
 import { createReference, forCustomer, getPayment, listMethods, quietMs, sample, someCustomer } from './flows.ts';
 
 const answer = ({ response }: Exchange) => ({ status: response.status, contentType: response.headers['content-type'] ?? null, body: response.body });
@@ -80,7 +80,7 @@ test('the reference creation answer, the state before payment, an unknown paymen
   });
 }));
 
-test('notification payload, headers and signature', { tag: tags('EVT-5') }, async ({ run, api, interbank, receiver, observe }) => observe.safely(async () => {
+test('notification payload, headers and signature', { tag: [...tags('EVT-5'), waitsOutEventMs] }, async ({ run, api, interbank, receiver, observe }) => observe.safely(async () => {
   const path = receiver.newPath('callback');
   const { paymentId } = await createReference(api, { ...sample(run, validReference({ callback: 'without', around: new Date() })), callbackUrl: receiver.urlOf(path) });
   await interbank.confirm(paymentId);

@@ -13,7 +13,7 @@ import {
   paymentOf,
   type Problem,
 } from '../src/checks/index.ts';
-import { tags, test, type Receiver } from './fixtures.ts';
+import { tags, test, waitsOutEventMs, type Receiver } from './fixtures.ts';
 import { createCheckout, createIfAccepted, forCustomer, getPayment, mustSucceed, quietMs, sample, someCustomer, withMethod } from './flows.ts';
 import { consentControl, optionalRole, payByCard, paymentForm, rendered } from './hosted-page.ts';
 
@@ -174,7 +174,7 @@ test.describe('redirects through the pay helper', () => {
     api.expectNoProblems(problems);
   });
 
-  test('the service posts nothing to the action URL: the redirect is the browser\'s', { tag: tags('PAGE-7') }, async ({ run, api, helpers, receiver }) => {
+  test('the service posts nothing to the action URL: the redirect is the browser\'s', { tag: [...tags('PAGE-7'), waitsOutEventMs] }, async ({ run, api, helpers, receiver }) => {
     const action = actionUrl(receiver);
     const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
     await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));

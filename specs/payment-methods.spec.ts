@@ -5,6 +5,7 @@ import { checkMethodCount, checkMethodTypeListed, checkOnlyOwnMethods, checkStor
 import type { RunConfig } from '../src/run-config.ts';
 import { tags, test, type Api, type Helpers } from './fixtures.ts';
 import { createCheckout, forCustomer, listMethods, listSettled, listStoredMethods, mustSucceed, sample, samples, withMethod } from './flows.ts';
+import { inParallel } from './pace.ts';
 
 /** More stored methods than a first page of ten would show. */
 const manyMethods = 12;
@@ -43,10 +44,10 @@ async function customerWith(run: RunConfig, api: Api, helpers: Helpers, slot: nu
     ...means.cards.map((paid) => ({ request: storingCard, pay: { outcome: 'success' as const, method: 'CC' as const, card: paid } })),
     ...means.wallets.map((paid) => ({ request: storingWallet, pay: { outcome: 'success' as const, method: 'MW' as const, wallet: paid } })),
   ];
-  for (const { request, pay } of payments) {
+  await inParallel(payments, async ({ request, pay }) => {
     const { checkout } = await createCheckout(api, request);
     await mustSucceed(api, helpers.pay(checkout.id, pay));
-  }
+  });
   const paid: PaidWith[] = payments.map(({ pay }) => pay);
   const ownCount = (exchange: Exchange) => ownMethods(exchange, foreignMethods(exchange, { before, paid })).length;
   const list = await listSettled(api, customer, (exchange) => ownCount(exchange) >= payments.length, run.profile.timeouts.eventMs);

@@ -28,6 +28,7 @@ import {
 } from '../src/checks/index.ts';
 import { helperClient, helpersUsable, requires, tags, test } from './fixtures.ts';
 import { createReference, exerciseClasses, getPayment, mustSucceed, outsideWindow, readPayment, readSettled, recordClasses, refusedWhereFree, requireServed, sample, samples, untilOutsideWindow } from './flows.ts';
+import { inParallel } from './pace.ts';
 
 /** A reference's shape: no, one or several leading zeros. */
 const shapeOf = (reference: string) => (/^[0-9]{9}$/.test(reference) ? referenceShapes.find(({ pattern }) => pattern.test(reference))?.name : undefined);
@@ -59,12 +60,8 @@ test.describe('payment references', () => {
   test(`${manyReferences} references valid at the same time are all distinct`, { tag: tags('REF-8') }, async ({ run, api }) => {
     requires(run, 'stateful');
     const requests = samples(run, validReference({ callback: 'without', around: new Date() }), manyReferences);
-    const payments: Partial<Payment>[] = [];
-    for (let at = 0; at < requests.length; at += 10) {
-      const batch = await Promise.all(requests.slice(at, at + 10).map(async (request) => paymentOf(await getPayment(api, (await createReference(api, request)).paymentId))));
-      payments.push(...batch.filter((payment) => payment !== undefined));
-    }
-    api.expectNoProblems(checkDistinctReferences(payments));
+    const payments = await inParallel(requests, async (request) => paymentOf(await getPayment(api, (await createReference(api, request)).paymentId)));
+    api.expectNoProblems(checkDistinctReferences(payments.filter((payment) => payment !== undefined)));
   });
 
   test('a payment not yet paid carries the fields of 2.6 it has with their documented types and offsets', { tag: tags('REF-2', 'REF-4') }, async ({ run, api }) => {

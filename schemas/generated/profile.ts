@@ -23,6 +23,7 @@ headers: {
 capabilities: Capabilities
 selectors?: BrowserSelectors
 timeouts: Timeouts
+requests?: RequestPace
 /**
  * UUIDs of customers registered out of band, for a target without the register-customer helper (the reference shows no way to register one); an example profile's "<…>" placeholder counts as none.
  */
@@ -86,4 +87,17 @@ requestMs: number
  * How long an event may take: a notification, a redirect after paying, the effect of a test helper that answered 202. The suite waits this long where something must not happen, too.
  */
 eventMs: number
+}
+/**
+ * How fast the suite sends requests, for a target that limits callers. Absent: up to 8 in flight per worker, no rate cap.
+ */
+export interface RequestPace {
+/**
+ * The most requests one worker has in flight at once (default 8); lowered by itself while the target answers 429 or 503 or slows down.
+ */
+concurrent?: number
+/**
+ * The most requests the whole run starts per second, every worker together (shared out evenly between them); the hosted pages a browser loads are not counted.
+ */
+perSecond?: number
 }

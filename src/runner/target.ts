@@ -15,6 +15,12 @@ export interface Target {
 
 const prismStartMs = 60_000;
 
+/**
+ * Milliseconds the embedded sandbox answers every request late (a hosted sandbox's round trip), for
+ * measuring the suite against a realistic target (npm run bench); unset or 0: at once.
+ */
+export const sandboxLatencyEnv = 'CHECKOUT_CONFORMANCE_SANDBOX_LATENCY_MS';
+
 /** A target known only by its URL: the checks assume nothing beyond the reference, and the preflight probes the rest. */
 export const unprofiled: Profile = {
   name: 'unprofiled',
@@ -42,7 +48,9 @@ export async function startTarget(options: RunOptions, profile: Profile, logDir:
   const { startSandbox } = await import('../sandbox/index.ts');
   // The sandbox signs its notifications with the profile's secret, so that the signature is checkable.
   const secret = profile.notificationSecret ? { notificationSecret: profile.notificationSecret } : {};
-  const sandbox = await startSandbox({ port: 0, db: ':memory:', ...secret });
+  const latencyMs = Number(process.env[sandboxLatencyEnv] ?? 0);
+  if (!Number.isInteger(latencyMs) || latencyMs < 0) throw new Error(`${sandboxLatencyEnv} must be a whole number of milliseconds, not "${process.env[sandboxLatencyEnv]}"`);
+  const sandbox = await startSandbox({ port: 0, db: ':memory:', latencyMs, ...secret });
   return { kind: 'sandbox', baseUrl: sandbox.url, profile, stop: () => sandbox.close() };
 }
 

@@ -1,6 +1,6 @@
 /** "checkout-conformance sandbox": the reference sandbox alone, until SIGINT or SIGTERM. */
 import { parseArgs } from 'node:util';
-import { UsageError } from '../runner/options.ts';
+import { integer, UsageError } from '../runner/options.ts';
 import { defaultSandboxOptions, pageStyleNames, startSandbox, type PageStyleName, type SandboxOptions } from './index.ts';
 import { whenParentGone } from '../parent-watch.ts';
 
@@ -12,6 +12,8 @@ export const sandboxUsage = `Usage: checkout-conformance sandbox [options]
   --notification-secret TEXT   key of the PayPay-Signature of notifications
   --page-style plain|portal    markup of the hosted pages and the widget: plain (data-testid hooks) or
                                portal (Portuguese, card fields in an iframe) (default ${defaultSandboxOptions.pageStyle})
+  --latency-ms N               answer every request N ms late, as a hosted sandbox across a network would
+                               (default ${defaultSandboxOptions.latencyMs})
   --help`;
 
 function parseSandboxOptions(args: string[]): SandboxOptions | 'help' {
@@ -26,6 +28,7 @@ function parseSandboxOptions(args: string[]): SandboxOptions | 'help' {
         entity: { type: 'string' },
         'notification-secret': { type: 'string' },
         'page-style': { type: 'string' },
+        'latency-ms': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -57,6 +60,7 @@ function parseSandboxOptions(args: string[]): SandboxOptions | 'help' {
     }
     options.pageStyle = pageStyle as PageStyleName;
   }
+  if (values['latency-ms'] !== undefined) options.latencyMs = integer('--latency-ms', values['latency-ms'], 0, 60_000);
   return options;
 }
 
@@ -68,7 +72,8 @@ export async function sandboxCommand(args: string[]): Promise<void> {
     return;
   }
   const sandbox = await startSandbox(options);
-  console.log(`reference sandbox listening on ${sandbox.url} (database ${options.db ?? defaultSandboxOptions.db})`);
+  const latency = options.latencyMs ? `, every answer ${options.latencyMs} ms late` : '';
+  console.log(`reference sandbox listening on ${sandbox.url} (database ${options.db ?? defaultSandboxOptions.db}${latency})`);
   const stop = async () => {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

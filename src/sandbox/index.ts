@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db.ts';
 import { createNotifier } from './notifications.ts';
@@ -18,6 +19,8 @@ export interface SandboxOptions {
   retryDelaysMs?: number[];
   /** The markup of the hosted pages and the widget: 'plain' (data-testid hooks) or 'portal' (see portal.ts). */
   pageStyle?: PageStyleName;
+  /** Every request is answered this much later (a hosted sandbox's round trip), for measuring the suite against one. */
+  latencyMs?: number;
 }
 
 export const pageStyleNames = ['plain', 'portal'] as const;
@@ -37,6 +40,7 @@ export const defaultSandboxOptions = {
   notificationSecret: 'sandbox-notification-secret',
   retryDelaysMs: [1_800_000, 1_800_000],
   pageStyle: 'plain',
+  latencyMs: 0,
 } satisfies Required<SandboxOptions>;
 
 /** Starts the reference sandbox on 127.0.0.1. */
@@ -48,6 +52,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const processor = createPaymentProcessor(store, notifier);
   let url = '';
   const app = buildApp({ store, processor, baseUrl: () => url, pageStyle: settings.pageStyle });
+  if (settings.latencyMs > 0) app.addHook('onRequest', () => sleep(settings.latencyMs));
   try {
     await app.listen({ host: '127.0.0.1', port: settings.port });
   } catch (error) {

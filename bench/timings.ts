@@ -1,0 +1,64 @@
+/**
+ * Where a run's time goes, for `npm run bench`: a Playwright reporter that writes when every test
+ * started and how long it took (to the file the environment variable names, one JSON line each), and
+ * the critical path of a run made of them: the longest chain of waits that no concurrency removes.
+ */
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+
+/** Set by the bench: the file the reporter appends to. The Playwright configs add the reporter only then. */
+export const timingsEnv = 'CHECKOUT_CONFORMANCE_TIMINGS';
+
+export interface TestTiming {
+  project: string;
+  title: string;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  durationMs: number;
+}
+
+export default class TimingsReporter implements Reporter {
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const file = process.env[timingsEnv];
+    if (!file) return;
+    const timing: TestTiming = { project: test.parent.project()?.name ?? '', title: test.title, startedAt: result.startTime.getTime(), durationMs: result.duration };
+    appendFileSync(file, `${JSON.stringify(timing)}\n`);
+  }
+
+  printsToStdio(): boolean {
+    return false;
+  }
+}
+
+export function readTimings(file: string): TestTiming[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as TestTiming);
+}
+
+export interface CriticalPath {
+  /** From the command's start to the first test's: the target, the preflight, Playwright and its first worker. */
+  startupMs: number;
+  /** The longest chain that cannot be split: one test, or a whole project where it has one worker. */
+  chainMs: number;
+  chain: string;
+  /** From the last test's end to the command's end: the report. */
+  windDownMs: number;
+  totalMs: number;
+}
+
+/**
+ * The critical path of a command that ran from startedAt to endedAt. `oneWorker` names the projects
+ * that run in one worker (the mutant catalogue's candidates), whose tests are one chain.
+ */
+export function criticalPath(timings: TestTiming[], startedAt: number, endedAt: number, oneWorker: (project: string) => boolean = () => false): CriticalPath | null {
+  if (timings.length === 0) return null;
+  const chains = new Map<string, number>();
+  for (const timing of timings) {
+    const key = oneWorker(timing.project) ? `project ${timing.project}` : `${timing.project ? `[${timing.project}] ` : ''}${timing.title}`;
+    chains.set(key, (chains.get(key) ?? 0) + timing.durationMs);
+  }
+  const [chain, chainMs] = [...chains].reduce((longest, entry) => (entry[1] > longest[1] ? entry : longest));
+  const startupMs = Math.min(...timings.map((timing) => timing.startedAt)) - startedAt;
+  const windDownMs = endedAt - Math.max(...timings.map((timing) => timing.startedAt + timing.durationMs));
+  return { startupMs, chainMs, chain, windDownMs, totalMs: startupMs + chainMs + windDownMs };
+}
