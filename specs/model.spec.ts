@@ -17,7 +17,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Sequences per run, where the run does not say (--model-runs): measured to add a few seconds to a run on the sandbox. */
 export const defaultModelRuns = 8;
-const maxCommands = 24;
+const maxCommands = 32;
+/** What one sequence may take (short windows closing, notifications awaited), and how long shrinking a failing one may go on. */
+const sequenceBudgetMs = 4000;
+const shrinkBudgetMs = 30_000;
 
 /** Payment means with distinct last digits, so that a stored method tells which payment it came from. */
 function meansOf(run: RunConfig): World['means'] {
@@ -66,7 +69,7 @@ async function runModel(run: RunConfig, api: Api, receiver: Receiver, property: 
         if (model.webhook) await world.helpers?.removeWebhook();
       }
     },
-    { runs },
+    { runs, timeLimitMs: runs * sequenceBudgetMs + shrinkBudgetMs },
   );
 }
 
@@ -76,6 +79,7 @@ test.describe('a model of the whole service', () => {
     { tag: tags('TOK-1', 'TOK-2', 'TOK-3', 'TOK-4', 'TOK-6', 'REF-6', 'REF-7', 'REF-8', 'EVT-1', 'EVT-2', 'EVT-4', 'CHK-7') },
     async ({ run, api, receiver, interbank, property }) => {
       void interbank;
+      test.setTimeout((run.modelRuns ?? defaultModelRuns) * sequenceBudgetMs + shrinkBudgetMs + 60_000);
       await holdingWebhook(run, () => runModel(run, api, receiver, property, true));
     },
   );
@@ -83,6 +87,7 @@ test.describe('a model of the whole service', () => {
   test('without test helpers: random sequences of the four operations', { tag: tags('CHK-7', 'REF-8') }, async ({ run, api, receiver, property, observe }) => {
     test.skip(helpersUsable(run), 'the target has test helpers: the whole model runs instead');
     await observe.record(`commands left out (target has no test helpers): ${helperCommands.join(', ')}`, helperCommands);
+    test.setTimeout((run.modelRuns ?? defaultModelRuns) * sequenceBudgetMs + shrinkBudgetMs + 60_000);
     await runModel(run, api, receiver, property, false);
   });
 });

@@ -72,6 +72,8 @@ function emptyModel(): Model {
 
 type Command = fc.AsyncCommand<Model, World>;
 const pick = <T>(list: readonly T[], index: number): T | undefined => (list.length === 0 ? undefined : list[index % list.length]);
+/** The n-th of a list counted from its newest. */
+const pickNewest = <T>(list: readonly T[], n: number): T | undefined => pick([...list].reverse(), n);
 
 /** Judges the notifications received so far, and throws the problems found (with the step's own). */
 function settle(model: Model, world: World, problems: Problem[]): void {
@@ -82,8 +84,14 @@ function settle(model: Model, world: World, problems: Problem[]): void {
   throw new Departure(found);
 }
 
-/** Waits until every owed notification came or its time passed, and any notification still coming has had time to; then judges them. */
+/**
+ * The end of a sequence: every customer's list and every payment read once more and judged, then,
+ * once every owed notification came or its time passed (and any still coming has had a moment to),
+ * the notifications judged.
+ */
 export async function finish(model: Model, world: World): Promise<void> {
+  for (let n = 0; n < model.customers.length; n++) await new ListMethods(n).run(model, world);
+  for (let n = 0; n < model.references.length; n++) await new QueryPayment(n).run(model, world);
   const received = (path: string) => world.receiver.received(path);
   for (;;) {
     const waiting = model.owed.filter((owed) => owed.required && !hasCome(owed, received) && world.now() < owed.dueBy);
@@ -98,7 +106,7 @@ export async function finish(model: Model, world: World): Promise<void> {
 /** How long a sequence's end waits for a notification that must not come (one that does comes at once, from a faulty target). */
 const quietGraceMs = 500;
 
-class RegisterCustomer implements Command {
+export class RegisterCustomer implements Command {
   check = (model: Model) => model.customers.length < 4;
   async run(model: Model, world: World) {
     model.customers.push(await world.helpers!.registerCustomer());
@@ -124,7 +132,7 @@ function shaped(request: CheckoutRequest, code: 'CC' | 'MW' | null, customer: st
 const isRow = (kind: CheckoutKind, code: 'CC' | 'MW') =>
   kind === 'storeMethod' || kind === 'storeWithConsent' ? code === 'CC' : kind === 'embedWeb' || kind === 'embedMobile' || kind === 'atmPage';
 
-class CreateCheckout implements Command {
+export class CreateCheckout implements Command {
   constructor(
     readonly kind: CheckoutKind,
     readonly request: CheckoutRequest,
@@ -150,7 +158,7 @@ class CreateCheckout implements Command {
   toString = () => `createCheckout(${this.kind}, ${this.code}, customer #${this.customer}, amount ${this.request.payment?.amount})`;
 }
 
-class Pay implements Command {
+export class Pay implements Command {
   constructor(
     readonly checkout: number,
     readonly outcome: 'success' | 'failure',
@@ -158,7 +166,7 @@ class Pay implements Command {
   ) {}
   check = (model: Model) => model.checkouts.some((checkout) => !checkout.paid);
   async run(model: Model, world: World) {
-    const checkout = pick(model.checkouts.filter((one) => !one.paid), this.checkout)!;
+    const checkout = pickNewest(model.checkouts.filter((one) => !one.paid), this.checkout)!;
     const n = model.payments.length;
     const declined = this.outcome === 'failure';
     const paidWith =
@@ -174,10 +182,10 @@ class Pay implements Command {
     model.payments.push({ checkout, paidWith, outcome: this.outcome, storeConsent: this.storeConsent, at, settledBy: at + world.eventMs, unknown: !isSuccess(answer.response.status) });
     settle(model, world, []);
   }
-  toString = () => `pay(unpaid checkout #${this.checkout}, ${this.outcome}, storeConsent ${this.storeConsent})`;
+  toString = () => `pay(unpaid checkout #${this.checkout} from the newest, ${this.outcome}, storeConsent ${this.storeConsent})`;
 }
 
-class ListMethods implements Command {
+export class ListMethods implements Command {
   constructor(readonly customer: number) {}
   check = (model: Model) => model.customers.length > 0;
   async run(model: Model, world: World) {
@@ -213,7 +221,7 @@ function windowFrom(kind: WindowKind, now: number): { start: number; end: number
   }
 }
 
-class CreateReference implements Command {
+export class CreateReference implements Command {
   constructor(
     readonly window: WindowKind,
     readonly withCallback: boolean,
@@ -250,14 +258,14 @@ class CreateReference implements Command {
 
 type PaidAtKind = 'now' | 'beforeStart' | 'afterEnd';
 
-class Confirm implements Command {
+export class Confirm implements Command {
   constructor(
     readonly reference: number,
     readonly when: PaidAtKind,
   ) {}
   check = (model: Model) => model.references.length > 0;
   async run(model: Model, world: World) {
-    const reference = pick(model.references, this.reference)!;
+    const reference = pickNewest(model.references, this.reference)!;
     const now = world.now();
     // Away from the window's edges the helper's own clock decides; near them, paidAt is sent so that the target and the model judge the same instant.
     const clear = !insideWindow({ start: reference.start - second, end: reference.end + second }, now) || insideWindow({ start: reference.start + second, end: reference.end - second }, now);
@@ -286,11 +294,11 @@ class Confirm implements Command {
     }
     settle(model, world, judgePayment(read, reference, model));
   }
-  toString = () => `confirm(reference #${this.reference}, paid ${this.when === 'now' ? 'now' : this.when === 'beforeStart' ? '1 s before validDate.start' : '1 s after validDate.end'})`;
+  toString = () => `confirm(reference #${this.reference} from the newest, paid ${this.when === 'now' ? 'now' : this.when === 'beforeStart' ? '1 s before validDate.start' : '1 s after validDate.end'})`;
 }
 
 /** Lets the first short window still open close. */
-class LetWindowClose implements Command {
+export class LetWindowClose implements Command {
   check = (model: Model) => model.references.some((reference) => reference.end - reference.start < 5 * 60 * second && reference.end > Date.now());
   async run(model: Model, world: World) {
     const now = world.now();
@@ -302,7 +310,7 @@ class LetWindowClose implements Command {
   toString = () => 'letShortWindowClose()';
 }
 
-class SetWebhook implements Command {
+export class SetWebhook implements Command {
   check = () => true;
   async run(model: Model, world: World) {
     const path = world.receiver.newPath('model-webhook');
@@ -314,7 +322,7 @@ class SetWebhook implements Command {
   toString = () => 'setWebhook(a new address)';
 }
 
-class RemoveWebhook implements Command {
+export class RemoveWebhook implements Command {
   check = (model: Model) => model.webhook !== null;
   async run(model: Model, world: World) {
     await world.helpers!.removeWebhook();
@@ -324,7 +332,7 @@ class RemoveWebhook implements Command {
   toString = () => 'removeWebhook()';
 }
 
-class QueryPayment implements Command {
+export class QueryPayment implements Command {
   constructor(readonly reference: number) {}
   check = (model: Model) => model.references.length > 0;
   async run(model: Model, world: World) {
@@ -336,6 +344,8 @@ class QueryPayment implements Command {
 }
 
 const index = fc.nat({ max: 7 });
+/** Which of a list, newest first: mostly the newest (a checkout just created is paid, a reference just created confirmed), sometimes an older one. */
+const newestFirst = fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: index });
 
 const checkoutRequests: Record<CheckoutKind, fc.Arbitrary<CheckoutRequest>> = {
   storeMethod: checkoutVariants.storeMethod,
@@ -349,25 +359,27 @@ const checkoutRequests: Record<CheckoutKind, fc.Arbitrary<CheckoutRequest>> = {
 
 /** The commands of a sequence: every operation, and those of the test helpers only where the target has them. */
 export function modelCommands(options: { helpers: boolean; maxCommands: number }): fc.Arbitrary<Iterable<Command>> {
+  // Storing checkouts most: what they store, or must not, is what several customers' payments interact on.
   const checkout = fc.oneof(
-    ...(Object.entries(checkoutRequests) as [CheckoutKind, fc.Arbitrary<CheckoutRequest>][]).map(([kind, request]) =>
-      fc.record({ request, code: fc.constantFrom('CC' as const, 'MW' as const), customer: index }).map(({ request, code, customer }): Command => new CreateCheckout(kind, request, code, customer)),
-    ),
+    ...(Object.entries(checkoutRequests) as [CheckoutKind, fc.Arbitrary<CheckoutRequest>][]).map(([kind, request]) => ({
+      weight: kind === 'storeMethod' || kind === 'storeWithConsent' ? 3 : 1,
+      arbitrary: fc.record({ request, code: fc.constantFrom('CC' as const, 'MW' as const), customer: index }).map(({ request, code, customer }): Command => new CreateCheckout(kind, request, code, customer)),
+    })),
   );
   const reference = fc
     .record({ window: fc.constantFrom<WindowKind>('long', 'long', 'short', 'short', 'ended', 'future'), withCallback: fc.boolean(), amount: amountArbitrary(), offsets: fc.tuple(utcOffset(), utcOffset()) })
     .map(({ window, withCallback, amount, offsets }): Command => new CreateReference(window, withCallback, amount, offsets));
   const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>) => ({ weight, arbitrary });
-  const stateless = [weighted(4, checkout), weighted(3, reference), weighted(2, index.map((n): Command => new QueryPayment(n))), weighted(3, index.map((n): Command => new ListMethods(n)))];
+  const stateless = [weighted(6, checkout), weighted(4, reference), weighted(1, index.map((n): Command => new QueryPayment(n))), weighted(2, index.map((n): Command => new ListMethods(n)))];
   const withHelpers = [
     weighted(1, fc.constant(new RegisterCustomer())),
     weighted(
-      4,
-      fc.record({ checkout: index, outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const), consent: fc.boolean() }).map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent)),
+      6,
+      fc.record({ checkout: newestFirst, outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const), consent: fc.boolean() }).map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent)),
     ),
-    weighted(3, fc.record({ reference: index, when: fc.constantFrom<PaidAtKind>('now', 'now', 'now', 'beforeStart', 'afterEnd') }).map(({ reference, when }): Command => new Confirm(reference, when))),
+    weighted(4, fc.record({ reference: newestFirst, when: fc.constantFrom<PaidAtKind>('now', 'now', 'now', 'beforeStart', 'afterEnd') }).map(({ reference, when }): Command => new Confirm(reference, when))),
     weighted(1, fc.constant(new LetWindowClose())),
-    weighted(1, fc.constant(new SetWebhook())),
+    weighted(2, fc.constant(new SetWebhook())),
     weighted(1, fc.constant(new RemoveWebhook())),
   ];
   // Unbiased: a biased run starts with empty sequences, and a run of a few sequences needs every one.

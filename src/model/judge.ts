@@ -133,12 +133,11 @@ export function judgeNotifications(state: ModelState, received: (path: string) =
     problems.push(...checkNotified(receivedFor(owed, received), { payment: names(owed.reference), clause: owed.clause, where, address: owed.address, withinMs: eventMs }));
   }
   const all = [...state.paths].flatMap((path) => received(path));
-  const confirmedOnes = state.references.filter((reference) => reference.state === 'confirmed').map(names);
   for (const reference of state.references) {
     if (reference.state === 'confirmed') continue;
-    // A notification of a confirmed payment may carry a number that happens to equal this one's id.
-    const about = all.filter((request) => !confirmedOnes.some((other) => identifiesPayment(request, other)));
-    problems.push(...checkNotNotified(about, { why: reference.paidOutside ? 'for a reference paid only outside its window' : 'for a reference that was not paid', about: names(reference) }));
+    // By its 9 digits where it has them: an id such as "12" is also another payment's amount or a notification's own id.
+    const about = reference.reference ? { id: reference.reference } : names(reference);
+    problems.push(...checkNotNotified(all, { why: reference.paidOutside ? 'for a reference paid only outside its window' : 'for a reference that was not paid', about }));
   }
   return problems;
 }
