@@ -11,7 +11,7 @@ import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schema
 import type { RecordedRequest } from '../evidence.ts';
 import { checkoutOf, describeProblems, isSuccess, paymentIdOf, paymentOf, type Exchange, type Problem } from '../checks/index.ts';
 import { hasCome, judgeCheckoutCreated, judgeList, judgeNotifications, judgePayment, judgeReferenceCreated, listSettled } from './judge.ts';
-import { checkoutFrom, confirmed, insideWindow, owedMethods, webhookChanged, windowOf, type ModelState, type ReferenceModel } from './state.ts';
+import { checkoutFrom, confirmed, emptyState, insideWindow, owedMethods, webhookChanged, windowOf, type ModelState, type ReferenceModel } from './state.ts';
 
 /** What the commands act through: the only I/O of the model. */
 export interface World {
@@ -44,30 +44,14 @@ export class Departure extends Error {
 }
 
 export interface Model extends ModelState {
-  /** Accepted checkout answers so far (CHK-7), and how many payments were made (which means pay next). */
+  /** Accepted checkout answers so far (CHK-7). */
   checkoutAnswers: Exchange[];
-  outOfBand: Set<string>;
 }
 
 /** A sequence starts with two customers (registered where the target has helpers), so that every command has someone to act for. */
 export async function startModel(world: World): Promise<Model> {
-  const customers = world.helpers ? [await world.helpers.registerCustomer(), await world.helpers.registerCustomer()] : world.outOfBandCustomers;
-  return { ...emptyModel(), customers, outOfBand: new Set(world.outOfBandCustomers) };
-}
-
-function emptyModel(): Model {
-  return {
-    customers: [],
-    outOfBand: new Set(),
-    checkouts: [],
-    payments: [],
-    references: [],
-    webhook: null,
-    owed: [],
-    paths: new Set(),
-    quietAfter: 0,
-    checkoutAnswers: [],
-  };
+  const customers = world.helpers ? [await world.helpers.registerCustomer(), await world.helpers.registerCustomer()] : [...world.outOfBandCustomers];
+  return { ...emptyState(), customers, outOfBand: new Set(world.outOfBandCustomers), checkoutAnswers: [] };
 }
 
 type Command = fc.AsyncCommand<Model, World>;
@@ -147,7 +131,7 @@ export class CreateCheckout implements Command {
     const code = storingRow || this.kind === 'withoutRegistration' ? this.code : null;
     const request = shaped(this.request, code, customer, this.kind === 'withoutRegistration' ? 'none' : 'keep');
     const exchange = await world.send({ method: 'POST', path: '/checkouts', body: request });
-    const problems = judgeCheckoutCreated(exchange, isRow(this.kind, this.code), model.checkoutAnswers);
+    const problems = judgeCheckoutCreated(exchange, isRow(this.kind, this.code) ? this.kind : null, model.checkoutAnswers);
     const created = checkoutOf(exchange);
     if (problems.length === 0 && isSuccess(exchange.response.status) && created) {
       model.checkoutAnswers.push(exchange);

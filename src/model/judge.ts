@@ -21,6 +21,8 @@ import {
   checkStoredMethods,
   identifiesPayment,
   isRefusal,
+  isSuccess,
+  checkVariantAccepted,
   paidMatches,
   paymentOf,
   storedMethodsOf,
@@ -31,9 +33,9 @@ import {
 } from '../checks/index.ts';
 import { forbiddenBy, listKnown, overlap, owedMethods, storingClause, type ModelState, type OwedNotification, type ReferenceModel } from './state.ts';
 
-/** A checkout created: a row of 4.1 must be accepted; one beyond the rows may be refused (CHK-13). Each accepted id is new (CHK-7). */
-export function judgeCheckoutCreated(exchange: Exchange, mustAccept: boolean, earlier: readonly Exchange[]): Problem[] {
-  if (!mustAccept && isRefusal(exchange.response.status)) return [];
+/** A checkout created: a row of 4.1 must be accepted (CHK-6); one beyond the rows may be refused (CHK-13). Each accepted id is new (CHK-7). */
+export function judgeCheckoutCreated(exchange: Exchange, row: string | null, earlier: readonly Exchange[]): Problem[] {
+  if (!isSuccess(exchange.response.status)) return row ? checkVariantAccepted(exchange, { variant: row }) : isRefusal(exchange.response.status) ? [] : checkCheckoutCreated(exchange);
   const problems = checkCheckoutCreated(exchange);
   if (problems.length > 0) return problems;
   return earlier.flatMap((before) => checkDistinctCheckouts(before, exchange));

@@ -93,6 +93,8 @@ export interface OwedNotification {
 
 export interface ModelState {
   customers: string[];
+  /** Customers registered out of band (a target without helpers): what they have stored is not known. */
+  outOfBand: Set<string>;
   checkouts: CheckoutModel[];
   payments: Payment[];
   references: ReferenceModel[];
@@ -104,7 +106,7 @@ export interface ModelState {
   quietAfter: number;
 }
 
-export const emptyState = (): ModelState => ({ customers: [], checkouts: [], payments: [], references: [], webhook: null, owed: [], paths: new Set(), quietAfter: 0 });
+export const emptyState = (): ModelState => ({ customers: [], outOfBand: new Set(), checkouts: [], payments: [], references: [], webhook: null, owed: [], paths: new Set(), quietAfter: 0 });
 
 /** The checkout a request creates, as the model keeps it. */
 export function checkoutFrom(request: CheckoutRequest, created: { id: string; paymentId?: string }): CheckoutModel {
@@ -116,8 +118,9 @@ export function checkoutFrom(request: CheckoutRequest, created: { id: string; pa
 /** What a customer's list must hold: the methods of the payments that stored one. */
 export const owedMethods = (state: ModelState, customer: string) => state.payments.filter((payment) => !payment.unknown && payment.checkout.customer === customer && stores(payment));
 
-/** Whether the customer's stored methods are known: a payment the helper did not take may or may not have stored one. */
-export const listKnown = (state: ModelState, customer: string) => !state.payments.some((payment) => payment.unknown && payment.checkout.customer === customer);
+/** Whether the customer's stored methods are known: not for a customer registered out of band, nor after a payment the helper did not take. */
+export const listKnown = (state: ModelState, customer: string) =>
+  !state.outOfBand.has(customer) && !state.payments.some((payment) => payment.unknown && payment.checkout.customer === customer);
 
 /** A confirmation inside the window: the reference is confirmed and its notification owed. */
 export function confirmed(state: ModelState, reference: ReferenceModel, now: number, eventMs: number): void {
