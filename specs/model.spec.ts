@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { card, wallet } from '../generators/index.ts';
 import { Departure, finish, startModel, helperCommands, modelCommands, type World } from '../src/model/index.ts';
+import type { PaidWith } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { helperClient, helpersUsable, tags, test, type Api, type Property, type Receiver } from './fixtures.ts';
 import { sample } from './flows.ts';
@@ -22,15 +23,28 @@ const maxCommands = 32;
 const sequenceBudgetMs = 4000;
 const shrinkBudgetMs = 30_000;
 
-/** Payment means with distinct last digits, so that a stored method tells which payment it came from. */
-function meansOf(run: RunConfig): World['means'] {
-  const distinct = <T>(arbitrary: fc.Arbitrary<T>, key: (value: T) => string) => sample(run, fc.uniqueArray(arbitrary, { minLength: 12, maxLength: 12, selector: key }));
-  return {
-    cards: distinct(card(), (paid) => paid.number.slice(-4)),
-    declinedCards: distinct(card({ declined: true }), (paid) => paid.number),
-    wallets: distinct(wallet(), (paid) => paid.number.slice(-3)),
+/**
+ * The run's cards and wallets, each used once, in order: their last three digits differ from every
+ * other's (cards and wallets alike, and from 002, which every declined card ends with), so that a
+ * method in a list tells which payment it came from, in whichever sequence.
+ */
+function meansOf(run: RunConfig): World['payWith'] {
+  const payable = fc.oneof(card().map((paid): PaidWith => ({ method: 'CC', card: paid })), wallet().map((paid): PaidWith => ({ method: 'MW', wallet: paid })));
+  const last3 = (paid: PaidWith) => (paid.method === 'CC' ? paid.card.number : paid.wallet.number).slice(-3);
+  const pool = sample(run, fc.uniqueArray(payable.filter((paid) => last3(paid) !== '002'), { minLength: meansPerRun, maxLength: meansPerRun, selector: last3 }));
+  const cards = pool.filter((paid) => paid.method === 'CC');
+  const wallets = pool.filter((paid) => paid.method === 'MW');
+  const declined = sample(run, fc.array(card({ declined: true }), { minLength: 64, maxLength: 64 }));
+  let used = 0;
+  return (method, isDeclined) => {
+    used++;
+    if (method === 'CC' && isDeclined) return { method, card: declined[used % declined.length] };
+    const from = method === 'CC' ? cards : wallets;
+    return from[used % from.length];
   };
 }
+/** More than the payments of a run of the catalogue's mutants (30 sequences). */
+const meansPerRun = 600;
 
 function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: { helpers: boolean }): World {
   return {
@@ -38,7 +52,7 @@ function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: { helper
     helpers: options.helpers ? helperClient(api) : null,
     receiver,
     eventMs: run.profile.timeouts.eventMs,
-    means: meansOf(run),
+    payWith: meansOf(run),
     // Without helpers no customer can be registered: the profile's (what they have stored is theirs), else one the target never saw.
     outOfBandCustomers: options.helpers ? [] : (run.profile.customers ?? [randomUUID()]).slice(0, 2),
     note: (note, request) => api.note({ request: request ?? null, response: null, note }),

@@ -37,7 +37,10 @@ async function worldBehind(transform?: Transform): Promise<World> {
     const body = recordedBody(await answer.text());
     return { request: { method: request.method, url, headers: {}, body: request.body }, response: { status: answer.status, headers: {}, body, durationMs: 0 } };
   };
-  const distinct = <T>(arbitrary: fc.Arbitrary<T>, key: (value: T) => string) => fc.sample(fc.uniqueArray(arbitrary, { minLength: 6, maxLength: 6, selector: key }), { seed: 1, numRuns: 1 })[0];
+  const cards = fc.sample(fc.uniqueArray(card(), { minLength: 6, maxLength: 6, selector: (paid) => paid.number.slice(-4) }), { seed: 1, numRuns: 1 })[0];
+  const wallets = fc.sample(fc.uniqueArray(wallet(), { minLength: 6, maxLength: 6, selector: (paid) => paid.number.slice(-3) }), { seed: 1, numRuns: 1 })[0];
+  const declined = fc.sample(card({ declined: true }), { seed: 1, numRuns: 1 })[0];
+  let used = 0;
   return {
     send,
     helpers: {
@@ -49,7 +52,7 @@ async function worldBehind(transform?: Transform): Promise<World> {
     },
     receiver,
     eventMs: 1500,
-    means: { cards: distinct(card(), (paid) => paid.number.slice(-4)), declinedCards: distinct(card({ declined: true }), (paid) => paid.number), wallets: distinct(wallet(), (paid) => paid.number.slice(-3)) },
+    payWith: (method, isDeclined) => (method === 'MW' ? { method, wallet: wallets[used++ % 6] } : { method, card: isDeclined ? declined : cards[used++ % 6] }),
     outOfBandCustomers: [],
     note: () => undefined,
     now: () => Date.now(),

@@ -6,10 +6,10 @@
  * departure ends the sequence with a Departure naming its clauses, and fast-check shrinks it.
  */
 import fc from 'fast-check';
-import { checkoutVariants, beyondRowCases, formatWithOffset, utcOffset, amount as amountArbitrary, type Card, type Wallet } from '../../generators/index.ts';
+import { checkoutVariants, beyondRowCases, formatWithOffset, utcOffset, amount as amountArbitrary } from '../../generators/index.ts';
 import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../evidence.ts';
-import { checkoutOf, describeProblems, isSuccess, paymentIdOf, paymentOf, type Exchange, type Problem } from '../checks/index.ts';
+import { checkoutOf, describeProblems, isSuccess, paymentIdOf, paymentOf, type Exchange, type PaidWith, type Problem } from '../checks/index.ts';
 import { hasCome, judgeCheckoutCreated, judgeList, judgeNotifications, judgePayment, judgeReferenceCreated, listSettled } from './judge.ts';
 import { checkoutFrom, confirmed, emptyState, insideWindow, owedMethods, webhookChanged, windowOf, type ModelState, type ReferenceModel } from './state.ts';
 
@@ -26,8 +26,11 @@ export interface World {
   } | null;
   receiver: { newPath(prefix: string): string; urlOf(path: string): string; received(path: string): readonly RecordedRequest[] };
   eventMs: number;
-  /** Cards (approved and declined) and wallets with distinct last digits: the n-th payment of a sequence uses the n-th. */
-  means: { cards: Card[]; declinedCards: Card[]; wallets: Wallet[] };
+  /**
+   * The card (one the issuer declines where asked) or wallet of the next payment. Each differs from
+   * every other of the run in its last digits, so that a stored method tells which payment it came from.
+   */
+  payWith(method: 'CC' | 'MW', declined: boolean): PaidWith;
   /** Customers registered out of band (a target without helpers): what they have stored is not known. */
   outOfBandCustomers: string[];
   /** Evidence that is not an exchange (notifications received). */
@@ -151,14 +154,7 @@ export class Pay implements Command {
   check = (model: Model) => model.checkouts.some((checkout) => !checkout.paid);
   async run(model: Model, world: World) {
     const checkout = pickNewest(model.checkouts.filter((one) => !one.paid), this.checkout)!;
-    const n = model.payments.length;
-    const declined = this.outcome === 'failure';
-    const paidWith =
-      checkout.code === 'MB'
-        ? ({ method: 'MB' } as const)
-        : checkout.code === 'MW'
-          ? ({ method: 'MW', wallet: world.means.wallets[n % world.means.wallets.length] } as const)
-          : ({ method: 'CC', card: (declined ? world.means.declinedCards : world.means.cards)[n % world.means.cards.length] } as const);
+    const paidWith = checkout.code === 'MB' ? ({ method: 'MB' } as const) : world.payWith(checkout.code === 'MW' ? 'MW' : 'CC', this.outcome === 'failure');
     const at = world.now();
     const answer = await world.helpers!.pay(checkout.id, { outcome: this.outcome, ...paidWith, storeConsent: this.storeConsent } as PayRequest);
     checkout.paid = true;
@@ -259,13 +255,16 @@ export class Confirm implements Command {
     model.quietAfter = Math.max(model.quietAfter, world.now() + world.eventMs);
     const path = `/payments/${encodeURIComponent(reference.paymentId)}`;
     if (reference.state === 'pending' && inside) {
-      confirmed(model, reference, world.now(), world.eventMs);
+      const confirmedAt = world.now();
       let read = await world.send({ method: 'GET', path });
-      const deadline = world.now() + world.eventMs;
-      while (paymentOf(read)?.stateDetails?.state !== 'confirmed' && world.now() < deadline) {
+      while (paymentOf(read)?.stateDetails?.state !== 'confirmed' && world.now() < confirmedAt + world.eventMs) {
         await world.sleep(150);
         read = await world.send({ method: 'GET', path });
       }
+      // A payment that never confirmed is REF-6's: its notification is not owed on top.
+      const owedBefore = model.owed.length;
+      confirmed(model, reference, confirmedAt, world.eventMs);
+      if (paymentOf(read)?.stateDetails?.state !== 'confirmed') model.owed.length = owedBefore;
       return settle(model, world, judgePayment(read, reference, model));
     }
     if (reference.state === 'pending') reference.paidOutside = true;

@@ -75,7 +75,8 @@ type Payment = ModelState['payments'][number];
  * A customer's list: its shape (PML-1..4, PML-6), only CC and MW (TOK-5), every method owed there
  * with its values (TOK-1/TOK-2, PML-5), and no other: a method that is there names the clause of
  * the payment it comes from (TOK-6 another customer's, TOK-3 declined, TOK-2 no consent, TOK-4 no
- * registration). Any order; a customer with nothing owed may be answered 404 (PML-7).
+ * registration; TOK-6 where it comes from none of this customer's). Any order; a customer with
+ * nothing owed may be answered 404 (PML-7).
  */
 export function judgeList(exchange: Exchange, customer: string, state: ModelState): Problem[] {
   const owed = owedMethods(state, customer);
@@ -90,13 +91,18 @@ export function judgeList(exchange: Exchange, customer: string, state: ModelStat
     const before = listed.filter((method) => explainedBy(method, others));
     problems.push(...checkMethodStored(exchange, { paidWith: payment.paidWith as PaidWith, clause: storingClause(payment), before }));
   }
-  const extra = listed.filter((method) => !explainedBy(method, owed));
+  const missingTypes = new Set(owed.filter((payment) => !listed.some((method) => paidMatches(method, payment.paidWith as PaidWith))).map((payment) => payment.paidWith.method));
+  // A method of the type of one owed and missing holds other values: that is PML-5, found above.
+  const extra = listed.filter((method) => !explainedBy(method, owed) && !missingTypes.has(method?.type as never));
   const known = state.payments.filter((payment) => !payment.unknown);
+  const own = [...known].reverse().filter((payment) => payment.checkout.customer === customer && forbiddenBy(payment, customer));
   const byClause = new Map<string, { why: string; methods: StoredPaymentMethod[] }>();
   for (const method of extra) {
-    const from = explainedBy(method, known);
+    // The payment it holds the values of; else this customer's newest payment of its type that must store nothing (a target may store other values than paid).
+    const from = explainedBy(method, known) ?? own.find((payment) => payment.paidWith.method === method?.type);
     const blame = from ? forbiddenBy(from, customer) : null;
-    const { clause, why } = blame ?? { clause: 'PML-1', why: 'that no payment of this customer stored' };
+    // A method with the values of no payment of this customer, nor of a payment here: the list holds someone else's.
+    const { clause, why } = blame ?? { clause: 'TOK-6', why: 'that this customer never paid with (another customer\'s)' };
     const entry = byClause.get(clause) ?? { why, methods: [] };
     entry.methods.push(method);
     byClause.set(clause, entry);
