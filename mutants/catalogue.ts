@@ -33,6 +33,7 @@ import { apiRoutes, type ProxyContext, type ProxyRequest, type Route, type Trans
 import { redirectWithId } from '../src/sandbox/payments.ts';
 import * as classCandidates from './classes-candidates.ts';
 import * as freedoms from './freedoms-candidates.ts';
+import * as modelCandidates from './model-candidates.ts';
 
 export interface Mutant {
   name: string;
@@ -710,6 +711,7 @@ export const mutants: Mutant[] = [
   ...notificationMutants,
   ...classCandidates.mutants,
   ...freedoms.mutants,
+  ...modelCandidates.mutants,
 ];
 
 /**
@@ -901,6 +903,7 @@ export const benignVariants: BenignVariant[] = [
   },
   ...classCandidates.benignVariants,
   ...freedoms.benignVariants,
+  ...modelCandidates.benignVariants,
 ];
 
 /** A target with no test helpers (a real provider's sandbox): every /test-helpers path answers 404. */

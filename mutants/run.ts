@@ -50,6 +50,12 @@ export const benignRuns = 10;
  * ignores them, and a variant that refuses calls without them (SEC-1) gets them.
  */
 const catalogueHeaders = { authorization: `Basic ${Buffer.from('catalogue:sandbox-private-key').toString('base64')}` };
+/**
+ * Command sequences of the model of the whole service (specs/model.spec.ts), for a mutant: a fault
+ * of interactions shows only in a sequence that happens to meet it. A benign variant keeps the
+ * run's default.
+ */
+export const mutantModelRuns = 30;
 // Within the 15 minutes test/e2e/mutant-catalogue.test.ts allows, so that a run this slow still ends with the matrix.
 const catalogueTimeoutMs = 12 * 60_000;
 
@@ -111,6 +117,7 @@ async function startTarget(candidate: Candidate, shared: SharedRunConfig, config
     baseUrl: proxy.url,
     seed: candidate.seed ?? shared.seed,
     runs: candidate.runs ?? (candidate.clause ? mutantRuns : benignRuns),
+    ...(candidate.clause && { modelRuns: mutantModelRuns }),
     outDir: mkdtempSync(join(tmpdir(), `mutant-${candidate.name}-`)),
   };
   const runConfigFile = join(configDir, `${candidate.name}.json`);

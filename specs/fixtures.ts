@@ -76,6 +76,8 @@ export interface Observer {
 export interface PropertyOptions {
   /** Overrides the run's number of cases, for properties whose cases are slow. */
   runs?: number;
+  /** Stops the cases, and the shrinking of a failure (the smallest failing case found so far is kept), after this long. */
+  timeLimitMs?: number;
 }
 export type Property = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<Problem[]>, options?: PropertyOptions) => Promise<void>;
 
@@ -223,7 +225,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           lastFailure = { problems, exchanges: api.exchanges.slice(from) };
           throw new Error(describeProblems(problems));
         }),
-        { seed: run.seed, numRuns: runs },
+        { seed: run.seed, numRuns: runs, ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs }) },
       );
       const propertyRun: PropertyRun = { seed: run.seed, runs, ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }) };
       await attachRun(propertyRun);

@@ -4,6 +4,7 @@ import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, ide
 import { tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
 import { createReference, getPayment, mustSucceed, outsideWindow, quietMs, readSettled, sample, untilOutsideWindow } from './flows.ts';
 import type { RunConfig } from '../src/run-config.ts';
+import { holdingWebhook } from './webhook-lock.ts';
 
 /** A reference valid now, notified at a fresh path of the receiver (or at the webhook, without callbackUrl). */
 async function referenceFor(run: RunConfig, api: Api, callbackUrl: string | undefined) {
@@ -69,19 +70,22 @@ test.describe('notifications to callbackUrl', () => {
 test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
   test.describe.configure({ mode: 'serial' });
 
-  async function withWebhook(interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> }, receiver: Receiver, body: (webhookPath: string) => Promise<void>) {
+  // The model of the whole service (model.spec.ts) sets it too, in another worker: one at a time.
+  async function withWebhook(run: RunConfig, interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> }, receiver: Receiver, body: (webhookPath: string) => Promise<void>) {
     const webhookPath = receiver.newPath('webhook');
-    await interbank.setWebhook(receiver.urlOf(webhookPath));
-    try {
-      await body(webhookPath);
-    } finally {
-      await interbank.removeWebhook();
-    }
+    await holdingWebhook(run, async () => {
+      await interbank.setWebhook(receiver.urlOf(webhookPath));
+      try {
+        await body(webhookPath);
+      } finally {
+        await interbank.removeWebhook();
+      }
+    });
   }
 
   // The webhook hears of every reference without callbackUrl, other tests' included: what counts is what names this payment.
   test('a confirmed reference without callbackUrl is notified at the configured webhook, naming the payment', { tag: tags('EVT-2', 'EVT-3') }, async ({ run, api, interbank, receiver }) => {
-    await withWebhook(interbank, receiver, async (webhookPath) => {
+    await withWebhook(run, interbank, receiver, async (webhookPath) => {
       const payment = await referenceFor(run, api, undefined);
       await mustSucceed(api, interbank.confirm(payment.id));
       const withinMs = run.profile.timeouts.eventMs;
@@ -92,7 +96,7 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
 
   // Whether the webhook also hears of it is not said by the reference (section 6), so it is not checked.
   test('a reference with callbackUrl is notified at its callbackUrl even where a webhook is configured', { tag: tags('EVT-1') }, async ({ run, api, interbank, receiver }) => {
-    await withWebhook(interbank, receiver, async () => {
+    await withWebhook(run, interbank, receiver, async () => {
       const callback = callbackAddress(receiver);
       const payment = await referenceFor(run, api, callback.url);
       await mustSucceed(api, interbank.confirm(payment.id));
@@ -103,7 +107,7 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
   });
 
   test('no notification reaches the webhook for a reference that was not paid', { tag: tags('EVT-4') }, async ({ run, api, interbank, receiver }) => {
-    await withWebhook(interbank, receiver, async (webhookPath) => {
+    await withWebhook(run, interbank, receiver, async (webhookPath) => {
       const payment = await referenceFor(run, api, undefined);
       const received = await receivedAt(api, receiver, webhookPath, { until: naming(payment), timeoutMs: quietMs(run), note: 'received at the webhook' });
       api.expectNoProblems(checkNotNotified(received, { why: 'for an unpaid reference', about: payment }));

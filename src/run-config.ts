@@ -19,6 +19,8 @@ export interface RunConfig {
   seed: number;
   /** fast-check runs per property. */
   runs: number;
+  /** Command sequences of the model of the whole service (specs/model.spec.ts); absent: its default. */
+  modelRuns?: number;
   strict: boolean;
   allowWrites: boolean;
   /** Host the suite's notification receiver listens on. */

@@ -153,7 +153,7 @@ const plainName = (name: unknown) =>
 const plainCountryCode = (code: unknown) => (typeof code === 'string' ? code.replace(/^\s*(\+|00)/, '').trim() : code);
 
 /** Whether a stored method holds the values paid with, as the reference lets a target write them. */
-function matches(method: StoredPaymentMethod, paid: PaidWith): boolean {
+export function paidMatches(method: StoredPaymentMethod, paid: PaidWith): boolean {
   if (paid.method === 'CC') {
     return (
       method.type === 'CC' &&
@@ -191,7 +191,7 @@ export function methodsAddedSince(exchange: Exchange, before: StoredPaymentMetho
  */
 export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidWith; clause: string; before?: StoredPaymentMethod[] }): Problem[] {
   const methods = methodsAddedSince(exchange, context.before);
-  if (methods.some((method) => matches(method, context.paidWith))) return [];
+  if (methods.some((method) => paidMatches(method, context.paidWith))) return [];
   const sameType = methods.some((method) => method?.type === context.paidWith.method);
   return [
     {

@@ -21,6 +21,8 @@ export interface RunOptions {
   callbackHost: string;
   publicCallbackUrl: string | null;
   runs: number;
+  /** --model-runs: sequences of the model of the whole service; null: the spec's default. */
+  modelRuns: number | null;
   allowWrites: boolean;
   /** The whole run's time-out. */
   timeoutMs: number;
@@ -56,6 +58,7 @@ Run
                                number (default: random; recorded in the report)
   --grep TEXT                  only the checks whose title or clause ID matches (CHK-1 is exactly CHK-1)
   --runs N                     fast-check cases per property (default ${defaultRuns})
+  --model-runs N               command sequences of the model of the whole service (default 8)
   --allow-writes               allow state-changing requests to a live target
   --timeout-ms N               time-out of the whole run (default ${defaultTimeoutMs})
   --request-timeout-ms N       time-out of one request (default: the profile's, 10000 for the sandbox)
@@ -92,6 +95,7 @@ export function parseRunOptions(args: string[]): RunOptions {
     publicCallbackUrl:
       values['public-callback-url'] === undefined ? null : httpUrl('--public-callback-url', values['public-callback-url']),
     runs: values.runs === undefined ? defaultRuns : integer('--runs', values.runs, 1, 1_000_000),
+    modelRuns: values['model-runs'] === undefined ? null : integer('--model-runs', values['model-runs'], 1, 100_000),
     allowWrites: values['allow-writes'] ?? false,
     timeoutMs: values['timeout-ms'] === undefined ? defaultTimeoutMs : integer('--timeout-ms', values['timeout-ms'], 1000, 24 * 3_600_000),
     requestTimeoutMs:
@@ -116,6 +120,7 @@ const runOptionTypes = {
   'callback-host': { type: 'string' },
   'public-callback-url': { type: 'string' },
   runs: { type: 'string' },
+  'model-runs': { type: 'string' },
   'allow-writes': { type: 'boolean' },
   'timeout-ms': { type: 'string' },
   'request-timeout-ms': { type: 'string' },

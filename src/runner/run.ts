@@ -55,6 +55,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
         headers,
         seed,
         runs: options.runs,
+        ...(options.modelRuns !== null && { modelRuns: options.modelRuns }),
         strict: options.strict,
         allowWrites: options.allowWrites,
         callbackHost: options.callbackHost,

@@ -1,0 +1,160 @@
+/**
+ * Faults of interactions and of time, which no spec's own scenario meets and the model of the whole
+ * service (specs/model.spec.ts) finds: several customers, references alive at once, the webhook set
+ * while references wait, a payment after another. And the freedoms the model must allow.
+ */
+import { randomUUID } from 'node:crypto';
+import { answer, editData, type Json } from './edits.ts';
+import type { ProxyContext, ProxyRequest, Transform } from './proxy.ts';
+import type { BenignVariant, Mutant } from './catalogue.ts';
+
+/** The customer a paid checkout names, where it names one. */
+const payerOf = (request: ProxyRequest, proxy: ProxyContext): string | undefined =>
+  request.route === 'payCheckout' && request.param ? proxy.checkouts.get(request.param)?.request?.payment?.customer?.uuid : undefined;
+
+/** The scratch set of a transform, under its key. */
+function memoSet<T>(proxy: ProxyContext, key: string): Set<T> {
+  if (!proxy.memo.has(key)) proxy.memo.set(key, new Set<T>());
+  return proxy.memo.get(key) as Set<T>;
+}
+
+async function storedMethods(proxy: ProxyContext, customer: string): Promise<Json[]> {
+  const list = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(customer)}/paymentMethods`)).json as Json;
+  return Array.isArray(list?.data) ? list.data : [];
+}
+
+/** Customers in the order they first paid: the one who paid just after another leaks its methods to it. */
+const leaksToEarlierPayer: Transform = {
+  request(request, proxy) {
+    const payer = payerOf(request, proxy);
+    if (payer) memoSet<string>(proxy, 'payers').add(payer);
+  },
+  async response(response, request, proxy) {
+    const data = (response.json as Json)?.data;
+    if (request.route !== 'listMethods' || !Array.isArray(data) || !request.param) return;
+    const payers = [...memoSet<string>(proxy, 'payers')];
+    const next = payers[payers.indexOf(request.param) + 1];
+    if (payers.includes(request.param) && next) data.push(...(await storedMethods(proxy, next)));
+  },
+};
+
+/** The id of the payment a notification is about (the sandbox's body: { webhook, payments: [payment] }). */
+const paymentOfDelivery = (json: Json): string | undefined => json?.payments?.[0]?.id;
+
+/** References created while no webhook was set: once one is, their notifications go there instead of to callbackUrl. */
+const callbackMovedToLaterWebhook: Transform = {
+  response(response, request, proxy) {
+    const id = (response.json as Json)?.data?.id;
+    if (request.route === 'createReference' && typeof id === 'string' && proxy.webhookUrl === null) memoSet<string>(proxy, 'createdWithoutWebhook').add(id);
+  },
+  notification(delivery, proxy) {
+    const id = paymentOfDelivery(delivery.json);
+    if (delivery.channel !== 'callback' || !proxy.webhookUrl || !id || !memoSet<string>(proxy, 'createdWithoutWebhook').has(id)) return [delivery];
+    return [{ ...delivery, channel: 'webhook', to: proxy.webhookUrl }];
+  },
+};
+
+/** A confirmation also notifies the newest other reference alive that nobody tried to pay, as if it had been paid. */
+const notifiesAnother: Transform = {
+  request(request, proxy) {
+    if (request.route === 'confirmPayment' && request.param) memoSet<string>(proxy, 'tried').add(request.param);
+  },
+  async response(response, request, proxy) {
+    if (request.route !== 'confirmPayment' || response.status < 200 || response.status > 299) return;
+    const tried = memoSet<string>(proxy, 'tried');
+    const other = [...proxy.payments.values()].reverse().find((payment) => !tried.has(payment.id));
+    const to = other?.callbackUrl ?? proxy.webhookUrl;
+    if (!other || !to) return;
+    tried.add(other.id);
+    const payment = ((await proxy.callUpstream('GET', `/payments/${encodeURIComponent(other.id)}`)).json as Json)?.data;
+    const body = { webhook: { id: randomUUID(), action: 'payment_confirmed', createdAt: new Date().toISOString() }, payments: [{ ...payment, stateDetails: { state: 'confirmed' } }] };
+    await proxy.deliver({ channel: other.callbackUrl ? 'callback' : 'webhook', to, json: body, headers: {} });
+  },
+};
+
+/** A declined payment of a customer hides the methods the customer had stored before it. */
+const declineForgetsStored: Transform = {
+  async request(request, proxy) {
+    const payer = payerOf(request, proxy);
+    if (!payer || (request.json as Json)?.outcome !== 'failure') return;
+    const hidden = memoSet<string>(proxy, 'hidden');
+    for (const method of await storedMethods(proxy, payer)) hidden.add(method?.uuid);
+  },
+  response: editData(['listMethods'], (data, proxy) => {
+    const hidden = memoSet<string>(proxy, 'hidden');
+    if (Array.isArray(data)) data.splice(0, data.length, ...data.filter((method) => !hidden.has(method?.uuid)));
+  }).response,
+};
+
+/** Every reference created closes the windows of those created before it: their confirmation is refused as outside the window. */
+const laterReferenceClosesWindows: Transform = {
+  request(request, proxy) {
+    if (request.route === 'createReference') for (const id of proxy.payments.keys()) memoSet<string>(proxy, 'closed').add(id);
+    if (request.route === 'confirmPayment' && request.param && memoSet<string>(proxy, 'closed').has(request.param)) {
+      return answer(409, { success: false, error: 'outside_validity' });
+    }
+  },
+};
+
+export const mutants: Mutant[] = [
+  {
+    name: 'stored-method-leaks-to-earlier-payer',
+    clause: 'TOK-6',
+    description: "A customer's list also holds the methods stored by the customer who paid next after them.",
+    transform: leaksToEarlierPayer,
+  },
+  {
+    name: 'callback-moved-to-later-webhook',
+    clause: 'EVT-1',
+    description: 'A reference with callbackUrl created while no webhook was set is notified at the webhook, once one is set, instead of at its callbackUrl.',
+    transform: callbackMovedToLaterWebhook,
+  },
+  {
+    name: 'confirmation-notifies-another-reference',
+    clause: 'EVT-4',
+    description: 'Confirming one reference also sends a confirmation notification of the newest other reference alive, which nobody paid.',
+    transform: notifiesAnother,
+  },
+  {
+    name: 'declined-payment-forgets-stored-methods',
+    clause: 'TOK-1',
+    // A method stored with consent is forgotten the same way.
+    disturbs: ['TOK-2'],
+    description: "A declined payment of a customer removes the methods the customer had stored before from their list.",
+    transform: declineForgetsStored,
+  },
+  {
+    name: 'later-reference-closes-windows',
+    clause: 'REF-6',
+    description: 'Creating a reference closes the validity windows of every reference created before it: paying them inside their window is refused.',
+    transform: laterReferenceClosesWindows,
+  },
+];
+
+/** Within eventMs after a customer's payment, the list does not show what it stored yet. */
+const storedMethodsShowLate: Transform = {
+  async request(request, proxy) {
+    const payer = payerOf(request, proxy);
+    if (!payer) return;
+    const known = new Set((await storedMethods(proxy, payer)).map((method) => method?.uuid));
+    proxy.memo.set(`known:${payer}`, { known, until: Date.now() + 1000 });
+  },
+  response: editData(['listMethods'], (data, proxy, request) => {
+    const late = proxy.memo.get(`known:${request.param}`) as { known: Set<string>; until: number } | undefined;
+    if (!Array.isArray(data) || !late || Date.now() > late.until) return;
+    data.splice(0, data.length, ...data.filter((method) => late.known.has(method?.uuid)));
+  }).response,
+};
+
+export const benignVariants: BenignVariant[] = [
+  {
+    name: 'lists-in-reverse-order',
+    description: 'Stored-method lists come newest first (the reference shows no order).',
+    transform: editData(['listMethods'], (data) => Array.isArray(data) && data.reverse()),
+  },
+  {
+    name: 'stored-methods-show-late',
+    description: "A method stored by a payment shows in the customer's list a second after the payment, within the profile's eventMs.",
+    transform: storedMethodsShowLate,
+  },
+];

@@ -1,0 +1,373 @@
+/**
+ * Commands on every operation, for fast-check's model-based testing (fc.commands with
+ * fc.asyncModelRun). Each command sends its request through the World it is given (the specs'
+ * recording client, the test helpers, the notification receiver), changes the model as the reference
+ * says, and judges the answer and the notifications so far with the checks (./judge.ts); the first
+ * departure ends the sequence with a Departure naming its clauses, and fast-check shrinks it.
+ */
+import fc from 'fast-check';
+import { checkoutVariants, beyondRowCases, formatWithOffset, utcOffset, amount as amountArbitrary } from '../../generators/index.ts';
+import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
+import type { RecordedRequest } from '../evidence.ts';
+import { checkoutOf, describeProblems, isSuccess, paymentIdOf, paymentOf, type Exchange, type PaidWith, type Problem } from '../checks/index.ts';
+import { hasCome, judgeCheckoutCreated, judgeList, judgeNotifications, judgePayment, judgeReferenceCreated, listSettled } from './judge.ts';
+import { checkoutFrom, confirmed, emptyState, insideWindow, owedMethods, webhookChanged, windowOf, type ModelState, type ReferenceModel } from './state.ts';
+
+/** What the commands act through: the only I/O of the model. */
+export interface World {
+  send(request: { method: string; path: string; body?: unknown }): Promise<Exchange>;
+  /** The test helpers, or null where the target has none (their commands are then left out). */
+  helpers: {
+    registerCustomer(): Promise<string>;
+    pay(checkoutId: string, body: PayRequest): Promise<Exchange>;
+    confirm(paymentId: string, paidAt?: string): Promise<Exchange>;
+    setWebhook(url: string): Promise<void>;
+    removeWebhook(): Promise<void>;
+  } | null;
+  receiver: { newPath(prefix: string): string; urlOf(path: string): string; received(path: string): readonly RecordedRequest[] };
+  eventMs: number;
+  /**
+   * The card (one the issuer declines where asked) or wallet of the next payment. Each differs from
+   * every other of the run in its last digits, so that a stored method tells which payment it came from.
+   */
+  payWith(method: 'CC' | 'MW', declined: boolean): PaidWith;
+  /** Customers registered out of band (a target without helpers): what they have stored is not known. */
+  outOfBandCustomers: string[];
+  /** Evidence that is not an exchange (notifications received). */
+  note(text: string, request?: RecordedRequest): void;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+/** A departure from the reference, found by the model: the problems name their clauses. */
+export class Departure extends Error {
+  constructor(readonly problems: Problem[]) {
+    super(describeProblems(problems));
+  }
+}
+
+export interface Model extends ModelState {
+  /** Accepted checkout answers so far (CHK-7). */
+  checkoutAnswers: Exchange[];
+}
+
+/** A sequence starts with two customers (registered where the target has helpers), so that every command has someone to act for. */
+export async function startModel(world: World): Promise<Model> {
+  const customers = world.helpers ? [await world.helpers.registerCustomer(), await world.helpers.registerCustomer()] : [...world.outOfBandCustomers];
+  return { ...emptyState(), customers, outOfBand: new Set(world.outOfBandCustomers), checkoutAnswers: [] };
+}
+
+type Command = fc.AsyncCommand<Model, World>;
+const pick = <T>(list: readonly T[], index: number): T | undefined => (list.length === 0 ? undefined : list[index % list.length]);
+/** The n-th of a list counted from its newest. */
+const pickNewest = <T>(list: readonly T[], n: number): T | undefined => pick([...list].reverse(), n);
+
+/** Judges the notifications received so far, and throws the problems found (with the step's own). */
+function settle(model: Model, world: World, problems: Problem[]): void {
+  const received = (path: string) => world.receiver.received(path);
+  const found = [...problems, ...judgeNotifications(model, received, world.now(), world.eventMs)];
+  if (found.length === 0) return;
+  for (const path of model.paths) for (const request of received(path)) world.note('received at an address of the sequence', request);
+  throw new Departure(found);
+}
+
+/**
+ * The end of a sequence: every customer's list and every payment read once more and judged, then,
+ * once every owed notification came or its time passed (and any still coming has had a moment to),
+ * the notifications judged.
+ */
+export async function finish(model: Model, world: World): Promise<void> {
+  for (let n = 0; n < model.customers.length; n++) await new ListMethods(n).run(model, world);
+  for (let n = 0; n < model.references.length; n++) await new QueryPayment(n).run(model, world);
+  const received = (path: string) => world.receiver.received(path);
+  for (;;) {
+    const waiting = model.owed.filter((owed) => owed.required && !hasCome(owed, received) && world.now() < owed.dueBy);
+    if (waiting.length === 0) break;
+    await world.sleep(100);
+  }
+  const quietUntil = Math.min(model.quietAfter, world.now() + quietGraceMs);
+  if (quietUntil > world.now()) await world.sleep(quietUntil - world.now());
+  settle(model, world, []);
+}
+
+/** How long a sequence's end waits for a notification that must not come (one that does comes at once, from a faulty target). */
+const quietGraceMs = 500;
+
+export class RegisterCustomer implements Command {
+  check = (model: Model) => model.customers.length < 4;
+  async run(model: Model, world: World) {
+    model.customers.push(await world.helpers!.registerCustomer());
+    settle(model, world, []);
+  }
+  toString = () => 'registerCustomer()';
+}
+
+type CheckoutKind = 'storeMethod' | 'storeWithConsent' | 'withoutRegistration' | 'embedWeb' | 'embedMobile' | 'atmPage' | 'beyondRows';
+
+/** The request with the method code and the customer set (a stored method is the customer's, so storing checkouts name one). */
+function shaped(request: CheckoutRequest, code: 'CC' | 'MW' | null, customer: string | undefined, registration: 'keep' | 'none'): CheckoutRequest {
+  const payment = { ...request.payment };
+  if (code || registration === 'none') {
+    const { details, ...method } = payment.paymentMethod ?? {};
+    payment.paymentMethod = { ...method, ...(code && { code }), ...(registration === 'keep' && details && { details }) };
+  }
+  if (customer && payment.customer?.uuid !== undefined) payment.customer = { ...payment.customer, uuid: customer };
+  return { ...request, payment };
+}
+
+/** A row of 4.1 with exactly its contents, which a target must accept; the storing rows list CC, and a consent checkout without details is beyond them. */
+const isRow = (kind: CheckoutKind, code: 'CC' | 'MW') =>
+  kind === 'storeMethod' || kind === 'storeWithConsent' ? code === 'CC' : kind === 'embedWeb' || kind === 'embedMobile' || kind === 'atmPage';
+
+export class CreateCheckout implements Command {
+  constructor(
+    readonly kind: CheckoutKind,
+    readonly request: CheckoutRequest,
+    readonly code: 'CC' | 'MW',
+    readonly customer: number,
+  ) {}
+  private needsCustomer = () => this.request.payment?.customer?.uuid !== undefined;
+  check = (model: Model) => !this.needsCustomer() || model.customers.length > 0;
+  async run(model: Model, world: World) {
+    const customer = pick(model.customers, this.customer);
+    const storingRow = this.kind === 'storeMethod' || this.kind === 'storeWithConsent';
+    const code = storingRow || this.kind === 'withoutRegistration' ? this.code : null;
+    const request = shaped(this.request, code, customer, this.kind === 'withoutRegistration' ? 'none' : 'keep');
+    const exchange = await world.send({ method: 'POST', path: '/checkouts', body: request });
+    const problems = judgeCheckoutCreated(exchange, isRow(this.kind, this.code) ? this.kind : null, model.checkoutAnswers);
+    const created = checkoutOf(exchange);
+    if (problems.length === 0 && isSuccess(exchange.response.status) && created) {
+      model.checkoutAnswers.push(exchange);
+      model.checkouts.push(checkoutFrom(request, created));
+    }
+    settle(model, world, problems);
+  }
+  toString = () => `createCheckout(${this.kind}, ${this.code}, customer #${this.customer}, amount ${this.request.payment?.amount})`;
+}
+
+export class Pay implements Command {
+  constructor(
+    readonly checkout: number,
+    readonly outcome: 'success' | 'failure',
+    readonly storeConsent: boolean,
+  ) {}
+  check = (model: Model) => model.checkouts.some((checkout) => !checkout.paid);
+  async run(model: Model, world: World) {
+    const checkout = pickNewest(model.checkouts.filter((one) => !one.paid), this.checkout)!;
+    const paidWith = checkout.code === 'MB' ? ({ method: 'MB' } as const) : world.payWith(checkout.code === 'MW' ? 'MW' : 'CC', this.outcome === 'failure');
+    const at = world.now();
+    const answer = await world.helpers!.pay(checkout.id, { outcome: this.outcome, ...paidWith, storeConsent: this.storeConsent } as PayRequest);
+    checkout.paid = true;
+    // Stored methods may show up to eventMs after the payment, after a 200 as after a 202.
+    model.payments.push({ checkout, paidWith, outcome: this.outcome, storeConsent: this.storeConsent, at, settledBy: at + world.eventMs, unknown: !isSuccess(answer.response.status) });
+    settle(model, world, []);
+  }
+  toString = () => `pay(unpaid checkout #${this.checkout} from the newest, ${this.outcome}, storeConsent ${this.storeConsent})`;
+}
+
+export class ListMethods implements Command {
+  constructor(readonly customer: number) {}
+  check = (model: Model) => model.customers.length > 0;
+  async run(model: Model, world: World) {
+    const customer = pick(model.customers, this.customer)!;
+    const path = `/customers/${encodeURIComponent(customer)}/paymentMethods`;
+    const deadline = Math.max(0, ...owedMethods(model, customer).map((payment) => payment.settledBy));
+    let exchange = await world.send({ method: 'GET', path });
+    // Read until every owed method shows or its time passed (what must not be there may show late too: it is judged at the end).
+    while (!listSettled(exchange, customer, model) && world.now() < deadline) {
+      await world.sleep(150);
+      exchange = await world.send({ method: 'GET', path });
+    }
+    settle(model, world, judgeList(exchange, customer, model));
+  }
+  toString = () => `listMethods(customer #${this.customer})`;
+}
+
+type WindowKind = 'long' | 'short' | 'ended' | 'future';
+const second = 1000;
+const day = 24 * 60 * 60 * second;
+
+/** A validity window of the kind, as instants from now: short ones close within two seconds. */
+function windowFrom(kind: WindowKind, now: number): { start: number; end: number } {
+  switch (kind) {
+    case 'long':
+      return { start: now - 60 * second, end: now + 60 * 60 * second };
+    case 'short':
+      return { start: now - 60 * second, end: now + 2 * second };
+    case 'ended':
+      return { start: now - 2 * day, end: now - day };
+    case 'future':
+      return { start: now + day, end: now + 2 * day };
+  }
+}
+
+export class CreateReference implements Command {
+  constructor(
+    readonly window: WindowKind,
+    readonly withCallback: boolean,
+    readonly amount: number,
+    readonly offsets: [Parameters<typeof formatWithOffset>[1], Parameters<typeof formatWithOffset>[1]],
+  ) {}
+  check = () => true;
+  async run(model: Model, world: World) {
+    const { start, end } = windowFrom(this.window, world.now());
+    const callbackPath = this.withCallback ? world.receiver.newPath('model-callback') : null;
+    const request: ReferenceRequest = {
+      type: 'payment',
+      amount: this.amount,
+      ...(callbackPath && { callbackUrl: `${world.receiver.urlOf(callbackPath)}?sequence=model` }),
+      availableMethods: [{ code: 'MB' }],
+      validDate: { start: formatWithOffset(start, this.offsets[0]), end: formatWithOffset(end, this.offsets[1]) },
+    };
+    const exchange = await world.send({ method: 'POST', path: '/payments/references', body: request });
+    const problems = judgeReferenceCreated(exchange, this.window === 'ended');
+    const paymentId = paymentIdOf(exchange);
+    // No id (REF-10): the model cannot follow this reference.
+    if (problems.length > 0 || !isSuccess(exchange.response.status) || !paymentId) return settle(model, world, problems);
+    if (callbackPath) model.paths.add(callbackPath);
+    const reference: ReferenceModel = { paymentId, reference: undefined, request, callbackPath, ...windowOf(request), state: 'pending', paidOutside: false };
+    const read = await world.send({ method: 'GET', path: `/payments/${encodeURIComponent(paymentId)}` });
+    const found = judgePayment(read, reference, model);
+    const shown = paymentOf(read)?.referenceDetails?.reference;
+    reference.reference = typeof shown === 'string' ? shown : undefined;
+    model.references.push(reference);
+    settle(model, world, found);
+  }
+  toString = () => `createReference(${this.window} window, ${this.withCallback ? 'with' : 'without'} callbackUrl, amount ${this.amount}, offsets ${this.offsets.join(' ')})`;
+}
+
+type PaidAtKind = 'now' | 'beforeStart' | 'afterEnd';
+
+export class Confirm implements Command {
+  constructor(
+    readonly reference: number,
+    readonly when: PaidAtKind,
+  ) {}
+  check = (model: Model) => model.references.length > 0;
+  async run(model: Model, world: World) {
+    const reference = pickNewest(model.references, this.reference)!;
+    const now = world.now();
+    // Away from the window's edges the helper's own clock decides; near them, paidAt is sent so that the target and the model judge the same instant.
+    const clear = !insideWindow({ start: reference.start - second, end: reference.end + second }, now) || insideWindow({ start: reference.start + second, end: reference.end - second }, now);
+    const paidAt = this.when === 'beforeStart' ? reference.start - second : this.when === 'afterEnd' ? reference.end + second : clear ? null : now;
+    const answer = await world.helpers!.confirm(reference.paymentId, paidAt === null ? undefined : new Date(paidAt).toISOString());
+    const inside = insideWindow(reference, paidAt ?? now);
+    model.quietAfter = Math.max(model.quietAfter, world.now() + world.eventMs);
+    const path = `/payments/${encodeURIComponent(reference.paymentId)}`;
+    if (reference.state === 'pending' && inside) {
+      const confirmedAt = world.now();
+      let read = await world.send({ method: 'GET', path });
+      while (paymentOf(read)?.stateDetails?.state !== 'confirmed' && world.now() < confirmedAt + world.eventMs) {
+        await world.sleep(150);
+        read = await world.send({ method: 'GET', path });
+      }
+      // A payment that never confirmed is REF-6's: its notification is not owed on top.
+      const owedBefore = model.owed.length;
+      confirmed(model, reference, confirmedAt, world.eventMs);
+      if (paymentOf(read)?.stateDetails?.state !== 'confirmed') model.owed.length = owedBefore;
+      return settle(model, world, judgePayment(read, reference, model));
+    }
+    if (reference.state === 'pending') reference.paidOutside = true;
+    // Confirmed already, or outside the window: nothing changes (after a 202, what changes may show within eventMs).
+    let read = await world.send({ method: 'GET', path });
+    const deadline = answer.response.status === 202 ? world.now() + world.eventMs : 0;
+    while (reference.state === 'pending' && paymentOf(read)?.stateDetails?.state !== 'confirmed' && world.now() < deadline) {
+      await world.sleep(150);
+      read = await world.send({ method: 'GET', path });
+    }
+    settle(model, world, judgePayment(read, reference, model));
+  }
+  toString = () => `confirm(reference #${this.reference} from the newest, paid ${this.when === 'now' ? 'now' : this.when === 'beforeStart' ? '1 s before validDate.start' : '1 s after validDate.end'})`;
+}
+
+/** Lets the first short window still open close. */
+export class LetWindowClose implements Command {
+  check = (model: Model) => model.references.some((reference) => reference.end - reference.start < 5 * 60 * second && reference.end > Date.now());
+  async run(model: Model, world: World) {
+    const now = world.now();
+    const open = model.references.filter((reference) => reference.end - reference.start < 5 * 60 * second && reference.end > now);
+    const end = Math.min(...open.map((reference) => reference.end));
+    await world.sleep(Math.min(end - now + 100, 3 * second));
+    settle(model, world, []);
+  }
+  toString = () => 'letShortWindowClose()';
+}
+
+export class SetWebhook implements Command {
+  check = () => true;
+  async run(model: Model, world: World) {
+    const path = world.receiver.newPath('model-webhook');
+    const url = world.receiver.urlOf(path);
+    await world.helpers!.setWebhook(url);
+    webhookChanged(model, { path, url }, (owed) => hasCome(owed, (at) => world.receiver.received(at)));
+    settle(model, world, []);
+  }
+  toString = () => 'setWebhook(a new address)';
+}
+
+export class RemoveWebhook implements Command {
+  check = (model: Model) => model.webhook !== null;
+  async run(model: Model, world: World) {
+    await world.helpers!.removeWebhook();
+    webhookChanged(model, null, (owed) => hasCome(owed, (at) => world.receiver.received(at)));
+    settle(model, world, []);
+  }
+  toString = () => 'removeWebhook()';
+}
+
+export class QueryPayment implements Command {
+  constructor(readonly reference: number) {}
+  check = (model: Model) => model.references.length > 0;
+  async run(model: Model, world: World) {
+    const reference = pick(model.references, this.reference)!;
+    const read = await world.send({ method: 'GET', path: `/payments/${encodeURIComponent(reference.paymentId)}` });
+    settle(model, world, judgePayment(read, reference, model));
+  }
+  toString = () => `queryPayment(reference #${this.reference})`;
+}
+
+const index = fc.nat({ max: 7 });
+/** Which of a list, newest first: mostly the newest (a checkout just created is paid, a reference just created confirmed), sometimes an older one. */
+const newestFirst = fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: index });
+
+const checkoutRequests: Record<CheckoutKind, fc.Arbitrary<CheckoutRequest>> = {
+  storeMethod: checkoutVariants.storeMethod,
+  storeWithConsent: checkoutVariants.storeWithConsent,
+  withoutRegistration: checkoutVariants.storeWithConsent,
+  embedWeb: checkoutVariants.embedWeb,
+  embedMobile: checkoutVariants.embedMobile,
+  atmPage: checkoutVariants.atmPage,
+  beyondRows: beyondRowCases.layoutCodeCombinations,
+};
+
+/** The commands of a sequence: every operation, and those of the test helpers only where the target has them. */
+export function modelCommands(options: { helpers: boolean; maxCommands: number }): fc.Arbitrary<Iterable<Command>> {
+  // Storing checkouts most: what they store, or must not, is what several customers' payments interact on.
+  const checkout = fc.oneof(
+    ...(Object.entries(checkoutRequests) as [CheckoutKind, fc.Arbitrary<CheckoutRequest>][]).map(([kind, request]) => ({
+      weight: kind === 'storeMethod' || kind === 'storeWithConsent' ? 3 : 1,
+      arbitrary: fc.record({ request, code: fc.constantFrom('CC' as const, 'MW' as const), customer: index }).map(({ request, code, customer }): Command => new CreateCheckout(kind, request, code, customer)),
+    })),
+  );
+  const reference = fc
+    .record({ window: fc.constantFrom<WindowKind>('long', 'long', 'short', 'short', 'ended', 'future'), withCallback: fc.boolean(), amount: amountArbitrary(), offsets: fc.tuple(utcOffset(), utcOffset()) })
+    .map(({ window, withCallback, amount, offsets }): Command => new CreateReference(window, withCallback, amount, offsets));
+  const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>) => ({ weight, arbitrary });
+  const stateless = [weighted(6, checkout), weighted(4, reference), weighted(1, index.map((n): Command => new QueryPayment(n))), weighted(2, index.map((n): Command => new ListMethods(n)))];
+  const withHelpers = [
+    weighted(1, fc.constant(new RegisterCustomer())),
+    weighted(
+      6,
+      fc.record({ checkout: newestFirst, outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const), consent: fc.boolean() }).map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent)),
+    ),
+    weighted(4, fc.record({ reference: newestFirst, when: fc.constantFrom<PaidAtKind>('now', 'now', 'now', 'beforeStart', 'afterEnd') }).map(({ reference, when }): Command => new Confirm(reference, when))),
+    weighted(1, fc.constant(new LetWindowClose())),
+    weighted(2, fc.constant(new SetWebhook())),
+    weighted(1, fc.constant(new RemoveWebhook())),
+  ];
+  // Unbiased: a biased run starts with empty sequences, and a run of a few sequences needs every one.
+  return fc.noBias(fc.commands([fc.oneof(...stateless, ...(options.helpers ? withHelpers : []))], { maxCommands: options.maxCommands, size: 'max' }));
+}
+
+/** The commands a target without test helpers does not get. */
+export const helperCommands = ['registerCustomer', 'pay', 'confirm', 'letShortWindowClose', 'setWebhook', 'removeWebhook'];

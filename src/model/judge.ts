@@ -1,0 +1,151 @@
+/**
+ * What the model makes of an answer: the checks of src/checks, fed what the model says is owed.
+ * Where the reference leaves the answer open, these allow every answer it allows.
+ */
+import type { Payment as PaymentResource, StoredPaymentMethod } from '../../schemas/generated/types.ts';
+import type { RecordedRequest } from '../evidence.ts';
+import {
+  checkCheckoutCreated,
+  checkConfirmed,
+  checkDistinctCheckouts,
+  checkDistinctReferences,
+  checkMethodStored,
+  checkNotConfirmed,
+  checkNothingStored,
+  checkNotified,
+  checkNotNotified,
+  checkOnlyStorableTypes,
+  checkPayment,
+  checkPaymentEchoes,
+  checkReferenceCreated,
+  checkStoredMethods,
+  identifiesPayment,
+  isRefusal,
+  isSuccess,
+  checkVariantAccepted,
+  paidMatches,
+  paymentOf,
+  storedMethodsOf,
+  type Exchange,
+  type PaidWith,
+  type PaymentNames,
+  type Problem,
+} from '../checks/index.ts';
+import { forbiddenBy, listKnown, overlap, owedMethods, storingClause, type ModelState, type OwedNotification, type ReferenceModel } from './state.ts';
+
+/** A checkout created: a row of 4.1 must be accepted (CHK-6); one beyond the rows may be refused (CHK-13). Each accepted id is new (CHK-7). */
+export function judgeCheckoutCreated(exchange: Exchange, row: string | null, earlier: readonly Exchange[]): Problem[] {
+  if (!isSuccess(exchange.response.status)) return row ? checkVariantAccepted(exchange, { variant: row }) : isRefusal(exchange.response.status) ? [] : checkCheckoutCreated(exchange);
+  const problems = checkCheckoutCreated(exchange);
+  if (problems.length > 0) return problems;
+  return earlier.flatMap((before) => checkDistinctCheckouts(before, exchange));
+}
+
+/** A reference created: one whose window has not ended must be accepted (REF-1); one that has may be refused. */
+export function judgeReferenceCreated(exchange: Exchange, ended: boolean): Problem[] {
+  if (ended && isRefusal(exchange.response.status)) return [];
+  return checkReferenceCreated(exchange);
+}
+
+const names = (reference: ReferenceModel): PaymentNames => ({ id: reference.paymentId, ...(reference.reference && { reference: reference.reference }) });
+
+/**
+ * GET /payments/{id}: the shape owed at its stage (REF-2..4), the request echoed (REF-5), confirmed
+ * once confirmed (REF-6), never confirmed after a payment outside its window only (REF-7), and its
+ * reference distinct from those of references valid at the same time (REF-8).
+ */
+export function judgePayment(exchange: Exchange, reference: ReferenceModel, state: ModelState): Problem[] {
+  const stage = reference.state === 'confirmed' ? 'confirmed' : 'not yet paid';
+  const problems = [...checkPayment(exchange, { stage }), ...checkPaymentEchoes(exchange, { requested: reference.request })];
+  if (reference.state === 'confirmed') problems.push(...checkConfirmed(exchange));
+  else if (reference.paidOutside) problems.push(...checkNotConfirmed(exchange, { why: 'after a payment outside the validity window only' }));
+  const payment = paymentOf(exchange);
+  if (payment && problems.length === 0) {
+    const alive = state.references.filter((other) => other !== reference && other.reference !== undefined && overlap(other, reference));
+    const shown = alive.map((other): Partial<PaymentResource> => ({ id: other.paymentId, referenceDetails: { reference: other.reference! } as PaymentResource['referenceDetails'] }));
+    problems.push(...checkDistinctReferences([...shown, payment]));
+  }
+  return problems;
+}
+
+const isPaidWith = (paid: Payment['paidWith']): paid is PaidWith => paid.method === 'CC' || paid.method === 'MW';
+type Payment = ModelState['payments'][number];
+
+/**
+ * A customer's list: its shape (PML-1..4, PML-6), only CC and MW (TOK-5), every method owed there
+ * with its values (TOK-1/TOK-2, PML-5), and no other: a method that is there names the clause of
+ * the payment it comes from (TOK-6 another customer's, TOK-3 declined, TOK-2 no consent, TOK-4 no
+ * registration; TOK-6 where it comes from none of this customer's). Any order; a customer with
+ * nothing owed may be answered 404 (PML-7).
+ */
+export function judgeList(exchange: Exchange, customer: string, state: ModelState): Problem[] {
+  const owed = owedMethods(state, customer);
+  if (owed.length === 0 && exchange.response.status === 404) return [];
+  const shape = [...checkStoredMethods(exchange), ...checkOnlyStorableTypes(exchange)];
+  if (shape.length > 0 || !listKnown(state, customer)) return shape;
+  const listed = storedMethodsOf(exchange);
+  const explainedBy = (method: StoredPaymentMethod, payments: Payment[]) => payments.find((payment) => isPaidWith(payment.paidWith) && paidMatches(method, payment.paidWith));
+  const problems: Problem[] = [];
+  for (const payment of owed) {
+    const others = owed.filter((other) => other !== payment);
+    const before = listed.filter((method) => explainedBy(method, others));
+    problems.push(...checkMethodStored(exchange, { paidWith: payment.paidWith as PaidWith, clause: storingClause(payment), before }));
+  }
+  const missingTypes = new Set(owed.filter((payment) => !listed.some((method) => paidMatches(method, payment.paidWith as PaidWith))).map((payment) => payment.paidWith.method));
+  // A method of the type of one owed and missing holds other values: that is PML-5, found above.
+  const extra = listed.filter((method) => !explainedBy(method, owed) && !missingTypes.has(method?.type as never));
+  const known = state.payments.filter((payment) => !payment.unknown);
+  const own = [...known].reverse().filter((payment) => payment.checkout.customer === customer && forbiddenBy(payment, customer));
+  const byClause = new Map<string, { why: string; methods: StoredPaymentMethod[] }>();
+  for (const method of extra) {
+    // The payment it holds the values of; else this customer's newest payment of its type that must store nothing (a target may store other values than paid).
+    const from = explainedBy(method, known) ?? own.find((payment) => payment.paidWith.method === method?.type);
+    const blame = from ? forbiddenBy(from, customer) : null;
+    // A method with the values of no payment of this customer, nor of a payment here: the list holds someone else's.
+    const { clause, why } = blame ?? { clause: 'TOK-6', why: 'that this customer never paid with (another customer\'s)' };
+    const entry = byClause.get(clause) ?? { why, methods: [] };
+    entry.methods.push(method);
+    byClause.set(clause, entry);
+  }
+  for (const [clause, { why, methods }] of byClause) {
+    problems.push(...checkNothingStored(exchange, { clause, why, before: listed.filter((method) => !methods.includes(method)) }));
+  }
+  return problems;
+}
+
+/** Whether every method owed on the customer's list is there (the list is read until so, or until it may no longer come). */
+export function listSettled(exchange: Exchange, customer: string, state: ModelState): boolean {
+  const listed = storedMethodsOf(exchange);
+  return owedMethods(state, customer).every((payment) => listed.some((method) => paidMatches(method, payment.paidWith as PaidWith)));
+}
+
+/** What came at an owed notification's addresses about its payment. */
+export function receivedFor(owed: OwedNotification, received: (path: string) => readonly RecordedRequest[]): RecordedRequest[] {
+  const all = owed.paths.flatMap((path) => received(path));
+  return owed.clause === 'EVT-1' ? all : all.filter((request) => identifiesPayment(request, names(owed.reference)));
+}
+
+/** An owed notification that has come: at callbackUrl, one naming the payment; at the webhook, one naming it. */
+export const hasCome = (owed: OwedNotification, received: (path: string) => readonly RecordedRequest[]) =>
+  receivedFor(owed, received).some((request) => identifiesPayment(request, names(owed.reference)));
+
+/**
+ * The notifications so far: each owed one whose time has passed came, to its address (EVT-1, EVT-2,
+ * EVT-3); none names a payment of the sequence that was never confirmed (EVT-4), wherever it came.
+ */
+export function judgeNotifications(state: ModelState, received: (path: string) => readonly RecordedRequest[], now: number, eventMs: number): Problem[] {
+  const problems: Problem[] = [];
+  for (const owed of state.owed) {
+    if (!owed.required || now < owed.dueBy || hasCome(owed, received)) continue;
+    const where = owed.clause === 'EVT-1' ? 'callbackUrl' : 'the webhook';
+    problems.push(...checkNotified(receivedFor(owed, received), { payment: names(owed.reference), clause: owed.clause, where, address: owed.address, withinMs: eventMs }));
+  }
+  const all = [...state.paths].flatMap((path) => received(path));
+  for (const reference of state.references) {
+    if (reference.state === 'confirmed') continue;
+    // By its 9 digits where it has them: an id such as "12" is also another payment's amount or a notification's own id.
+    const about = reference.reference ? { id: reference.reference } : names(reference);
+    problems.push(...checkNotNotified(all, { why: reference.paidOutside ? 'for a reference paid only outside its window' : 'for a reference that was not paid', about }));
+  }
+  return problems;
+}

@@ -1,0 +1,147 @@
+/**
+ * The state the reference implies, and how each operation changes it (pure: no I/O). What a target
+ * must answer is judged by the checks of src/checks (src/model/judge.ts); this file only says what
+ * is owed: which methods a customer's list must hold, which payments are confirmed, which
+ * notifications must come and where, and which must not.
+ */
+import type { CheckoutRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
+import type { PaidWith } from '../checks/index.ts';
+
+export type Registration = 'createRegistration' | 'allowRegistration';
+
+export interface CheckoutModel {
+  id: string;
+  paymentId: string | undefined;
+  /** payment.customer.uuid, where the request named one. */
+  customer: string | undefined;
+  /** payment.paymentMethod.code as sent. */
+  code: string | undefined;
+  registration: Registration | null;
+  paid: boolean;
+}
+
+/** One call of the pay helper, and what the reference makes of it. */
+export interface Payment {
+  checkout: CheckoutModel;
+  paidWith: PaidWith | { method: 'MB' };
+  outcome: 'success' | 'failure';
+  storeConsent: boolean;
+  /** When it was paid (ms), and until when its effects may still show (eventMs later: a 202, or a late stored method). */
+  at: number;
+  settledBy: number;
+  /** The helper did not take the payment (not 2xx): its effects are unknown. */
+  unknown: boolean;
+}
+
+/** Section 3: a successful payment stores the method with createRegistration, or allowRegistration and consent. */
+export function stores(payment: Payment): boolean {
+  const { checkout, outcome, storeConsent, paidWith } = payment;
+  if (outcome !== 'success' || !checkout.customer || (paidWith.method !== 'CC' && paidWith.method !== 'MW')) return false;
+  return checkout.registration === 'createRegistration' || (checkout.registration === 'allowRegistration' && storeConsent);
+}
+
+/** The clause that owes a stored method: TOK-1 (createRegistration) or TOK-2 (consent). */
+export const storingClause = (payment: Payment): 'TOK-1' | 'TOK-2' => (payment.checkout.registration === 'createRegistration' ? 'TOK-1' : 'TOK-2');
+
+/** The clause a method stored by this payment would break, and why, where it must store nothing; null where it must store. */
+export function forbiddenBy(payment: Payment, customer: string): { clause: string; why: string } | null {
+  if (payment.checkout.customer !== customer) return stores(payment) ? { clause: 'TOK-6', why: "of another customer's payment" } : null;
+  if (stores(payment)) return null;
+  if (payment.outcome === 'failure') return { clause: 'TOK-3', why: 'after a declined payment' };
+  if (payment.checkout.registration === 'allowRegistration') return { clause: 'TOK-2', why: 'where the customer declined to store it' };
+  return { clause: 'TOK-4', why: 'after a payment without createRegistration or allowRegistration' };
+}
+
+export interface ReferenceModel {
+  paymentId: string;
+  /** The 9 digits, as GET /payments/{id} showed them before payment. */
+  reference: string | undefined;
+  request: ReferenceRequest;
+  /** The receiver path of callbackUrl, where the request has one. */
+  callbackPath: string | null;
+  start: number;
+  end: number;
+  state: 'pending' | 'confirmed';
+  /** A payment outside the window was tried: from then on, REF-7 owes that it stays unconfirmed. */
+  paidOutside: boolean;
+}
+
+export const windowOf = (request: ReferenceRequest) => ({ start: Date.parse(request.validDate.start), end: Date.parse(request.validDate.end) });
+
+/** Section 8: a reference is payable between validDate.start and validDate.end. */
+export const insideWindow = (reference: Pick<ReferenceModel, 'start' | 'end'>, paidAt: number) => paidAt >= reference.start && paidAt <= reference.end;
+
+/** Two windows that share an instant: their references must differ (REF-8). */
+export const overlap = (a: Pick<ReferenceModel, 'start' | 'end'>, b: Pick<ReferenceModel, 'start' | 'end'>) => a.start <= b.end && b.start <= a.end;
+
+export interface Webhook {
+  path: string;
+  url: string;
+}
+
+/** A notification the reference owes: section 6, to callbackUrl (EVT-1), else to the webhook (EVT-2). */
+export interface OwedNotification {
+  reference: ReferenceModel;
+  clause: 'EVT-1' | 'EVT-2';
+  /** Where it may arrive: callbackUrl's path, or every webhook path set since the confirmation. */
+  paths: string[];
+  address: string;
+  /** False once the webhook changed before it came: it may then come to either address, or to none. */
+  required: boolean;
+  dueBy: number;
+}
+
+export interface ModelState {
+  customers: string[];
+  /** Customers registered out of band (a target without helpers): what they have stored is not known. */
+  outOfBand: Set<string>;
+  checkouts: CheckoutModel[];
+  payments: Payment[];
+  references: ReferenceModel[];
+  webhook: Webhook | null;
+  owed: OwedNotification[];
+  /** Paths of the receiver where this sequence's notifications may arrive. */
+  paths: Set<string>;
+  /** The last instant a notification may still come for what was done (a confirmation tried). */
+  quietAfter: number;
+}
+
+export const emptyState = (): ModelState => ({ customers: [], outOfBand: new Set(), checkouts: [], payments: [], references: [], webhook: null, owed: [], paths: new Set(), quietAfter: 0 });
+
+/** The checkout a request creates, as the model keeps it. */
+export function checkoutFrom(request: CheckoutRequest, created: { id: string; paymentId?: string }): CheckoutModel {
+  const details = request.payment?.paymentMethod?.details ?? {};
+  const registration = details.createRegistration === true ? 'createRegistration' : details.allowRegistration === true ? 'allowRegistration' : null;
+  return { id: created.id, paymentId: created.paymentId, customer: request.payment?.customer?.uuid, code: request.payment?.paymentMethod?.code, registration, paid: false };
+}
+
+/** What a customer's list must hold: the methods of the payments that stored one. */
+export const owedMethods = (state: ModelState, customer: string) => state.payments.filter((payment) => !payment.unknown && payment.checkout.customer === customer && stores(payment));
+
+/** Whether the customer's stored methods are known: not for a customer registered out of band, nor after a payment the helper did not take. */
+export const listKnown = (state: ModelState, customer: string) =>
+  !state.outOfBand.has(customer) && !state.payments.some((payment) => payment.unknown && payment.checkout.customer === customer);
+
+/** A confirmation inside the window: the reference is confirmed and its notification owed. */
+export function confirmed(state: ModelState, reference: ReferenceModel, now: number, eventMs: number): void {
+  reference.state = 'confirmed';
+  if (reference.request.callbackUrl && reference.callbackPath) {
+    state.owed.push({ reference, clause: 'EVT-1', paths: [reference.callbackPath], address: reference.request.callbackUrl, required: true, dueBy: now + eventMs });
+  } else if (state.webhook) {
+    state.owed.push({ reference, clause: 'EVT-2', paths: [state.webhook.path], address: state.webhook.url, required: true, dueBy: now + eventMs });
+  }
+}
+
+/** The webhook set, changed or removed: a notification still on its way may go to the old address, the new one, or nowhere. */
+export function webhookChanged(state: ModelState, webhook: Webhook | null, isReceived: (owed: OwedNotification) => boolean): void {
+  for (const owed of state.owed) {
+    if (owed.clause !== 'EVT-2' || !owed.required || isReceived(owed)) continue;
+    owed.required = false;
+    if (webhook) owed.paths.push(webhook.path);
+  }
+  state.webhook = webhook;
+  if (webhook) {
+    state.paths.add(webhook.path);
+    for (const owed of state.owed) if (owed.clause === 'EVT-2' && !owed.paths.includes(webhook.path)) owed.paths.push(webhook.path);
+  }
+}

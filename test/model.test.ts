@@ -1,0 +1,117 @@
+/**
+ * The model of the whole service (src/model): directed sequences of its commands, on the reference
+ * sandbox (no departure) and behind each mutant of mutants/model-candidates.ts (a departure naming
+ * the mutant's clause), through the catalogue's proxy, without Playwright.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import fc from 'fast-check';
+import { card, checkoutVariants, wallet } from '../generators/index.ts';
+import { mutants } from '../mutants/model-candidates.ts';
+import { startProxy, type Transform } from '../mutants/proxy.ts';
+import { startReceiver } from '../specs/receiver.ts';
+import type { CheckoutRequest } from '../schemas/generated/types.ts';
+import type { Exchange, Problem } from '../src/checks/index.ts';
+import { recordedBody } from '../src/evidence.ts';
+import { Confirm, CreateCheckout, CreateReference, Departure, finish, ListMethods, Pay, SetWebhook, startModel, type World } from '../src/model/index.ts';
+import { startSandbox } from '../src/sandbox/index.ts';
+
+const closers: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const close of closers.reverse()) await close();
+});
+
+async function worldBehind(transform?: Transform): Promise<World> {
+  const sandbox = await startSandbox({ port: 0, db: ':memory:', retryDelaysMs: [200, 200] });
+  const proxy = await startProxy({ upstream: sandbox.url, transform });
+  const receiver = await startReceiver({ host: '127.0.0.1', publicUrl: null });
+  closers.push(() => sandbox.close(), () => proxy.close(), () => receiver.close());
+  const send = async (request: { method: string; path: string; body?: unknown }): Promise<Exchange> => {
+    const url = `${proxy.url}${request.path}`;
+    const answer = await fetch(url, {
+      method: request.method,
+      headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+    });
+    const body = recordedBody(await answer.text());
+    return { request: { method: request.method, url, headers: {}, body: request.body }, response: { status: answer.status, headers: {}, body, durationMs: 0 } };
+  };
+  const cards = fc.sample(fc.uniqueArray(card(), { minLength: 6, maxLength: 6, selector: (paid) => paid.number.slice(-4) }), { seed: 1, numRuns: 1 })[0];
+  const wallets = fc.sample(fc.uniqueArray(wallet(), { minLength: 6, maxLength: 6, selector: (paid) => paid.number.slice(-3) }), { seed: 1, numRuns: 1 })[0];
+  const declined = fc.sample(card({ declined: true }), { seed: 1, numRuns: 1 })[0];
+  let used = 0;
+  return {
+    send,
+    helpers: {
+      registerCustomer: async () => ((await send({ method: 'POST', path: '/test-helpers/customers', body: {} })).response.body as { uuid: string }).uuid,
+      pay: (checkoutId, body) => send({ method: 'POST', path: `/test-helpers/checkouts/${checkoutId}/pay`, body }),
+      confirm: (paymentId, paidAt) => send({ method: 'POST', path: `/test-helpers/payments/${paymentId}/confirm`, body: paidAt ? { paidAt } : {} }),
+      setWebhook: async (url) => void (await send({ method: 'PUT', path: '/test-helpers/webhook', body: { url } })),
+      removeWebhook: async () => void (await send({ method: 'DELETE', path: '/test-helpers/webhook' })),
+    },
+    receiver,
+    eventMs: 1500,
+    payWith: (method, isDeclined) => (method === 'MW' ? { method, wallet: wallets[used++ % 6] } : { method, card: isDeclined ? declined : cards[used++ % 6] }),
+    outOfBandCustomers: [],
+    note: () => undefined,
+    now: () => Date.now(),
+    sleep: (ms) => sleep(ms),
+  };
+}
+
+/** The problems of one sequence: none where it ran and settled without a departure. */
+async function problemsOf(world: World, commands: fc.AsyncCommand<never, World>[]): Promise<Problem[]> {
+  const model = await startModel(world);
+  try {
+    await fc.asyncModelRun(() => ({ model: model as never, real: world }), commands);
+    await finish(model, world);
+    return [];
+  } catch (error) {
+    if (error instanceof Departure) return error.problems;
+    throw error;
+  }
+}
+
+const storing = (): CheckoutRequest => fc.sample(checkoutVariants.storeMethod, { seed: 2, numRuns: 1 })[0];
+const consenting = (): CheckoutRequest => fc.sample(checkoutVariants.storeWithConsent, { seed: 3, numRuns: 1 })[0];
+const longReference = (callback: boolean) => new CreateReference('long', callback, 500, ['Z', '+01:00']);
+
+/** For each mutant, a sequence that meets its fault: customers #0 and #1 are the two a sequence starts with. */
+const sequences: Record<string, () => fc.AsyncCommand<never, World>[]> = {
+  'stored-method-leaks-to-earlier-payer': () => [
+    new CreateCheckout('storeMethod', storing(), 'CC', 0),
+    new Pay(0, 'success', false),
+    new CreateCheckout('storeMethod', storing(), 'MW', 1),
+    new Pay(0, 'success', false),
+    new ListMethods(0),
+  ],
+  'callback-moved-to-later-webhook': () => [longReference(true), new SetWebhook(), new Confirm(0, 'now')],
+  'confirmation-notifies-another-reference': () => [longReference(true), longReference(true), new Confirm(0, 'now')],
+  'declined-payment-forgets-stored-methods': () => [
+    new CreateCheckout('storeMethod', storing(), 'CC', 0),
+    new Pay(0, 'success', false),
+    new CreateCheckout('storeWithConsent', consenting(), 'CC', 0),
+    new Pay(0, 'failure', true),
+    new ListMethods(0),
+  ],
+  'later-reference-closes-windows': () => [longReference(false), longReference(false), new Confirm(1, 'now')],
+} as never;
+
+describe('the model of the whole service', () => {
+  test('every mutant of model-candidates has a directed sequence here', () => {
+    assert.deepEqual(Object.keys(sequences).sort(), mutants.map((mutant) => mutant.name).sort());
+  });
+
+  for (const mutant of mutants) {
+    test(`the reference sandbox passes the sequence of ${mutant.name}`, async () => {
+      assert.deepEqual(await problemsOf(await worldBehind(), sequences[mutant.name]()), []);
+    });
+
+    test(`${mutant.name} departs on ${mutant.clause} only`, async () => {
+      const problems = await problemsOf(await worldBehind(mutant.transform), sequences[mutant.name]());
+      assert.ok(problems.length > 0, 'no departure found');
+      assert.deepEqual([...new Set(problems.map((problem) => problem.clause))], [mutant.clause], JSON.stringify(problems, null, 2));
+    });
+  }
+});
