@@ -8,28 +8,15 @@ import { clauses } from '../src/clauses.ts';
 import { BaselineError, loadBaseline, type Waiver } from '../src/runner/baseline.ts';
 import { diffReports, renderDiff } from '../src/runner/diff.ts';
 import type { RawResults, RawTest } from '../src/runner/raw-results.ts';
-import { buildReport, type Report, type RunContext } from '../src/runner/report.ts';
+import { buildReport, type Report } from '../src/runner/report.ts';
 import { renderHtml } from '../src/runner/report-html.ts';
 import { renderJunit } from '../src/runner/report-junit.ts';
 import { renderSummary } from '../src/runner/report-summary.ts';
 import { writeReport } from '../src/runner/write-report.ts';
 import { cli, specFolder, tempDir } from './support/cli.ts';
+import { exampleContext } from './support/run-context.ts';
 
-const context: RunContext = {
-  baseUrl: 'https://target.example/api',
-  targetKind: 'url',
-  profileName: 'example',
-  profilePath: null,
-  seed: 42,
-  runs: 100,
-  strict: false,
-  allowPartial: true,
-  findings: [],
-  grep: null,
-  shard: null,
-  startedAt: '2026-06-01T10:00:00.000Z',
-  finishedAt: '2026-06-01T10:01:00.000Z',
-};
+const context = exampleContext({ startedAt: '2026-06-01T10:00:00.000Z', finishedAt: '2026-06-01T10:01:00.000Z' });
 
 const rawTest = (clauseId: string, status: RawTest['status']): RawTest => ({
   title: `checks ${clauseId}`, file: 'specs/x.spec.ts', clauseIds: [clauseId], problems: [], judged: status !== 'skipped', status,

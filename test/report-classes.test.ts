@@ -8,6 +8,7 @@ import { renderHtml } from '../src/runner/report-html.ts';
 import { renderJunit } from '../src/runner/report-junit.ts';
 import { renderSummary } from '../src/runner/report-summary.ts';
 import type { RawTest } from '../src/runner/raw-results.ts';
+import { exampleContext } from './support/run-context.ts';
 
 const rawTest = (overrides: Partial<RawTest>): RawTest => ({
   title: 't',
@@ -52,21 +53,7 @@ test('all four report files show, per clause, the classes exercised and why any 
   const [exercised, refused] = classNamesByClause['CHK-8'];
   const why = 'the target refused it (422): recorded under SEC-2';
   const tests = [rawTest({ clauseIds: ['CHK-8'], classes: [{ clause: 'CHK-8', name: exercised, skipped: null }, { clause: 'CHK-8', name: refused, skipped: why }] })];
-  const report = buildReport(clauses(), { status: 'passed', errors: [], tests }, {
-    baseUrl: 'https://target.example/api',
-    targetKind: 'url',
-    profileName: 'example',
-    profilePath: null,
-    seed: 42,
-    runs: 100,
-    strict: false,
-    allowPartial: true,
-    findings: [],
-    grep: null,
-    shard: null,
-    startedAt: '2025-01-01T00:00:00.000Z',
-    finishedAt: '2025-01-01T00:01:00.000Z',
-  });
+  const report = buildReport(clauses(), { status: 'passed', errors: [], tests }, exampleContext());
   const chk8 = report.clauses.find((clause) => clause.id === 'CHK-8')!;
   assert.deepEqual(chk8.classes.exercised, [exercised]);
   assert.deepEqual(chk8.classes.skipped[0], { name: refused, why });

@@ -6,30 +6,17 @@ import { join } from 'node:path';
 import { clauses } from '../src/clauses.ts';
 import { secretsOf } from '../src/evidence.ts';
 import type { RawResults, RawTest } from '../src/runner/raw-results.ts';
-import { buildReport, clauseStatus, exitCodeOf, type RunContext } from '../src/runner/report.ts';
+import { buildReport, clauseStatus, exitCodeOf } from '../src/runner/report.ts';
 import { renderJunit } from '../src/runner/report-junit.ts';
 import { writeReport } from '../src/runner/write-report.ts';
 import { pathToFileURL } from 'node:url';
 import { chromium as playwrightChromium } from '@playwright/test';
 import { chromiumArgs, findChromium } from '../src/runner/chromium.ts';
+import { exampleContext } from './support/run-context.ts';
 
 const launch = playwrightChromium.launch.bind(playwrightChromium);
 
-const context: RunContext = {
-  baseUrl: 'https://target.example/api',
-  targetKind: 'url',
-  profileName: 'example',
-  profilePath: 'profiles/example.json',
-  seed: 42,
-  runs: 100,
-  strict: false,
-  allowPartial: true,
-  findings: [],
-  grep: null,
-  shard: null,
-  startedAt: '2025-01-01T00:00:00.000Z',
-  finishedAt: '2025-01-01T00:01:00.000Z',
-};
+const context = exampleContext({ profilePath: 'profiles/example.json' });
 
 function rawTest(clauseId: string, status: RawTest['status'], extra: Partial<RawTest> = {}): RawTest {
   return {
