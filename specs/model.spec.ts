@@ -10,7 +10,7 @@ import { card, wallet } from '../generators/index.ts';
 import { Departure, finish, startModel, helperCommands, modelCommands, type World } from '../src/model/index.ts';
 import type { PaidWith } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
-import { helperClient, helpersUsable, tags, test, type Api, type Property, type Receiver } from './fixtures.ts';
+import { helperClient, helpersUsable, requires, tags, test, type Api, type Property, type Receiver } from './fixtures.ts';
 import { sample } from './flows.ts';
 import { holdingWebhook } from './webhook-lock.ts';
 import { randomUUID } from 'node:crypto';
@@ -100,6 +100,7 @@ test.describe('a model of the whole service', () => {
 
   test('without test helpers: random sequences of the four operations', { tag: tags('CHK-7', 'REF-8') }, async ({ run, api, receiver, property, observe }) => {
     test.skip(helpersUsable(run), 'the target has test helpers: the whole model runs instead');
+    requires(run, 'stateful');
     await observe.record(`commands left out (target has no test helpers): ${helperCommands.join(', ')}`, helperCommands);
     test.setTimeout((run.modelRuns ?? defaultModelRuns) * sequenceBudgetMs + shrinkBudgetMs + 60_000);
     await runModel(run, api, receiver, property, false);

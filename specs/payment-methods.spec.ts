@@ -82,7 +82,8 @@ test.describe('stored payment methods', () => {
 
   // Runs on any target, those without test helpers (a mock) included: whatever list it answers must be well formed.
   // A stateful target stores nothing for a UUID no one registered: what it lists there is another customer's (a mock answers its example).
-  test('the list answered for a customer the suite did not set up is shaped as 2.4', { tag: tags('PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6', 'TOK-6') }, async ({ run, api }) => {
+  // A method listed here fails TOK-6, but seeing none verifies nothing of it: no method need be stored anywhere.
+  test('the list answered for a customer the suite did not set up is shaped as 2.4', { tag: tags('PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6') }, async ({ run, api }) => {
     const exchange = await listMethods(api, randomUUID());
     test.skip(exchange.response.status >= 400, `the target answers ${exchange.response.status} for a customer it does not know (PML-7), so there is no list to check`);
     const nobodys = { before: [], paid: [] };

@@ -427,6 +427,10 @@ const checkCases: CheckCase[] = [
     passes: [[notification({ id: '1' })], { why: 'for an unpaid reference', about: aboutPayment }],
     fails: [[notification({ id: '1' }), notification({ reference: '002460930' })], { why: 'for an unpaid reference', about: aboutPayment }],
   }),
+  checkCase('EVT-4', checkNotNotified, 'its reference at the webhook, where another payment\'s notification holds its id by chance', {
+    passes: [[notification({ webhook: { id: aboutPayment.id }, payments: [{ id: '999', amount: Number(aboutPayment.id), referenceDetails: { reference: '123456789' } }] })], { why: 'for an unpaid reference', about: aboutPayment }],
+    fails: [[notification({ webhook: { id: '7' }, payments: [{ id: '999', referenceDetails: { reference: aboutPayment.reference } }] })], { why: 'for an unpaid reference', about: aboutPayment }],
+  }),
 ];
 
 for (const { clause, check, failing, passes, fails } of checkCases) {

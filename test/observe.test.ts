@@ -180,8 +180,10 @@ describe('observe', () => {
       });
       shell.kill('SIGTERM');
       const reportFile = join(out, 'report.html');
-      for (let waited = 0; !existsSync(reportFile) && waited < 15_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-      assert.ok(existsSync(reportFile), 'no report after the shell was terminated');
+      let errors = '';
+      shell.stderr.on('data', (chunk) => (errors += chunk));
+      for (let waited = 0; !existsSync(reportFile) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.ok(existsSync(reportFile), `no report after the shell was terminated:\n${output}\n${errors}`);
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -73,7 +73,9 @@ export function checkNotified(
 
 /**
  * EVT-4, on the requests received at a notification address: none about a payment that was not
- * made. At an address shared by several payments (the webhook), only those naming `about` count.
+ * made. At an address shared by several payments (the webhook), only those naming `about` count:
+ * by its 9-digit reference where it is known, since ids are small numbers that a notification about
+ * another payment may hold too (its own id, an amount); by its id where the reference is not known.
  *
  * Input space: what came within the profile's eventMs to a callbackUrl (with a query) of a reference
  * valid now and never paid, or of one paid after its window closed; what came to the webhook naming
@@ -83,7 +85,8 @@ export function checkNotified(
  */
 export function checkNotNotified(received: readonly RecordedRequest[], context: { why: string; about?: PaymentNames }): Problem[] {
   const { about } = context;
-  const notifications = about ? received.filter((notification) => identifiesPayment(notification, about)) : received;
+  const names = about && (about.reference ? { id: about.reference, reference: about.reference } : about);
+  const notifications = names ? received.filter((notification) => identifiesPayment(notification, names)) : received;
   return notifications.map((notification) => ({
     clause: 'EVT-4',
     message: `notification ${notification.method} ${notification.url}: expected none ${context.why}, got ${show(notification.body)}`,
