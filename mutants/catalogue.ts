@@ -444,6 +444,8 @@ const tokenizationMutants: Mutant[] = [
   {
     name: 'methods-shared-by-card',
     clause: 'TOK-6',
+    // The model judges whole lists: the other customer's method is an element nobody stored here (PML-1).
+    disturbs: ['PML-1'],
     description: "A customer's list also holds the methods other customers stored with a card or wallet this customer paid with.",
     transform: {
       request(request, proxy) {

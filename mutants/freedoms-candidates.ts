@@ -50,6 +50,8 @@ export const mutants: Mutant[] = [
   {
     name: 'foreign-methods-malformed',
     clause: 'TOK-6',
+    // Every element of a list has the fields of 2.4: the model, judging whole lists, finds the misspelled ones (PML-2, PML-3).
+    disturbs: ['PML-2', 'PML-3'],
     description: "A customer's list also holds every other known customer's methods, misspelled (last4Digits, last3Digits) and with uuids without dashes.",
     transform: listsOthersMethods(() => true, malformed),
   },

@@ -56,8 +56,8 @@ const catalogueHeaders = { authorization: `Basic ${Buffer.from('catalogue:sandbo
  * run's default.
  */
 export const mutantModelRuns = 30;
-// Within the 15 minutes test/e2e/mutant-catalogue.test.ts allows, so that a run this slow still ends with the matrix.
-const catalogueTimeoutMs = 12 * 60_000;
+// Within the 35 minutes test/e2e/mutant-catalogue.test.ts allows, so that a run this slow still ends with the matrix.
+const catalogueTimeoutMs = 30 * 60_000;
 
 export interface Candidate {
   name: string;
