@@ -160,9 +160,13 @@ test('observes', { tag: ['@ENV-5'] }, () => {});
   assert.equal(mergedReport.shard, null);
   assert.equal(readJson<Report>(join(dir, 'part-1/report.json')).shard, '1/2');
 
-  const incomplete = await cli(['merge', join(dir, 'part-1'), '--out', join(dir, 'half')]);
-  assert.equal(incomplete.code, 2);
-  assert.equal(readJson<Report>(join(dir, 'half/report.json')).reason, 'shard 2/2 missing from the merge');
+  // A missing shard leaves the merge unfinished; the failure part 1 already found is decisive (as in an interrupted run).
+  const half = await cli(['merge', join(dir, 'part-1'), '--out', join(dir, 'half')]);
+  assert.equal(half.code, 1, half.stdout + half.stderr);
+  const halfReport = readJson<Report>(join(dir, 'half/report.json'));
+  assert.deepEqual([halfReport.verdict, halfReport.reason], ['non-conformant', 'shard 2/2 missing from the merge']);
+  const passingHalf = await cli(['merge', join(dir, 'part-2'), '--out', join(dir, 'other-half')]);
+  assert.equal(passingHalf.code, 2, 'a missing shard with no failure yet is incomplete');
   assert.equal((await cli(['merge', join(dir, 'whole')])).code, 2, 'an unsharded report is no part');
 });
 

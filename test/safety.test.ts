@@ -9,7 +9,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startProxy, type ProxyRequest, type ProxyResponse, type Transform } from '../mutants/proxy.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
@@ -117,7 +117,7 @@ test('no credential and no full card number in anything the run prints or writes
   const out = join(dir, 'out');
 
   const run = await markedRun(
-    ['run', '--base-url', proxy.url, '--profile', profile, '--header', `Authorization: ${secrets.cli}`, '--out', out, '--seed', '12', '--runs', '3',
+    ['run', '--base-url', proxy.url, '--profile', profile, '--header', `Authorization: ${secrets.cli}`, '--out', out, '--seed', '12', '--runs', '3', '--keep-artifacts',
       '--grep', 'PML-3|PML-5|TOK-1|REF-3|EVT-5|SEC-1|PAGE-3|PAGE-4'],
     runTimeoutMs,
   );
@@ -129,7 +129,11 @@ test('no credential and no full card number in anything the run prints or writes
   assert.ok(cards.size > 0, 'the run paid with card numbers');
   for (const file of reportFiles) assert.ok(readdirSync(out).includes(file), file);
 
-  const written = [{ file: 'stdout', text: run.stdout }, { file: 'stderr', text: run.stderr }, ...everythingWritten(out)];
+  // The browser profile and Playwright's test results leave the report folder; kept, they are written too.
+  const keptIn = /artifacts \(browser profile, test-results\) kept in (\S+)/.exec(run.stdout)?.[1];
+  assert.ok(keptIn, 'the run says where it kept its artifacts');
+  t.after(() => rmSync(keptIn, { recursive: true, force: true }));
+  const written = [{ file: 'stdout', text: run.stdout }, { file: 'stderr', text: run.stderr }, ...everythingWritten(out), ...everythingWritten(keptIn)];
   assert.ok(written.some(({ file }) => file.includes('test-results')), 'Playwright wrote its test results');
   const leaks: string[] = [];
   for (const { file, text } of written) {
