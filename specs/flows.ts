@@ -113,7 +113,10 @@ export async function createIfAccepted(api: Api, request: CheckoutRequest): Prom
  * the test stops on REF-1, and where it answers no id, the test is skipped (REF-10 records what it answered).
  */
 export async function createReference(api: Api, request: ReferenceRequest): Promise<{ exchange: Exchange; paymentId: string }> {
-  const exchange = await api.post('/payments/references', request);
+  return referenceCreated(api, await api.post('/payments/references', request));
+}
+
+function referenceCreated(api: Api, exchange: Exchange): { exchange: Exchange; paymentId: string } {
   api.require(checkReferenceCreated(exchange));
   const paymentId = paymentIdOf(exchange);
   test.skip(paymentId === undefined, needs.paymentId.reason);
@@ -192,26 +195,31 @@ export async function listSettled(api: Api, uuid: string, stored: (exchange: Exc
   return exchange;
 }
 
-/**
- * How long a window made to close stays open: it must still be open when the target receives the
- * request (a target may refuse a window that has ended, REF-1), under a loaded machine too.
- */
-const closingWindowMs = 5000;
+const day = 24 * 60 * 60 * 1000;
 
 /**
- * A validity window that is about to close (opened yesterday, ends in a few seconds), or opens
- * tomorrow; untilOutsideWindow then waits until now is outside it.
+ * A validity window that opens tomorrow: a payment now is before it.
  */
-export function outsideWindow(request: ReferenceRequest, when: 'past' | 'future'): ReferenceRequest {
-  const day = 24 * 60 * 60 * 1000;
-  const [start, end] = when === 'past' ? [Date.now() - day, Date.now() + closingWindowMs] : [Date.now() + day, Date.now() + 2 * day];
-  return { ...request, validDate: { start: new Date(start).toISOString(), end: new Date(end).toISOString() } };
+export function futureWindow(request: ReferenceRequest): ReferenceRequest {
+  return { ...request, validDate: { start: new Date(Date.now() + day).toISOString(), end: new Date(Date.now() + 2 * day).toISOString() } };
 }
 
-/** Waits until the request's window has closed, where it has opened: a payment now is then outside it. */
-export async function untilOutsideWindow(request: ReferenceRequest): Promise<void> {
-  const [start, end] = [Date.parse(request.validDate.start), Date.parse(request.validDate.end)];
-  if (start <= Date.now()) await sleep(Math.max(0, end - Date.now() + 1000));
+/**
+ * A reference whose window opened yesterday and has just closed, created with a window that ends
+ * 1.5 s after it is sent and then waited out (a second more, for a target that compares whole
+ * seconds). A target may refuse a window that had ended when the request reached it (REF-1): where
+ * the refusal came after the end, the window is doubled and the reference created again.
+ */
+export async function createClosedReference(api: Api, request: ReferenceRequest): Promise<{ paymentId: string; request: ReferenceRequest }> {
+  for (let openMs = 1500; ; openMs *= 2) {
+    const closing = { ...request, validDate: { start: new Date(Date.now() - day).toISOString(), end: new Date(Date.now() + openMs).toISOString() } };
+    const exchange = await api.post('/payments/references', closing);
+    const end = Date.parse(closing.validDate.end);
+    if (!isSuccess(exchange.response.status) && Date.now() >= end && openMs < 12_000) continue;
+    const { paymentId } = referenceCreated(api, exchange);
+    await sleep(Math.max(0, end - Date.now() + 1000));
+    return { paymentId, request: closing };
+  }
 }
 
 /** How long to wait for something that must not happen (a notification, a post to the action URL): as long as it may take to happen. */

@@ -2,7 +2,7 @@
 import { validReference } from '../generators/index.ts';
 import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, identifiesPayment, paymentOf, type PaymentNames } from '../src/checks/index.ts';
 import { tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
-import { createReference, getPayment, mustSucceed, outsideWindow, quietMs, readSettled, sample, untilOutsideWindow } from './flows.ts';
+import { createClosedReference, createReference, getPayment, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { holdingWebhook } from './webhook-lock.ts';
 
@@ -53,9 +53,7 @@ test.describe('notifications to callbackUrl', () => {
 
   test('a payment outside the validity window confirms nothing and notifies nothing', { tag: [...tags('EVT-4', 'REF-7'), waitsOutEventMs] }, async ({ run, api, interbank, receiver }) => {
     const callback = callbackAddress(receiver);
-    const request = { ...outsideWindow(sample(run, validReference({ callback: 'without' })), 'past'), callbackUrl: callback.url };
-    const { paymentId } = await createReference(api, request);
-    await untilOutsideWindow(request);
+    const { paymentId } = await createClosedReference(api, { ...sample(run, validReference({ callback: 'without' })), callbackUrl: callback.url });
     const confirmation = await interbank.confirm(paymentId);
     const received = await receivedAt(api, receiver, callback.path, { timeoutMs: quietMs(run), note: 'received after a payment outside the window' });
     api.expectNoProblems([
