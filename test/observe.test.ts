@@ -122,6 +122,7 @@ describe('observe', () => {
     ['reference-ten-digits', 'REF-2'],
     ['payment-amount-in-major-units', 'REF-5'],
     ['registration-rule-3-ignored', 'CHK-10'],
+    ['paths-redirect-to-v1', 'ENV-4'],
   ] as const) {
     it(`fails ${clause} of the mutant ${name}, with evidence and credentials masked`, async () => {
       const mutant = mutants.find((candidate) => candidate.name === name)!;

@@ -102,10 +102,14 @@ export function judgeExchange(operation: Operation, exchange: Exchange, createdH
   if (status === 401 || status === 403) {
     return [judged(title, exchange, [], [], [{ clause: 'SEC-1', note: `${title} refused with ${status}`, value: exchange.response.body }])];
   }
+  // An operation of the reference not served at its path: a redirect elsewhere, or 405; 404 only
+  // where no unknown id explains it (the queries may answer 404 for an id or customer they do not know).
+  const creation = operation === 'createCheckout' || operation === 'createReference';
+  const misrouted = (status >= 300 && status < 400) || status === 405 || (creation && status === 404);
+  if (misrouted && operation !== 'payCheckout') return [judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange))];
   switch (operation) {
     case 'createCheckout':
       return judgeRequestThenAnswer('checkout', title, exchange, () => {
-        if (status === 404 || status === 405) return judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange));
         // Only a row of 4.1 must be accepted; what else a target refuses is its choice, recorded.
         if (isRefusal(status)) return judged(title, exchange, [], [], [{ clause: 'CHK-13', note: `a valid checkout refused with ${status}`, value: { request: exchange.request.body, response: exchange.response.body } }]);
         const layout = (exchange.request.body as CheckoutRequest).page?.layout;
@@ -114,7 +118,6 @@ export function judgeExchange(operation: Operation, exchange: Exchange, createdH
       });
     case 'createReference':
       return judgeRequestThenAnswer('reference', title, exchange, () => {
-        if (status === 404 || status === 405) return judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange));
         return judged(title, exchange, ['ENV-4', 'REF-1'], checkReferenceCreated(exchange), [
           statusNote(title, exchange),
           { clause: 'REF-10', note: `POST /payments/references answered ${status}`, value: exchange.response.body },
