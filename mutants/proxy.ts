@@ -11,40 +11,18 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { operationAt, operations, type OperationName } from '../src/operations.ts';
 
-export type Route =
-  | 'createCheckout'
-  | 'listMethods'
-  | 'createReference'
-  | 'getPayment'
-  | 'registerCustomer'
-  | 'payCheckout'
-  | 'confirmPayment'
-  | 'setWebhook'
-  | 'other';
-
-const routeTable: [Route, string, RegExp][] = [
-  ['createCheckout', 'POST', /^\/checkouts\/?$/],
-  ['listMethods', 'GET', /^\/customers\/([^/]+)\/paymentMethods\/?$/],
-  ['createReference', 'POST', /^\/payments\/references\/?$/],
-  ['getPayment', 'GET', /^\/payments\/([^/]+)\/?$/],
-  ['registerCustomer', 'POST', /^\/test-helpers\/customers\/?$/],
-  ['payCheckout', 'POST', /^\/test-helpers\/checkouts\/([^/]+)\/pay\/?$/],
-  ['confirmPayment', 'POST', /^\/test-helpers\/payments\/([^/]+)\/confirm\/?$/],
-  ['setWebhook', 'PUT', /^\/test-helpers\/webhook\/?$/],
-];
+/** The operation a request calls (src/operations.ts), or 'other' (pages, paths the documents do not give). */
+export type Route = OperationName | 'other';
 
 /** The operation a request calls, and its path parameter (checkout, customer or payment id). */
 export function routeOf(method: string, path: string): { route: Route; param: string | null } {
-  for (const [route, routeMethod, pattern] of routeTable) {
-    const match = method === routeMethod ? pattern.exec(path) : null;
-    if (match) return { route, param: match[1] === undefined ? null : decodeURIComponent(match[1]) };
-  }
-  return { route: 'other', param: null };
+  const called = operationAt(method, path);
+  return called ? { route: called.operation.name, param: called.param } : { route: 'other', param: null };
 }
 
-/** The four paths of the reference, as opposed to test helpers and hosted pages. */
-export const apiRoutes: ReadonlySet<Route> = new Set(['createCheckout', 'listMethods', 'createReference', 'getPayment']);
+export const apiRoutes: ReadonlySet<Route> = new Set(operations.filter((operation) => operation.ofReference).map((operation) => operation.name));
 
 export interface ProxyRequest {
   route: Route;
@@ -272,7 +250,7 @@ export async function startProxy(options: { upstream: string; transform?: Transf
       context.webhookUrl = body.url;
       body.url = relayUrl('webhook', body.url);
     }
-    if (request.method === 'DELETE' && /^\/test-helpers\/webhook\/?$/.test(request.path)) context.webhookUrl = null;
+    if (request.route === 'removeWebhook') context.webhookUrl = null;
     return null;
   }
 

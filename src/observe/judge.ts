@@ -11,35 +11,17 @@ import { checkStoredMethods, storedMethodsOf } from '../checks/payment-methods.t
 import { isRefusal, isSuccess, show, type Exchange, type Problem } from '../checks/problem.ts';
 import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from '../checks/references.ts';
 import { checkRefused } from '../checks/refusal.ts';
+import { operationAt, titleOf, type OperationName } from '../operations.ts';
 import { validateRequest, type RequestBody } from '../schemas.ts';
 
-export type Operation = 'createCheckout' | 'listMethods' | 'createReference' | 'getPayment' | 'payCheckout';
+/** The operations observe judges: the reference's four, and the pay helper (a payment the observer can see). */
+export type Operation = Extract<OperationName, 'createCheckout' | 'listMethods' | 'createReference' | 'getPayment' | 'payCheckout'>;
 
-/** How the report names each operation (pay is the test helper's: a payment the observer can see). */
-export const operationTitles: Record<Operation, string> = {
-  createCheckout: 'POST /checkouts',
-  listMethods: 'GET /customers/{uuid}/paymentMethods',
-  createReference: 'POST /payments/references',
-  getPayment: 'GET /payments/{id}',
-  payCheckout: 'POST /test-helpers/checkouts/{id}/pay',
-};
-
-const routes: [Operation, string, RegExp][] = [
-  ['createCheckout', 'POST', /^\/checkouts\/?$/],
-  ['listMethods', 'GET', /^\/customers\/([^/]+)\/paymentMethods\/?$/],
-  ['createReference', 'POST', /^\/payments\/references\/?$/],
-  ['getPayment', 'GET', /^\/payments\/([^/]+)\/?$/],
-  ['payCheckout', 'POST', /^\/test-helpers\/checkouts\/([^/]+)\/pay\/?$/],
-];
-
-/** The operation a request calls and its path parameter; null for any other request (hosted pages, other helpers). */
+/** The operation a request calls, where observe judges it, and its path parameter; null for any other request. */
 export function operationOf(method: string, pathAndQuery: string): { operation: Operation; param: string | null } | null {
-  const path = pathAndQuery.split('?')[0];
-  for (const [operation, routeMethod, pattern] of routes) {
-    const match = method === routeMethod ? pattern.exec(path) : null;
-    if (match) return { operation, param: match[1] === undefined ? null : decodeURIComponent(match[1]) };
-  }
-  return null;
+  const called = operationAt(method, pathAndQuery);
+  if (!called || !(called.operation.ofReference || called.operation.name === 'payCheckout')) return null;
+  return { operation: called.operation.name as Operation, param: called.param };
 }
 
 /** An INFO clause's record of what the target did where the reference says "not shown". */
@@ -97,7 +79,7 @@ const judged = (title: string, exchange: Exchange, clauses: string[], problems: 
  * created through the observer (an unknown id may be answered 404: REF-10).
  */
 export function judgeExchange(operation: Operation, exchange: Exchange, createdHere: (paymentId: string) => boolean, param: string | null): Judged[] {
-  const title = operationTitles[operation];
+  const title = titleOf(operation);
   const { status } = exchange.response;
   if (status === 401 || status === 403) {
     return [judged(title, exchange, [], [], [{ clause: 'SEC-1', note: `${title} refused with ${status}`, value: exchange.response.body }])];

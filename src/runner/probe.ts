@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { checkoutVariants, validReference } from '../../generators/index.ts';
 import { statusHint } from '../needs.ts';
 import type { Profile } from '../run-config.ts';
+import { operationNamed, pathOf, uuidPattern, type OperationName } from '../operations.ts';
 import { describeFetchError, targetUrl } from './preflight.ts';
 
 export interface Probes {
@@ -28,7 +29,6 @@ interface Answer {
 
 type Send = (method: string, path: string, body?: unknown) => Promise<Answer | string>;
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const day = 24 * 60 * 60 * 1000;
 
 /** The capabilities of the profile, with the ones it leaves open settled by probing the target. */
@@ -45,7 +45,7 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
   }
   const answers: Array<{ call: string; status: number }> = [];
   const send = recorded(sender(baseUrl, headers, profile.timeouts.requestMs), answers);
-  const checkout = await send('POST', '/checkouts', fc.sample(checkoutVariants.atmPage, { seed: 1, numRuns: 1 })[0]);
+  const checkout = await send('POST', pathOf('createCheckout'), fc.sample(checkoutVariants.atmPage, { seed: 1, numRuns: 1 })[0]);
   const checkoutData = dataOf(checkout);
   let foundPages = hostedPages;
   if (foundPages === undefined) {
@@ -128,8 +128,10 @@ async function probeHelpers(send: Send, checkoutId: unknown): Promise<{ found: n
   const missing: string[] = [];
   let probed = 0;
   let refused = false;
-  const expect = async (method: string, path: string, body: unknown, present: (answer: Answer) => boolean) => {
+  const expect = async (name: OperationName, param: string | undefined, body: unknown, present: (answer: Answer) => boolean) => {
     probed += 1;
+    const { method } = operationNamed(name);
+    const path = pathOf(name, param);
     const answer = await send(method, path, body);
     if (typeof answer === 'string') missing.push(`${method} ${path} did not answer (${answer})`);
     else if (!present(answer)) {
@@ -139,15 +141,15 @@ async function probeHelpers(send: Send, checkoutId: unknown): Promise<{ found: n
     }
   };
 
-  await expect('POST', '/test-helpers/customers', {}, (answer) => answer.status >= 200 && answer.status < 300 && uuid.test(String((answer.body as { uuid?: unknown } | null)?.uuid)));
-  await expect('PUT', '/test-helpers/webhook', { url: 'not a URL' }, (answer) => helperPresent(answer.status));
+  await expect('registerCustomer', undefined, {}, (answer) => answer.status >= 200 && answer.status < 300 && uuidPattern.test(String((answer.body as { uuid?: unknown } | null)?.uuid)));
+  await expect('setWebhook', undefined, { url: 'not a URL' }, (answer) => helperPresent(answer.status));
   if (typeof checkoutId === 'string') {
-    await expect('POST', `/test-helpers/checkouts/${encodeURIComponent(checkoutId)}/pay`, { outcome: 'not an outcome' }, (answer) => helperPresent(answer.status));
+    await expect('payCheckout', checkoutId, { outcome: 'not an outcome' }, (answer) => helperPresent(answer.status));
   }
   const opensTomorrow = { ...fc.sample(validReference({ callback: 'without' }), { seed: 1, numRuns: 1 })[0], validDate: { start: new Date(Date.now() + day).toISOString(), end: new Date(Date.now() + 2 * day).toISOString() } };
-  const paymentId = dataOf(await send('POST', '/payments/references', opensTomorrow))?.id;
+  const paymentId = dataOf(await send('POST', pathOf('createReference'), opensTomorrow))?.id;
   if (typeof paymentId === 'string' || typeof paymentId === 'number') {
-    await expect('POST', `/test-helpers/payments/${encodeURIComponent(String(paymentId))}/confirm`, {}, (answer) => helperPresent(answer.status));
+    await expect('confirmPayment', String(paymentId), {}, (answer) => helperPresent(answer.status));
   }
   return { found: probed - missing.length, probed, missing, refused };
 }
