@@ -18,8 +18,9 @@ const cores = availableParallelism();
 const workers = {
   // The browser's tests spend CPU in Chromium.
   browser: Math.max(1, Math.floor(cores / 2)),
-  // The API tests wait on the target, and their requests overlap inside a test too (specs/pace.ts).
-  api: cores,
+  // The API tests wait on the target, and their requests overlap inside a test too (specs/pace.ts);
+  // a target of its own (not in-process) answers with a round trip, which more workers overlap.
+  api: run.targetKind === 'sandbox' ? cores : 2 * cores,
 };
 // Tests that wait out eventMs for what must not happen sit idle for it: where that is long, one
 // worker each (there are 5), started first, so that the run waits one eventMs window beside

@@ -79,7 +79,9 @@ export interface PropertyOptions {
   /** Stops the cases, and the shrinking of a failure (the smallest failing case found so far is kept), after this long. */
   timeLimitMs?: number;
 }
-export type Property = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<Problem[]>, options?: PropertyOptions) => Promise<void>;
+/** What a case answers where it was not run (a time budget over): the property run records only the cases that ran. */
+export const leftOut = Symbol('left out');
+export type Property = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<Problem[] | typeof leftOut>, options?: PropertyOptions) => Promise<void>;
 
 /** Pages in the run's Chromium, each in a fresh context (a device's settings for mobile emulation). */
 export interface BrowserPages {
@@ -113,14 +115,19 @@ const concurrentRequests = (run: RunConfig) => run.profile.requests?.concurrent 
  * Whether the predicate finds no problem in any of the values, tried `concurrency` at a time; no
  * new one starts after a failure (a problem or an error).
  */
-async function allHold<T>(values: T[], predicate: (value: T) => Promise<Problem[]>, concurrency: number): Promise<boolean> {
+/** Whether the predicate holds of every value, and of how many it ran (not left out). */
+async function allHold<T>(values: T[], predicate: (value: T) => Promise<Problem[] | typeof leftOut>, concurrency: number): Promise<{ held: boolean; ran: number }> {
+  let ran = 0;
   try {
     await inParallel(values, async (value) => {
-      if ((await predicate(value)).length > 0) throw new Error('a problem');
+      const problems = await predicate(value);
+      if (problems === leftOut) return;
+      ran++;
+      if (problems.length > 0) throw new Error('a problem');
     }, concurrency);
-    return true;
+    return { held: true, ran };
   } catch {
-    return false;
+    return { held: false, ran };
   }
 }
 
@@ -211,8 +218,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const attachRun = (propertyRun: PropertyRun) => attachJson(testInfo, attachmentNames.property, propertyRun, secretsOfRun(run.headers, run.profile));
       // First the cases fc.check tries, drawn from the same seed, several at a time (their requests
       // overlap). Only where one fails does fc.check go through them one by one, to shrink it.
-      if (await allHold(fc.sample(arbitrary, { seed: run.seed, numRuns: runs }), predicate, concurrentRequests(run))) {
-        await attachRun({ seed: run.seed, runs });
+      const firstPass = await allHold(fc.sample(arbitrary, { seed: run.seed, numRuns: runs }), predicate, concurrentRequests(run));
+      if (firstPass.held) {
+        await attachRun({ seed: run.seed, runs: firstPass.ran });
         return;
       }
       api.forget();
@@ -221,7 +229,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         fc.asyncProperty(arbitrary, async (value) => {
           const from = api.exchanges.length;
           const problems = await predicate(value);
-          if (problems.length === 0) return;
+          if (problems === leftOut || problems.length === 0) return;
           lastFailure = { problems, exchanges: api.exchanges.slice(from) };
           throw new Error(describeProblems(problems));
         }),
@@ -233,7 +241,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // Keep only the counterexample's exchanges as evidence: replay it once.
       api.forget();
       const counterexample = result.counterexample?.[0];
-      const replayed = counterexample === undefined ? [] : await predicate(counterexample as never);
+      const replay = counterexample === undefined ? [] : await predicate(counterexample as never);
+      const replayed = replay === leftOut ? [] : replay;
       const shrunk = `shrunk counterexample (seed ${run.seed}, path ${result.counterexamplePath}): ${JSON.stringify(counterexample)}`;
       if (replayed.length > 0) {
         api.note({ request: null, response: null, note: shrunk });
