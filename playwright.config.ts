@@ -27,7 +27,7 @@ const workers = {
 // everything else. A short eventMs (the embedded sandbox's 4 s) costs less than starting them:
 // side by side on 2 cores, 5 more workers took 14 s more CPU and 23 s more time than they saved.
 const waitingWorkers = run.profile.timeouts.eventMs >= 10_000 ? 5 : 0;
-const browserSpecs = /\/(pages|tokenization)\.spec\.ts$/;
+const browserSpecs = /\/(pages|tokenization|model-pages)\.spec\.ts$/;
 const waiting = new RegExp(waitsOutEventMs);
 const ownPoolForWaiting = waitingWorkers > 0;
 

@@ -11,6 +11,7 @@ import {
   answerWhen,
   atPlusOneHour,
   combine,
+  consentAlwaysOnPage,
   eachObject,
   escapeAttribute,
   editBody,
@@ -380,14 +381,7 @@ const tokenizationMutants: Mutant[] = [
     name: 'stores-without-consent',
     clause: 'TOK-2',
     description: 'The method is stored even when the customer declines the offer (pay helper and hosted form alike).',
-    transform: combine(editRequest('payCheckout', (body) => (body.storeConsent = true)), {
-      request(request, proxy) {
-        if (request.method !== 'POST' || !proxy.checkoutOfPage(request.path) || request.json !== undefined) return;
-        const form = new URLSearchParams(request.text);
-        form.set('storeConsent', 'on');
-        request.text = form.toString();
-      },
-    }),
+    transform: combine(editRequest('payCheckout', (body) => (body.storeConsent = true)), consentAlwaysOnPage),
   },
   {
     name: 'stores-on-declined-payment',

@@ -64,6 +64,16 @@ export function editStoredMethods(edit: (method: Json, index: number) => void): 
 }
 
 /** Answers the request itself, without forwarding it. */
+/** The hosted page's form posts storeConsent on, whatever the customer answered. */
+export const consentAlwaysOnPage: Transform = {
+  request(request, proxy) {
+    if (request.method !== 'POST' || !proxy.checkoutOfPage(request.path) || request.json !== undefined) return;
+    const form = new URLSearchParams(request.text);
+    form.set('storeConsent', 'on');
+    request.text = form.toString();
+  },
+};
+
 export function answer(status: number, json: Json): ProxyResponse {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, json, text: '' };
 }

@@ -4,7 +4,7 @@
  * while references wait, a payment after another. And the freedoms the model must allow.
  */
 import { randomUUID } from 'node:crypto';
-import { answer, editData, type Json } from './edits.ts';
+import { answer, consentAlwaysOnPage, editData, type Json } from './edits.ts';
 import type { ProxyContext, ProxyRequest, Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './catalogue.ts';
 
@@ -122,6 +122,12 @@ export const mutants: Mutant[] = [
     disturbs: ['TOK-2'],
     description: "A declined payment of a customer removes the methods the customer had stored before from their list.",
     transform: declineForgetsStored,
+  },
+  {
+    name: 'page-stores-without-consent',
+    clause: 'TOK-2',
+    description: 'The hosted page stores the method where the customer declined the offer to store it (the pay helper honours the answer): only a payment on the page shows it.',
+    transform: consentAlwaysOnPage,
   },
   {
     name: 'later-reference-closes-windows',

@@ -73,15 +73,17 @@ export interface Observer {
   safely(body: () => Promise<void>): Promise<void>;
 }
 
-export interface PropertyOptions {
+export interface PropertyOptions<T = unknown> {
   /** Overrides the run's number of cases, for properties whose cases are slow. */
   runs?: number;
   /** Stops the cases, and the shrinking of a failure (the smallest failing case found so far is kept), after this long. */
   timeLimitMs?: number;
+  /** Cases tried first on every run, whatever the seed (fast-check's examples): the classes a run must not leave to chance. */
+  examples?: T[];
 }
 /** What a case answers where it was not run (a time budget over): the property run records only the cases that ran. */
 export const leftOut = Symbol('left out');
-export type Property = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<Problem[] | typeof leftOut>, options?: PropertyOptions) => Promise<void>;
+export type Property = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<Problem[] | typeof leftOut>, options?: PropertyOptions<T>) => Promise<void>;
 
 /** Pages in the run's Chromium, each in a fresh context (a device's settings for mobile emulation). */
 export interface BrowserPages {
@@ -218,7 +220,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const attachRun = (propertyRun: PropertyRun) => attachJson(testInfo, attachmentNames.property, propertyRun, secretsOfRun(run.headers, run.profile));
       // First the cases fc.check tries, drawn from the same seed, several at a time (their requests
       // overlap). Only where one fails does fc.check go through them one by one, to shrink it.
-      const firstPass = await allHold(fc.sample(arbitrary, { seed: run.seed, numRuns: runs }), predicate, concurrentRequests(run));
+      const examples = options.examples ?? [];
+      const firstPass = await allHold([...examples, ...fc.sample(arbitrary, { seed: run.seed, numRuns: runs })], predicate, concurrentRequests(run));
       if (firstPass.held) {
         await attachRun({ seed: run.seed, runs: firstPass.ran });
         return;
@@ -233,7 +236,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           lastFailure = { problems, exchanges: api.exchanges.slice(from) };
           throw new Error(describeProblems(problems));
         }),
-        { seed: run.seed, numRuns: runs, ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs }) },
+        { seed: run.seed, numRuns: runs, examples: examples.map((example) => [example]), ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs }) },
       );
       const propertyRun: PropertyRun = { seed: run.seed, runs, ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }) };
       await attachRun(propertyRun);

@@ -50,7 +50,7 @@ export async function rendered(run: RunConfig, locator: Locator): Promise<void> 
  * its fields filled (on the page or in their frame), the option to store the method set where
  * asked, the pay button pressed.
  */
-export async function payOnPage(run: RunConfig, page: Page, paid: PaidWith, options: { storeConsent?: boolean; whereOffered?: boolean } = {}): Promise<void> {
+export async function payOnPage(run: RunConfig, page: Page, paid: PaidWith, options: { storeConsent?: boolean; whereOffered?: boolean } = {}): Promise<{ consentOffered: boolean }> {
   const fields: [Role, string][] =
     paid.method === 'CC'
       ? [['cardNumber', paid.card.number], ['cardHolder', paid.card.holder], ['expireMonth', paid.card.expireMonth], ['expireYear', paid.card.expireYear]]
@@ -61,13 +61,15 @@ export async function payOnPage(run: RunConfig, page: Page, paid: PaidWith, opti
   const chooser = optionalRole(run, page, paid.method === 'CC' ? 'methodCard' : 'methodWallet');
   if (chooser && (await chooser.count()) > 0) await chooser.first().check();
   for (const [field, value] of located) await field.fill(value);
+  let consentOffered = false;
   if (options.storeConsent !== undefined) {
     const consent = consentControl(run, page);
-    const offered = (await consent.count()) > 0;
-    test.skip(!offered && !options.whereOffered, 'the hosted page offers no option to store the method (PAGE-6 judges that)');
-    if (offered) await consent.first().setChecked(options.storeConsent);
+    consentOffered = (await consent.count()) > 0;
+    test.skip(!consentOffered && !options.whereOffered, 'the hosted page offers no option to store the method (PAGE-6 judges that)');
+    if (consentOffered) await consent.first().setChecked(options.storeConsent);
   }
   await pay.click();
+  return { consentOffered };
 }
 
 /** Pays with a card on the hosted page (see payOnPage). */

@@ -12,9 +12,9 @@ import { mutants } from '../mutants/model-candidates.ts';
 import { startProxy, type Transform } from '../mutants/proxy.ts';
 import { startReceiver } from '../specs/receiver.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
-import type { Exchange, Problem } from '../src/checks/index.ts';
+import type { Exchange, PaidWith, Problem } from '../src/checks/index.ts';
 import { recordedBody } from '../src/evidence.ts';
-import { Confirm, CreateCheckout, CreateReference, Departure, finish, ListMethods, Pay, SetWebhook, startModel, type World } from '../src/model/index.ts';
+import { Confirm, CreateCheckout, CreateReference, Departure, finish, ListMethods, Pay, PayOnPage, SetWebhook, startModel, type World } from '../src/model/index.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -22,7 +22,19 @@ after(async () => {
   for (const close of closers.reverse()) await close();
 });
 
-async function worldBehind(transform?: Transform): Promise<World> {
+/** Stands in for a customer on the hosted page: posts the sandbox's form, consenting where the page offers to store the method. */
+interface FakePage {
+  offersConsent: boolean;
+}
+
+async function postForm(url: string, paid: PaidWith, storeConsent: boolean): Promise<void> {
+  const fields: Record<string, string> = paid.method === 'CC' ? { cardNumber: paid.card.number, cardHolder: paid.card.holder, expireMonth: paid.card.expireMonth, expireYear: paid.card.expireYear } : { walletCountryCode: paid.wallet.countryCode, walletNumber: paid.wallet.number };
+  const form = new URLSearchParams({ method: paid.method, ...fields });
+  if (storeConsent) form.set('storeConsent', 'on');
+  await (await fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })).text();
+}
+
+async function worldBehind(transform?: Transform, fakePage?: FakePage): Promise<World> {
   const sandbox = await startSandbox({ port: 0, db: ':memory:', retryDelaysMs: [200, 200] });
   const proxy = await startProxy({ upstream: sandbox.url, transform });
   const receiver = await startReceiver({ host: '127.0.0.1', publicUrl: null });
@@ -43,6 +55,15 @@ async function worldBehind(transform?: Transform): Promise<World> {
   let used = 0;
   return {
     send,
+    pages: fakePage
+      ? {
+          async pay(url, paid, storeConsent) {
+            const consentOffered = fakePage.offersConsent && storeConsent !== undefined;
+            await postForm(url, paid, consentOffered && storeConsent === true);
+            return { consentOffered };
+          },
+        }
+      : null,
     helpers: {
       registerCustomer: async () => ((await send({ method: 'POST', path: '/test-helpers/customers', body: {} })).response.body as { uuid: string }).uuid,
       pay: (checkoutId, body) => send({ method: 'POST', path: `/test-helpers/checkouts/${checkoutId}/pay`, body }),
@@ -95,6 +116,7 @@ const sequences: Record<string, () => fc.AsyncCommand<never, World>[]> = {
     new Pay(0, 'failure', true),
     new ListMethods(0),
   ],
+  'page-stores-without-consent': () => [new CreateCheckout('storeWithConsent', consenting(), 'CC', 0), new PayOnPage(0, false), new ListMethods(0)],
   'later-reference-closes-windows': () => [longReference(false), longReference(false), new Confirm(1, 'now')],
 } as never;
 
@@ -103,15 +125,24 @@ describe('the model of the whole service', () => {
     assert.deepEqual(Object.keys(sequences).sort(), mutants.map((mutant) => mutant.name).sort());
   });
 
+  const page = { offersConsent: true };
   for (const mutant of mutants) {
     test(`the reference sandbox passes the sequence of ${mutant.name}`, async () => {
-      assert.deepEqual(await problemsOf(await worldBehind(), sequences[mutant.name]()), []);
+      assert.deepEqual(await problemsOf(await worldBehind(undefined, page), sequences[mutant.name]()), []);
     });
 
     test(`${mutant.name} departs on ${mutant.clause} only`, async () => {
-      const problems = await problemsOf(await worldBehind(mutant.transform), sequences[mutant.name]());
+      const problems = await problemsOf(await worldBehind(mutant.transform, page), sequences[mutant.name]());
       assert.ok(problems.length > 0, 'no departure found');
       assert.deepEqual([...new Set(problems.map((problem) => problem.clause))], [mutant.clause], JSON.stringify(problems, null, 2));
     });
   }
+
+  test('a payment on the hosted page is owed what it stores: the consent given there, or none where the page did not offer it', async () => {
+    const consentOnPage = () => [new CreateCheckout('storeWithConsent', consenting(), 'CC', 0), new PayOnPage(0, true), new ListMethods(0)];
+    assert.deepEqual(await problemsOf(await worldBehind(undefined, { offersConsent: true }), consentOnPage()), []);
+    assert.deepEqual(await problemsOf(await worldBehind(undefined, { offersConsent: false }), consentOnPage()), []);
+    const stored = [new CreateCheckout('storeMethod', storing(), 'MW', 1), new PayOnPage(0, false), new ListMethods(1)];
+    assert.deepEqual(await problemsOf(await worldBehind(undefined, { offersConsent: false }), stored), []);
+  });
 });

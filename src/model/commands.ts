@@ -24,6 +24,11 @@ export interface World {
     setWebhook(url: string): Promise<void>;
     removeWebhook(): Promise<void>;
   } | null;
+  /** Paying on the hosted page as a customer would, or null where the run does not (no browser, or no selectors for the page). */
+  pages: {
+    /** Pays on the page at url; storeConsent, where given, is the customer's answer to the offer to store the method. */
+    pay(url: string, paid: PaidWith, storeConsent: boolean | undefined): Promise<{ consentOffered: boolean }>;
+  } | null;
   receiver: { newPath(prefix: string): string; urlOf(path: string): string; received(path: string): readonly RecordedRequest[] };
   eventMs: number;
   /**
@@ -57,7 +62,7 @@ export async function startModel(world: World): Promise<Model> {
   return { ...emptyState(), customers, outOfBand: new Set(world.outOfBandCustomers), checkoutAnswers: [] };
 }
 
-type Command = fc.AsyncCommand<Model, World>;
+export type Command = fc.AsyncCommand<Model, World>;
 const pick = <T>(list: readonly T[], index: number): T | undefined => (list.length === 0 ? undefined : list[index % list.length]);
 /** The n-th of a list counted from its newest. */
 const pickNewest = <T>(list: readonly T[], n: number): T | undefined => pick([...list].reverse(), n);
@@ -138,7 +143,7 @@ export class CreateCheckout implements Command {
     const created = checkoutOf(exchange);
     if (problems.length === 0 && isSuccess(exchange.response.status) && created) {
       model.checkoutAnswers.push(exchange);
-      model.checkouts.push(checkoutFrom(request, created));
+      model.checkouts.push(checkoutFrom(request, created, { onPage: code !== null }));
     }
     settle(model, world, problems);
   }
@@ -163,6 +168,29 @@ export class Pay implements Command {
     settle(model, world, []);
   }
   toString = () => `pay(unpaid checkout #${this.checkout} from the newest, ${this.outcome}, storeConsent ${this.storeConsent})`;
+}
+
+const payableOnPage = (checkout: Model['checkouts'][number]) => !checkout.paid && checkout.pageUrl !== undefined;
+
+/** A customer pays on the checkout's page (approved: which card a target's issuer declines on a page is the target's): what it stores is owed as after the pay helper. */
+export class PayOnPage implements Command {
+  constructor(
+    readonly checkout: number,
+    readonly storeConsent: boolean,
+  ) {}
+  check = (model: Model) => model.checkouts.some(payableOnPage);
+  async run(model: Model, world: World) {
+    const checkout = pickNewest(model.checkouts.filter(payableOnPage), this.checkout)!;
+    const paidWith = world.payWith(checkout.code === 'MW' ? 'MW' : 'CC', false);
+    const at = world.now();
+    const asked = checkout.registration === 'allowRegistration' ? this.storeConsent : undefined;
+    const { consentOffered } = await world.pages!.pay(checkout.pageUrl!, paidWith, asked);
+    checkout.paid = true;
+    // A page that does not offer to store the method got no consent (PAGE-6 judges the offer).
+    model.payments.push({ checkout, paidWith, outcome: 'success', storeConsent: consentOffered && this.storeConsent, at, settledBy: at + world.eventMs, unknown: false });
+    settle(model, world, []);
+  }
+  toString = () => `payOnPage(unpaid checkout #${this.checkout} from the newest, storeConsent ${this.storeConsent})`;
 }
 
 export class ListMethods implements Command {
@@ -341,7 +369,7 @@ const checkoutRequests: Record<CheckoutKind, fc.Arbitrary<CheckoutRequest>> = {
 };
 
 /** The commands of a sequence: every operation, and those of the test helpers only where the target has them. */
-export function modelCommands(options: { helpers: boolean; maxCommands: number }): fc.Arbitrary<Iterable<Command>> {
+export function modelCommands(options: { helpers: boolean; pages: boolean; maxCommands: number }): fc.Arbitrary<Iterable<Command>> {
   // Storing checkouts most: what they store, or must not, is what several customers' payments interact on.
   const checkout = fc.oneof(
     ...(Object.entries(checkoutRequests) as [CheckoutKind, fc.Arbitrary<CheckoutRequest>][]).map(([kind, request]) => ({
@@ -365,8 +393,9 @@ export function modelCommands(options: { helpers: boolean; maxCommands: number }
     weighted(2, fc.constant(new SetWebhook())),
     weighted(1, fc.constant(new RemoveWebhook())),
   ];
+  const onPages = [weighted(6, fc.record({ checkout: newestFirst, consent: fc.boolean() }).map(({ checkout, consent }): Command => new PayOnPage(checkout, consent)))];
   // Unbiased: a biased run starts with empty sequences, and a run of a few sequences needs every one.
-  return fc.noBias(fc.commands([fc.oneof(...stateless, ...(options.helpers ? withHelpers : []))], { maxCommands: options.maxCommands, size: 'max' }));
+  return fc.noBias(fc.commands([fc.oneof(...stateless, ...(options.helpers ? withHelpers : []), ...(options.pages ? onPages : []))], { maxCommands: options.maxCommands, size: 'max' }));
 }
 
 /** The commands a target without test helpers does not get. */

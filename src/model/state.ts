@@ -18,9 +18,11 @@ export interface CheckoutModel {
   code: string | undefined;
   registration: Registration | null;
   paid: boolean;
+  /** checkoutUrl, where the checkout is one a customer pays on its page (a storing row, or one like it). */
+  pageUrl: string | undefined;
 }
 
-/** One call of the pay helper, and what the reference makes of it. */
+/** A payment (through the pay helper or on the hosted page), and what the reference makes of it. */
 export interface Payment {
   checkout: CheckoutModel;
   paidWith: PaidWith | { method: 'MB' };
@@ -109,10 +111,11 @@ export interface ModelState {
 export const emptyState = (): ModelState => ({ customers: [], outOfBand: new Set(), checkouts: [], payments: [], references: [], webhook: null, owed: [], paths: new Set(), quietAfter: 0 });
 
 /** The checkout a request creates, as the model keeps it. */
-export function checkoutFrom(request: CheckoutRequest, created: { id: string; paymentId?: string }): CheckoutModel {
+export function checkoutFrom(request: CheckoutRequest, created: { id: string; paymentId?: string; checkoutUrl?: string }, options: { onPage: boolean }): CheckoutModel {
   const details = request.payment?.paymentMethod?.details ?? {};
   const registration = details.createRegistration === true ? 'createRegistration' : details.allowRegistration === true ? 'allowRegistration' : null;
-  return { id: created.id, paymentId: created.paymentId, customer: request.payment?.customer?.uuid, code: request.payment?.paymentMethod?.code, registration, paid: false };
+  const pageUrl = options.onPage ? created.checkoutUrl : undefined;
+  return { id: created.id, paymentId: created.paymentId, customer: request.payment?.customer?.uuid, code: request.payment?.paymentMethod?.code, registration, paid: false, pageUrl };
 }
 
 /** What a customer's list must hold: the methods of the payments that stored one. */
