@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { codeFile } from './src/package-root.ts';
-import { readRunConfig } from './src/run-config.ts';
+import { readRunConfig, runConfigEnv } from './src/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
 import { waitsOutEventMs } from './specs/pools.ts';
 import { timingsEnv } from './bench/timings.ts';
@@ -9,7 +9,10 @@ import { timingsEnv } from './bench/timings.ts';
 // The conformance run. Started by "checkout-conformance run", which writes the run config first,
 // passes --grep, --workers and --global-timeout, and builds the report from what the conformance
 // reporter writes. A sharded run also writes Playwright's blob report, for "checkout-conformance merge".
-const run = readRunConfig();
+// Without a run config the specs can still be listed (npx playwright test --list --grep @CHK-5, an
+// editor's test explorer): the tests themselves then stop at their first fixture, saying why.
+const configured = process.env[runConfigEnv] !== undefined;
+const run = configured ? readRunConfig() : { outDir: 'reports/playwright', targetKind: 'sandbox', profile: { timeouts: { eventMs: 0 } } };
 const blobDir = process.env[blobDirEnv];
 const cores = availableParallelism();
 
@@ -41,7 +44,7 @@ export default defineConfig({
   timeout: 60_000,
   reporter: [
     ['list'],
-    [codeFile('src/runner/reporter')],
+    ...(configured ? [[codeFile('src/runner/reporter')] as const] : []),
     ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : []),
     // npm run bench: when each test ran, for the run's critical path.
     ...(process.env[timingsEnv] ? [[codeFile('bench/timings')] as const] : []),

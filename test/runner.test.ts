@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { grepPattern } from '../src/runner/playwright.ts';
 import { freePort } from '../src/runner/processes.ts';
 import { builtInProfile, loadProfile, ProfileError, runHeaders, withoutPlaceholders } from '../src/runner/profile.ts';
 import type { Report } from '../src/runner/report.ts';
+import { runConfigEnv } from '../src/run-config.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rawJournalFile } from '../src/runner/raw-results.ts';
 import { cli, packageRoot, readReport, specFolder, startCli, tempDir } from './support/cli.ts';
@@ -233,3 +235,13 @@ for (const stop of ['SIGINT', 'SIGTERM', '--timeout-ms'] as const) {
     assert.match(stdout, withFailure ? /non-conformant: 1 passed, 1 failed/ : /incomplete: 1 passed/);
   });
 }
+
+test('the specs list without a run config (npx playwright test --list --grep @PAGE-4, an editor extension)', () => {
+  const env = { ...process.env };
+  delete env[runConfigEnv];
+  const listed = spawnSync(join(packageRoot, 'node_modules', '.bin', 'playwright'), ['test', '--list', '--grep', '@PAGE-4'], { cwd: packageRoot, env, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(listed.status, 0, `${listed.stdout}\n${listed.stderr}`);
+  const total = /Total: (\d+) tests? in \d+ files?/.exec(listed.stdout);
+  assert.ok(total && Number(total[1]) > 0, listed.stdout);
+  assert.ok(listed.stdout.includes('pages.spec.ts'), listed.stdout);
+});
