@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { ReferenceRequest } from '../schemas/generated/types.ts';
 import { checkoutVariants } from './checkouts.ts';
 import { validReference } from './references.ts';
-import type { InputClass } from './classes.ts';
+import type { InputClass } from './input-class.ts';
 import { formatWithOffset, httpsUrl, matching, utcOffset } from './values.ts';
 
 export interface BrokenCase {

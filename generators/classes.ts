@@ -7,23 +7,10 @@
 import fc from 'fast-check';
 import type { CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
 import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
+import { inputClass, type InputClass } from './input-class.ts';
 import { allowedLayoutCodeCombinations, checkoutOf, checkoutVariants, rowEdgeCases, variantTitles, withoutUndefined, type LayoutCodeCombination } from './checkouts.ts';
 import { validReference } from './references.ts';
 import { amountName, everydayAmountEdges, extremeAmounts, formatWithOffset, httpsUrl, utcOffsets, type UtcOffset } from './values.ts';
-
-export interface InputClass<T = unknown> {
-  /** How the report names the class: "amount 2^31", "createRegistration with lower-case cc". */
-  name: string;
-  arbitrary: fc.Arbitrary<T>;
-  /** Where the reference leaves the input to the target: the INFO clause a refusal is recorded under (else the target must take it). */
-  mayBeRefused?: 'CHK-13' | 'SEC-2';
-}
-
-export const inputClass = <T>(name: string, arbitrary: fc.Arbitrary<T>, mayBeRefused?: InputClass['mayBeRefused']): InputClass<T> => ({
-  name,
-  arbitrary,
-  ...(mayBeRefused && { mayBeRefused }),
-});
 
 const withAmount = (request: CheckoutRequest, amount: number): CheckoutRequest => ({ ...request, payment: { ...request.payment, amount } });
 

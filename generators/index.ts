@@ -5,3 +5,4 @@ export * from './references.ts';
 export * from './broken.ts';
 export * from './payment-means.ts';
 export * from './classes.ts';
+export * from './input-class.ts';

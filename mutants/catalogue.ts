@@ -31,28 +31,11 @@ import {
   type Json,
 } from './edits.ts';
 import { apiRoutes, type ProxyContext, type ProxyRequest, type Route, type Transform } from './proxy.ts';
+import type { BenignVariant, Mutant } from './kinds.ts';
 import { redirectWithId } from '../src/sandbox/payments.ts';
 import * as classCandidates from './classes-candidates.ts';
 import * as freedoms from './freedoms-candidates.ts';
 import * as modelCandidates from './model-candidates.ts';
-
-export interface Mutant {
-  name: string;
-  /** The one clause whose failure kills the mutant. */
-  clause: string;
-  /** Other clauses the fault breaks as well (a missing paymentId breaks CHK-1 and CHK-2); any other failed clause is collateral blame. */
-  disturbs?: string[];
-  description: string;
-  transform: Transform;
-}
-
-export interface BenignVariant {
-  name: string;
-  /** The INFO clause whose freedom ("not shown") it uses, where it is one of theirs. */
-  freedom?: string;
-  description: string;
-  transform: Transform;
-}
 
 const envelopes: Route[] = ['createCheckout', 'listMethods', 'createReference', 'getPayment'];
 const payments: Route[] = ['createReference', 'getPayment'];

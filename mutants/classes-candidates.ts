@@ -3,7 +3,7 @@
  * by the class every run exercises, whatever the seed; and freedoms of those classes the suite must
  * pass.
  */
-import type { BenignVariant, Mutant } from './catalogue.ts';
+import type { BenignVariant, Mutant } from './kinds.ts';
 import { answerWhen, editData, editRequest, mapStrings, type Json } from './edits.ts';
 import type { ProxyRequest, Route } from './proxy.ts';
 

@@ -5,7 +5,7 @@
  * (../shared/spec/provider-facts.md and their public API documentation).
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import type { BenignVariant, Mutant } from './catalogue.ts';
+import type { BenignVariant, Mutant } from './kinds.ts';
 import { answer, answerHtml, editBody, editNotifications, eachObject, layoutOf, listsOthersMethods, pageRequested, type Json } from './edits.ts';
 import { apiRoutes, type ProxyContext, type ProxyRequest, type ProxyResponse, type Transform } from './proxy.ts';
 

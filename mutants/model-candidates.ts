@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { answer, consentAlwaysOnPage, editData, type Json } from './edits.ts';
 import type { ProxyContext, ProxyRequest, Transform } from './proxy.ts';
-import type { BenignVariant, Mutant } from './catalogue.ts';
+import type { BenignVariant, Mutant } from './kinds.ts';
 
 /** The customer a paid checkout names, where it names one. */
 const payerOf = (request: ProxyRequest, proxy: ProxyContext): string | undefined =>

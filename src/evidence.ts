@@ -1,5 +1,4 @@
 import { luhnValid } from './cards.ts';
-import type { Problem } from './checks/problem.ts';
 
 /**
  * What a check looks at and what a failure carries: one HTTP exchange with the target, masked so
@@ -44,12 +43,6 @@ export const attachmentNames = {
   judgement: 'judgement',
   classes: 'classes',
 } as const;
-
-/** What a test found: the problems of every clause, and whether it reached its judgement. */
-export interface Judgement {
-  problems: Problem[];
-  judged: boolean;
-}
 
 /** One class of input (generators/classes.ts) as a test met it: exercised, or skipped and why. */
 export interface ClassOutcome {

@@ -59,3 +59,9 @@ export function onlyClause(problems: Problem[], clause: string): Problem[] {
 export function describeProblems(problems: readonly Problem[]): string {
   return problems.map((problem) => `${problem.clause}: ${problem.message}`).join('\n');
 }
+
+/** What a test found: the problems of every clause, and whether it reached its judgement. */
+export interface Judgement {
+  problems: Problem[];
+  judged: boolean;
+}

@@ -4,7 +4,6 @@
  */
 import type { Clause } from '../clauses.ts';
 import { jsonFileReader } from './json-file.ts';
-import type { ClauseStatus } from './report.ts';
 
 export class BaselineError extends Error {}
 
@@ -57,7 +56,7 @@ function isCalendarDay(day: string): boolean {
 }
 
 /** A clause's status once its waiver (if any) is applied on the given day (YYYY-MM-DD). */
-export function waive(status: ClauseStatus, waiver: Waiver | undefined, day: string): { status: ClauseStatus; waiver: ClauseWaiver | null } {
+export function waive<Status extends string>(status: Status, waiver: Waiver | undefined, day: string): { status: Status | 'waived'; waiver: ClauseWaiver | null } {
   if (!waiver || (status !== 'failed' && status !== 'warning')) return { status, waiver: null };
   const expired = day > waiver.expires;
   return { status: expired ? status : 'waived', waiver: { ...waiver, expired } };

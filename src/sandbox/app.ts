@@ -1,38 +1,9 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { SandboxContext } from './context.ts';
 import { Refusal, refusalBody, refuse } from './errors.ts';
-import type { PageStyleName } from './index.ts';
-import type { PaymentProcessor } from './payments.ts';
-import type { Store } from './store.ts';
 import { apiRoutes } from './routes/api.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { testHelperRoutes } from './routes/test-helpers.ts';
-
-export interface SandboxContext {
-  store: Store;
-  processor: PaymentProcessor;
-  /** `{base_url}`: known once the server listens. */
-  baseUrl: () => string;
-  pageStyle: PageStyleName;
-}
-
-type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
-
-const methods: HTTPMethods[] = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
-
-/** Registers the handlers of one path; every other method answers 405 with an Allow header. */
-export function path(app: FastifyInstance, url: string, handlers: Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE', Handler>>) {
-  for (const [method, handler] of Object.entries(handlers)) app.route({ method: method as HTTPMethods, url, handler });
-  const allowed: string[] = Object.keys(handlers);
-  if (allowed.includes('GET')) allowed.push('HEAD');
-  app.route({
-    method: methods.filter((method) => !allowed.includes(method)),
-    url,
-    handler: async (request, reply) => {
-      reply.header('Allow', allowed.join(', '));
-      throw refuse(405, 'method_not_allowed', `${request.method} is not allowed on ${url}; allowed: ${allowed.join(', ')}`, 'a method the path allows');
-    },
-  });
-}
 
 /** The 4xx errors fastify raises itself (body parsing), as refusals. */
 const fastifyRefusals: Record<string, [code: string, rule: string]> = {

@@ -1,7 +1,8 @@
 /** "checkout-conformance sandbox": the reference sandbox alone, until SIGINT or SIGTERM. */
 import { parseArgs } from 'node:util';
 import { integer, UsageError } from '../runner/options.ts';
-import { defaultSandboxOptions, pageStyleNames, startSandbox, type PageStyleName, type SandboxOptions } from './index.ts';
+import { pageStyleNames, type PageStyleName } from './context.ts';
+import { defaultSandboxOptions, startSandbox, type SandboxOptions } from './index.ts';
 import { whenParentGone } from '../parent-watch.ts';
 
 export const sandboxUsage = `Usage: checkout-conformance sandbox [options]

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildApp } from './app.ts';
+import type { PageStyleName } from './context.ts';
 import { openDatabase } from './db.ts';
 import { createNotifier } from './notifications.ts';
 import { createPaymentProcessor } from './payments.ts';
@@ -23,8 +24,6 @@ export interface SandboxOptions {
   latencyMs?: number;
 }
 
-export const pageStyleNames = ['plain', 'portal'] as const;
-export type PageStyleName = (typeof pageStyleNames)[number];
 
 export interface Sandbox {
   /** `{base_url}`: http://127.0.0.1:<port> */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requestBodies, validateRequest, type RequestBody } from '../../schemas.ts';
 import type { CheckoutRequest, ReferenceRequest } from '../../../schemas/generated/types.ts';
-import { path, type SandboxContext } from '../app.ts';
+import { path, type SandboxContext } from '../context.ts';
 import { refuse, validatedBody } from '../errors.ts';
 import { methodNames, offeredMethods, type PayMethod } from '../payments.ts';
 import { paymentResource } from '../store.ts';

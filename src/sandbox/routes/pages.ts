@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { path, type SandboxContext } from '../app.ts';
+import { path, type SandboxContext } from '../context.ts';
 import { Refusal } from '../errors.ts';
 import { escapeHtml, page, plainStyle, type PageStyle } from '../html.ts';
 import { offeredMethods, parsePayRequest } from '../payments.ts';

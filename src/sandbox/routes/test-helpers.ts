@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConfirmAnswer, ConfirmRequest, RegisterCustomerAnswer, RegisterCustomerRequest, WebhookRequest } from '../../../schemas/generated/types.ts';
 import { testHelperSchema } from '../../schemas.ts';
-import { path, type SandboxContext } from '../app.ts';
+import { path, type SandboxContext } from '../context.ts';
 import { refuse, validatedBody } from '../errors.ts';
 import { parsePayRequest } from '../payments.ts';
 
