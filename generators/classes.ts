@@ -25,9 +25,12 @@ function amountClasses<T>(base: fc.Arbitrary<T>, set: (value: T, amount: number)
 const combinationName = ({ layout, code, registration }: LayoutCodeCombination) =>
   `layout ${layout ?? 'absent'}, code ${code}${registration ? `, ${registration}` : ', no registration'}`;
 
-const rowClasses = (Object.keys(checkoutVariants) as (keyof typeof checkoutVariants)[]).map((variant) =>
-  inputClass(`row "${variantTitles[variant]}"`, checkoutVariants[variant] as fc.Arbitrary<CheckoutRequest>),
-);
+/** The class of one row of 4.1: the row with exactly its contents. */
+export const rowClassOf = (variant: keyof typeof checkoutVariants): InputClass<CheckoutRequest> =>
+  inputClass(`row "${variantTitles[variant]}"`, checkoutVariants[variant] as fc.Arbitrary<CheckoutRequest>);
+const rowClasses = (Object.keys(checkoutVariants) as (keyof typeof checkoutVariants)[]).map(rowClassOf);
+/** Every kind of checkout 2.3 shapes the answer of: the rows of 4.1, and the combinations of layout, code and registration beyond them, which a target may refuse. */
+const createdCheckoutClasses = [...rowClasses, ...allowedLayoutCodeCombinations.map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13'))];
 
 const { storeMethod, storeWithConsent, atmPage } = checkoutVariants;
 const consentWithRecurring = storeWithConsent.map((request): CheckoutRequest => ({ ...request, payment: { ...request.payment, recurring: { amountQualifier: 'ESTM' } } }));
@@ -36,9 +39,9 @@ const storeWithoutRecurring = storeMethod.map((request) => withoutUndefined({ ..
 const withMethodCode = (request: CheckoutRequest, code: string): CheckoutRequest => ({ ...request, payment: { ...request.payment, paymentMethod: { code } } });
 
 /** Valid checkouts: what a target must accept (the rows of 4.1), and what it may refuse (CHK-13, SEC-2) but must answer per 2.3 where it accepts. */
-export const checkoutClasses: Record<'CHK-1' | 'CHK-5' | 'CHK-8', InputClass<CheckoutRequest>[]> = {
+export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CHK-5' | 'CHK-6' | 'CHK-8', InputClass<CheckoutRequest>[]> = {
   'CHK-1': [
-    ...rowClasses,
+    ...createdCheckoutClasses,
     inputClass('row "embed in web page" with non-ASCII names', rowEdgeCases.nonAsciiNames),
     inputClass('row "embed in web page", action URL with a query', rowEdgeCases.actionUrlWithQuery),
     inputClass('row "embed in web page", action URL with a fragment', rowEdgeCases.actionUrlWithFragment),
@@ -48,10 +51,13 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-5' | 'CHK-8', InputClass<Che
     inputClass('recurring ESTM without registration flags', consentWithRecurring.map((request) => withMethodCode(request, 'CC')), 'CHK-13'),
     inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13'),
     inputClass('nothing but amount and method code', atmPage.map(({ payment }): CheckoutRequest => ({ payment: { amount: payment!.amount, paymentMethod: { code: 'MB' } } })), 'CHK-13'),
-    ...allowedLayoutCodeCombinations.map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
   ],
+  'CHK-2': createdCheckoutClasses,
+  'CHK-3': createdCheckoutClasses,
+  'CHK-4': createdCheckoutClasses,
+  'CHK-6': rowClasses,
   'CHK-5': [
-    inputClass(`row "${variantTitles.embedMobile}"`, checkoutVariants.embedMobile),
+    rowClassOf('embedMobile'),
     ...allowedLayoutCodeCombinations.filter(({ layout }) => layout === 'default').map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
   ],
   'CHK-8': [inputClass('amount 123,456', atmPage.map((request) => withAmount(request, 123_456))), ...amountClasses(atmPage, withAmount)],

@@ -34,6 +34,12 @@ const isRecurring = (body: Json) => body?.payment?.recurring?.amountQualifier ==
 
 export const mutants: Mutant[] = [
   {
+    name: 'storing-checkout-createdAt-with-T',
+    clause: 'CHK-3',
+    description: 'A checkout that stores the method (createRegistration or allowRegistration) answers `data.createdAt` written with `T`; every other checkout is right.',
+    transform: editData(['createCheckout'], (data, _proxy, request) => asksToStore(request.json) && typeof data.createdAt === 'string' && (data.createdAt = data.createdAt.replace(' ', 'T'))),
+  },
+  {
     name: 'reference-zeros-dropped-once-confirmed',
     clause: 'REF-2',
     description: 'A reference keeps its leading zeros until it is paid; the confirmed payment shows it without them.',
