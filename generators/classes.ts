@@ -91,7 +91,7 @@ const openNow = referenceFromNow(-minute, day);
 const withReferenceAmount = (request: ReferenceRequest, amount: number): ReferenceRequest => ({ ...request, amount });
 
 /** Valid references, each with a window that ends in the future (REF-1: a closed window may be refused). */
-export const referenceClasses: Record<'REF-1' | 'REF-5', InputClass<ReferenceRequest>[]> = {
+export const referenceClasses: Record<'REF-1' | 'REF-3' | 'REF-5', InputClass<ReferenceRequest>[]> = {
   'REF-1': [
     inputClass('with callbackUrl', fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
     inputClass('with callbackUrl that has a query', fc.tuple(openNow, httpsUrl({ query: true })).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
@@ -102,6 +102,15 @@ export const referenceClasses: Record<'REF-1' | 'REF-5', InputClass<ReferenceReq
     inputClass('start at -12:00, end at +14:00', referenceFromNow(-minute, day, ['-12:00', '+14:00'])),
     inputClass('start at +05:45, end at -09:30', referenceFromNow(-minute, day, ['+05:45', '-09:30'])),
   ],
+  // Confirmed payments (the whole shape is owed once confirmed): windows open now, since only those can be paid.
+  'REF-3': [
+    inputClass('with callbackUrl', fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
+    inputClass('without callbackUrl', openNow),
+    inputClass('window ending in ten minutes', referenceFromNow(-minute, 10 * minute)),
+    inputClass('window of 90 days', referenceFromNow(-minute, 90 * day)),
+    inputClass('start at -12:00, end at +14:00', referenceFromNow(-minute, day, ['-12:00', '+14:00'])),
+    ...amountClasses(openNow, withReferenceAmount),
+  ],
   'REF-5': [
     ...amountClasses(openNow, withReferenceAmount),
     ...utcOffsets.map((offset) => inputClass(`validDate at ${offset}`, referenceFromNow(-minute, day, [offset, offset]))),
@@ -110,6 +119,16 @@ export const referenceClasses: Record<'REF-1' | 'REF-5', InputClass<ReferenceReq
     inputClass('with callbackUrl', fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
   ],
 };
+
+/** REF-4: every offset a request may write its window in, the payment read before confirmation or after it. */
+export const timestampClasses: InputClass<{ request: ReferenceRequest; stage: 'not yet paid' | 'confirmed' }>[] = [
+  ...utcOffsets.map((offset): [UtcOffset, UtcOffset] => [offset, offset]),
+  ['-12:00', '+14:00'] as [UtcOffset, UtcOffset],
+].flatMap((offsets) =>
+  (['not yet paid', 'confirmed'] as const).map((stage) =>
+    inputClass(`validDate at ${offsets[0] === offsets[1] ? offsets[0] : offsets.join(' and ')}, ${stage}`, referenceFromNow(-minute, day, offsets).map((request) => ({ request, stage }))),
+  ),
+);
 
 /**
  * REF-2: the target draws the reference, so its classes are outcomes, not inputs: references with no,
@@ -138,7 +157,7 @@ function brokenClassesByClause(cases: readonly BrokenCase[]): Record<string, str
 
 /** Every clause's classes by name: what the report lists as not run where no test exercised them. */
 export const classNamesByClause: Record<string, string[]> = {
-  ...Object.fromEntries(Object.entries({ ...checkoutClasses, ...tokenizationClasses, ...referenceClasses }).map(([clause, classes]) => [clause, classes.map((c) => c.name)])),
+  ...Object.fromEntries(Object.entries({ ...checkoutClasses, ...tokenizationClasses, ...referenceClasses, 'REF-4': timestampClasses }).map(([clause, classes]) => [clause, classes.map((c) => c.name)])),
   'REF-2': referenceShapes.flatMap((shape) => referenceStages.map((stage) => referenceClassName(shape.name, stage))),
   ...brokenClassesByClause([...brokenCheckouts, ...brokenReferences]),
 };

@@ -4,7 +4,7 @@
  * pass.
  */
 import type { BenignVariant, Mutant } from './kinds.ts';
-import { answerWhen, editData, editRequest, mapStrings, type Json } from './edits.ts';
+import { answerWhen, editData, editRequest, mapStrings, memoSet, withoutOffset, type Json } from './edits.ts';
 import type { ProxyRequest, Route } from './proxy.ts';
 
 const payments: Route[] = ['createReference', 'getPayment'];
@@ -132,6 +132,29 @@ export const mutants: Mutant[] = [
     description: 'A recurring (ESTM) checkout is taken as one that stores the method, with neither createRegistration nor allowRegistration.',
     transform: editRequest('createCheckout', (body) => {
       if (isRecurring(body) && !asksToStore(body) && body.payment?.paymentMethod) body.payment.paymentMethod.details = { ...body.payment.paymentMethod.details, createRegistration: true };
+    }),
+  },
+  {
+    name: 'half-hour-offsets-dropped',
+    clause: 'REF-4',
+    // The instant is lost with the offset: the echo of validDate (REF-5) breaks too.
+    disturbs: ['REF-5'],
+    description: 'A validity instant the request wrote at an offset of a half or three quarters of an hour (+05:30, +05:45, -09:30) is answered without its offset; whole-hour offsets are kept.',
+    transform: editData(payments, (data) => {
+      for (const edge of ['start', 'end']) {
+        const instant = data.validDate?.[edge];
+        if (typeof instant === 'string' && /[+-]\d\d:(30|45)$/.test(instant)) data.validDate[edge] = withoutOffset(instant);
+      }
+    }),
+  },
+  {
+    name: 'confirmed-callback-payment-without-entity',
+    clause: 'REF-3',
+    description: 'Once confirmed, the payment of a reference created with `callbackUrl` has no `referenceDetails.entity`; one created without keeps it.',
+    transform: editData(payments, (data, proxy, request) => {
+      const withCallback = memoSet<string>(proxy, 'with-callback');
+      if (request.route === 'createReference' && (request.json as Json)?.callbackUrl !== undefined) withCallback.add(data.id);
+      if (request.route === 'getPayment' && data.stateDetails?.state === 'confirmed' && withCallback.has(data.id)) delete data.referenceDetails?.entity;
     }),
   },
 ];

@@ -64,6 +64,12 @@ export function editStoredMethods(edit: (method: Json, index: number) => void): 
 }
 
 /** Answers the request itself, without forwarding it. */
+/** The scratch set of a transform, under its key. */
+export function memoSet<T>(proxy: ProxyContext, key: string): Set<T> {
+  if (!proxy.memo.has(key)) proxy.memo.set(key, new Set<T>());
+  return proxy.memo.get(key) as Set<T>;
+}
+
 /** The hosted page's form posts storeConsent on, whatever the customer answered. */
 export const consentAlwaysOnPage: Transform = {
   request(request, proxy) {

@@ -4,19 +4,13 @@
  * while references wait, a payment after another. And the freedoms the model must allow.
  */
 import { randomUUID } from 'node:crypto';
-import { answer, consentAlwaysOnPage, editData, type Json } from './edits.ts';
+import { answer, consentAlwaysOnPage, editData, memoSet, type Json } from './edits.ts';
 import type { ProxyContext, ProxyRequest, Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 
 /** The customer a paid checkout names, where it names one. */
 const payerOf = (request: ProxyRequest, proxy: ProxyContext): string | undefined =>
   request.route === 'payCheckout' && request.param ? proxy.checkouts.get(request.param)?.request?.payment?.customer?.uuid : undefined;
-
-/** The scratch set of a transform, under its key. */
-function memoSet<T>(proxy: ProxyContext, key: string): Set<T> {
-  if (!proxy.memo.has(key)) proxy.memo.set(key, new Set<T>());
-  return proxy.memo.get(key) as Set<T>;
-}
 
 async function storedMethods(proxy: ProxyContext, customer: string): Promise<Json[]> {
   const list = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(customer)}/paymentMethods`)).json as Json;

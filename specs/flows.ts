@@ -116,7 +116,8 @@ export async function createReference(api: Api, request: ReferenceRequest): Prom
   return referenceCreated(api, await api.post('/payments/references', request));
 }
 
-function referenceCreated(api: Api, exchange: Exchange): { exchange: Exchange; paymentId: string } {
+/** The answer of a reference's creation, where it names the payment: see createReference. */
+export function referenceCreated(api: Api, exchange: Exchange): { exchange: Exchange; paymentId: string } {
   api.require(checkReferenceCreated(exchange));
   const paymentId = paymentIdOf(exchange);
   test.skip(paymentId === undefined, needs.paymentId.reason);

@@ -7,6 +7,7 @@ import {
   referenceSearchBound,
   referenceShapes,
   referenceStages,
+  timestampClasses,
   validReference,
   type ReferenceStage,
 } from '../generators/index.ts';
@@ -26,9 +27,13 @@ import {
   type Exchange,
   type Problem,
 } from '../src/checks/index.ts';
-import { helperClient, helpersUsable, requires, tags, test } from './fixtures.ts';
-import { createReference, exerciseClasses, getPayment, createClosedReference, futureWindow, mustSucceed, readPayment, readSettled, recordClasses, refusedWhereFree, requireServed, sample, samples } from './flows.ts';
+import { helperClient, helpersUsable, requires, tags, test, type Receiver } from './fixtures.ts';
+import { createReference, referenceCreated, exerciseClasses, getPayment, createClosedReference, futureWindow, mustSucceed, readPayment, readSettled, recordClasses, refusedWhereFree, requireServed, sample, samples } from './flows.ts';
 import { inParallel } from './pace.ts';
+
+/** The request with its callbackUrl (where it has one) moved to the suite's receiver, its query kept: a test's notifications stay on this machine. */
+const callbackAtReceiver = (receiver: Receiver, request: ReferenceRequest): ReferenceRequest =>
+  request.callbackUrl === undefined ? request : { ...request, callbackUrl: `${receiver.urlOf(receiver.newPath('callback'))}${new URL(request.callbackUrl).search}` };
 
 /** A reference's shape: no, one or several leading zeros. */
 const shapeOf = (reference: string) => (/^[0-9]{9}$/.test(reference) ? referenceShapes.find(({ pattern }) => pattern.test(reference))?.name : undefined);
@@ -40,10 +45,7 @@ const manyReferences = 120;
 
 test.describe('payment references', () => {
   test('a valid reference request succeeds, with and without callbackUrl (every class)', { tag: tags('REF-1') }, async ({ run, api, receiver }) => {
-    await exerciseClasses(run, api, 'REF-1', referenceClasses['REF-1'], async (request) => {
-      const sent = request.callbackUrl === undefined ? request : { ...request, callbackUrl: `${receiver.urlOf(receiver.newPath('callback'))}${new URL(request.callbackUrl).search}` };
-      return checkReferenceCreated(await api.post('/payments/references', sent));
-    });
+    await exerciseClasses(run, api, 'REF-1', referenceClasses['REF-1'], async (request) => checkReferenceCreated(await api.post('/payments/references', callbackAtReceiver(receiver, request))));
   });
 
   test('references are 9-digit strings, leading zeros kept, and distinct while valid at the same time (property)', { tag: tags('REF-2', 'REF-8') }, async ({ run, api, property }) => {
@@ -69,10 +71,26 @@ test.describe('payment references', () => {
     api.expectNoProblems(checkPayment(await readPayment(api, paymentId), { stage: 'not yet paid' }));
   });
 
-  test('a confirmed payment is answered with the whole shape of 2.6, its reference and timestamps included', { tag: tags('REF-3', 'REF-2', 'REF-4') }, async ({ run, api, interbank }) => {
-    const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without', around: new Date() })));
-    await mustSucceed(api, interbank.confirm(paymentId));
-    api.expectNoProblems(checkPayment(await readSettled(run, api, paymentId, 'confirmed'), { stage: 'confirmed' }));
+  test('a confirmed payment is answered with the whole shape of 2.6 (every class)', { tag: tags('REF-3') }, async ({ run, api, interbank, receiver }) => {
+    await exerciseClasses(run, api, 'REF-3', referenceClasses['REF-3'], async (request, inputClass) => {
+      const exchange = await api.post('/payments/references', callbackAtReceiver(receiver, request));
+      const refused = refusedWhereFree(exchange, inputClass);
+      if (refused) return refused;
+      const { paymentId } = referenceCreated(api, exchange);
+      await mustSucceed(api, interbank.confirm(paymentId));
+      return checkPayment(await readSettled(run, api, paymentId, 'confirmed'), { stage: 'confirmed' }).filter((problem) => problem.clause === 'REF-3');
+    });
+  });
+
+  test('every timestamp of the payment has an offset, before and after confirmation, whatever offsets the request wrote (every class)', { tag: tags('REF-4') }, async ({ run, api }) => {
+    const helpers = helpersUsable(run) ? helperClient(api) : null;
+    await exerciseClasses(run, api, 'REF-4', timestampClasses, async ({ request, stage }) => {
+      if (stage === 'confirmed' && !helpers) return { skipped: needs.interbank.reason };
+      const { paymentId } = await createReference(api, request);
+      if (stage === 'confirmed') await mustSucceed(api, helpers!.confirm(paymentId));
+      const read = stage === 'confirmed' ? await readSettled(run, api, paymentId, 'confirmed') : await readPayment(api, paymentId);
+      return checkPayment(read, { stage }).filter((problem) => problem.clause === 'REF-4');
+    });
   });
 
   test('the payment echoes the amount, the validity instants and the method codes requested (every class, then a property)', { tag: tags('REF-5') }, async ({ run, api, property }) => {
