@@ -67,9 +67,15 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
  * Storing with and without recurring ESTM, and ESTM without either flag (which stores nothing): the
  * test sets the method (CC or MW) and the registration its clause is about.
  */
-export const tokenizationClasses: Record<'TOK-1' | 'TOK-2' | 'TOK-4', InputClass<CheckoutRequest>[]> = {
+export const tokenizationClasses: Record<'TOK-1' | 'TOK-2' | 'TOK-3' | 'TOK-4', InputClass<CheckoutRequest>[]> = {
   'TOK-1': [inputClass(`row "${variantTitles.storeMethod}", recurring ESTM`, storeMethod), inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13')],
   'TOK-2': [inputClass(`row "${variantTitles.storeWithConsent}"`, storeWithConsent), inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13')],
+  // A declined payment in every checkout that would store: the request keeps its registration details, and the customer consents where asked.
+  'TOK-3': [
+    inputClass(`row "${variantTitles.storeMethod}", recurring ESTM`, storeMethod),
+    inputClass(`row "${variantTitles.storeWithConsent}", the customer consenting`, storeWithConsent),
+    inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13'),
+  ],
   'TOK-4': [
     inputClass('the consent row without registration details', storeWithConsent, 'CHK-13'),
     inputClass('recurring ESTM without registration flags', consentWithRecurring, 'CHK-13'),

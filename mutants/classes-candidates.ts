@@ -135,6 +135,18 @@ export const mutants: Mutant[] = [
     }),
   },
   {
+    name: 'declined-consenting-payment-stores',
+    clause: 'TOK-3',
+    description: 'A declined payment in an `allowRegistration` checkout whose customer consented is taken as a success and stores the method; a declined payment with `createRegistration` stores nothing.',
+    transform: editRequest('payCheckout', (body, proxy, request) => {
+      const checkout = request.param ? proxy.checkouts.get(request.param) : undefined;
+      if (checkout?.request?.payment?.paymentMethod?.details?.allowRegistration !== true || body.storeConsent !== true || body.outcome !== 'failure') return;
+      body.outcome = 'success';
+      // The sandbox's issuer declines cards ending in 0002: the mutant takes another card instead.
+      if (typeof body.card?.number === 'string' && body.card.number.endsWith('0002')) body.card.number = '4111111111111111';
+    }),
+  },
+  {
     name: 'half-hour-offsets-dropped',
     clause: 'REF-4',
     // The instant is lost with the offset: the echo of validDate (REF-5) breaks too.

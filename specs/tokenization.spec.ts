@@ -136,12 +136,19 @@ test.describe('storing payment methods', () => {
       api.expectNoProblems(checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-2', why: 'where the customer declined', before }));
     });
 
-    test(`a declined ${name} payment stores nothing`, { tag: tags('TOK-3') }, async ({ run, api, browserPages }) => {
+    test(`a declined ${name} payment stores nothing, in every checkout that would store it`, { tag: tags('TOK-3') }, async ({ run, api, browserPages }) => {
       const pays = payer(run, api, browserPages);
-      const [customer] = await pays.customers(1);
-      const before = await storedBefore(api, customer);
-      const settle = await pays.pay(storing(run, method, 'createRegistration'), customer, paidWith(run, method, { declined: true }), { outcome: 'failure' });
-      api.expectNoProblems(checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-3', why: 'after a declined payment', before }));
+      const classes = tokenizationClasses['TOK-3'];
+      const customers = await pays.customers(classes.length);
+      const declined = paidWith(run, method, { declined: true });
+      await exerciseClasses(run, api, 'TOK-3', classes, async (request, inputClass) => {
+        const customer = customers[classes.indexOf(inputClass)];
+        const before = await storedBefore(api, customer);
+        const storing = withMethod(request, method, request.payment?.paymentMethod?.details);
+        const settle = await pays.pay(storing, customer, declined, { outcome: 'failure', storeConsent: true, whereOffered: true, inputClass });
+        if (typeof settle !== 'number') return settle;
+        return checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-3', why: `after a declined payment (${inputClass.name})`, before });
+      });
     });
 
     test(`a ${name} payment in a checkout without createRegistration or allowRegistration stores nothing (with and without recurring ESTM)`, { tag: tags('TOK-4') }, async ({ run, api, browserPages }) => {
