@@ -5,7 +5,9 @@
  * per clause, which classes ran and why any did not.
  */
 import fc from 'fast-check';
-import type { CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
+import type { CardPayRequest, CheckoutRequest, ReferenceRequest, WalletPayRequest } from '../schemas/generated/types.ts';
+import { cardBrand } from '../src/cards.ts';
+import { card, wallet } from './payment-means.ts';
 import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
 import { inputClass, type InputClass } from './input-class.ts';
 import { allowedLayoutCodeCombinations, checkoutOf, checkoutVariants, rowEdgeCases, variantTitles, withoutUndefined, type LayoutCodeCombination } from './checkouts.ts';
@@ -81,6 +83,22 @@ export const tokenizationClasses: Record<'TOK-1' | 'TOK-2' | 'TOK-3' | 'TOK-4', 
     inputClass('recurring ESTM without registration flags', consentWithRecurring, 'CHK-13'),
   ],
 };
+
+const paidByCard = (arbitrary: fc.Arbitrary<CardPayRequest['card']>) => arbitrary.map((paid): CardPayRequest => ({ method: 'CC', card: paid }));
+const paidByWallet = (countryCode: string) => wallet().map((paid): WalletPayRequest => ({ method: 'MW', wallet: { ...paid, countryCode } }));
+const ofBrand = (brand: string) => paidByCard(card().filter((paid) => cardBrand(paid.number) === brand));
+
+/** PML-5: every kind of card and wallet a customer pays with, whose stored values must be what was paid with. */
+export const storedMeansClasses: InputClass<CardPayRequest | WalletPayRequest>[] = [
+  inputClass('a VISA card (16 digits)', ofBrand('VISA')),
+  inputClass('a MASTERCARD card (16 digits)', ofBrand('MASTERCARD')),
+  inputClass('an AMEX card (15 digits)', ofBrand('AMEX')),
+  inputClass('a card expiring in January (month 01)', paidByCard(card().map((paid) => ({ ...paid, expireMonth: '01' })))),
+  inputClass('a card whose holder has accents, an apostrophe and a hyphen', paidByCard(card().map((paid) => ({ ...paid, holder: "João D'Ávila-Nóbrega" })))),
+  inputClass('a wallet of country code 1 (one digit)', paidByWallet('1')),
+  inputClass('a wallet of country code 34 (two digits)', paidByWallet('34')),
+  inputClass('a wallet of country code 351 (three digits)', paidByWallet('351')),
+];
 
 const minute = 60_000;
 const day = 24 * 60 * minute;
@@ -163,7 +181,7 @@ function brokenClassesByClause(cases: readonly BrokenCase[]): Record<string, str
 
 /** Every clause's classes by name: what the report lists as not run where no test exercised them. */
 export const classNamesByClause: Record<string, string[]> = {
-  ...Object.fromEntries(Object.entries({ ...checkoutClasses, ...tokenizationClasses, ...referenceClasses, 'REF-4': timestampClasses }).map(([clause, classes]) => [clause, classes.map((c) => c.name)])),
+  ...Object.fromEntries(Object.entries({ ...checkoutClasses, ...tokenizationClasses, ...referenceClasses, 'REF-4': timestampClasses, 'PML-5': storedMeansClasses }).map(([clause, classes]) => [clause, classes.map((c) => c.name)])),
   'REF-2': referenceShapes.flatMap((shape) => referenceStages.map((stage) => referenceClassName(shape.name, stage))),
   ...brokenClassesByClause([...brokenCheckouts, ...brokenReferences]),
 };

@@ -4,7 +4,7 @@
  * pass.
  */
 import type { BenignVariant, Mutant } from './kinds.ts';
-import { answerWhen, editData, editRequest, mapStrings, memoSet, withoutOffset, type Json } from './edits.ts';
+import { answerWhen, editData, editRequest, editStoredMethods, mapStrings, memoSet, withoutOffset, type Json } from './edits.ts';
 import type { ProxyRequest, Route } from './proxy.ts';
 
 const payments: Route[] = ['createReference', 'getPayment'];
@@ -144,6 +144,23 @@ export const mutants: Mutant[] = [
       body.outcome = 'success';
       // The sandbox's issuer declines cards ending in 0002: the mutant takes another card instead.
       if (typeof body.card?.number === 'string' && body.card.number.endsWith('0002')) body.card.number = '4111111111111111';
+    }),
+  },
+  {
+    name: 'amex-last-digits-reversed',
+    clause: 'PML-5',
+    description: 'A stored AMEX card (15 digits) shows its last four digits in reverse order; 16-digit cards are right.',
+    transform: editStoredMethods((method) => {
+      const digits = method.last4Digitis;
+      if (method.type === 'CC' && method.brand === 'AMEX' && typeof digits === 'string') method.last4Digitis = [...digits].reverse().join('');
+    }),
+  },
+  {
+    name: 'short-country-codes-padded',
+    clause: 'PML-5',
+    description: 'A stored wallet of a one- or two-digit country code (1, 34) shows it padded to three digits (001, 034); 351 is right.',
+    transform: editStoredMethods((method) => {
+      if (method.type === 'MW' && typeof method.countryCode === 'string') method.countryCode = method.countryCode.padStart(3, '0');
     }),
   },
   {

@@ -63,7 +63,6 @@ export function editStoredMethods(edit: (method: Json, index: number) => void): 
   return editData(['listMethods'], (data) => Array.isArray(data) && data.forEach((method, index) => method && edit(method, index)));
 }
 
-/** Answers the request itself, without forwarding it. */
 /** The scratch set of a transform, under its key. */
 export function memoSet<T>(proxy: ProxyContext, key: string): Set<T> {
   if (!proxy.memo.has(key)) proxy.memo.set(key, new Set<T>());
@@ -80,6 +79,7 @@ export const consentAlwaysOnPage: Transform = {
   },
 };
 
+/** Answers the request itself, without forwarding it. */
 export function answer(status: number, json: Json): ProxyResponse {
   return { status, headers: { 'content-type': 'application/json; charset=utf-8' }, json, text: '' };
 }

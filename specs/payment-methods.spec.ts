@@ -1,10 +1,10 @@
 /** Reference 2.4 and 4.2: listing a customer's stored payment methods. */
 import { randomUUID } from 'node:crypto';
-import { card, checkoutVariants, wallet } from '../generators/index.ts';
-import { checkMethodCount, checkMethodTypeListed, checkOnlyOwnMethods, checkStoredMethods, foreignMethods, ownMethods, storedMethodsOf, type Exchange, type PaidWith } from '../src/checks/index.ts';
+import { card, checkoutVariants, storedMeansClasses, wallet } from '../generators/index.ts';
+import { checkMethodCount, checkMethodStored, checkMethodTypeListed, checkOnlyOwnMethods, checkStoredMethods, foreignMethods, ownMethods, storedMethodsOf, type Exchange, type PaidWith } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { tags, test, type Api, type Helpers } from './fixtures.ts';
-import { createCheckout, forCustomer, listMethods, listSettled, listStoredMethods, mustSucceed, sample, samples, withMethod } from './flows.ts';
+import { createCheckout, exerciseClasses, forCustomer, listMethods, listSettled, listStoredMethods, mustSucceed, sample, samples, withMethod } from './flows.ts';
 import { inParallel } from './pace.ts';
 
 /** More stored methods than a first page of ten would show. */
@@ -79,6 +79,17 @@ test.describe('stored payment methods', () => {
       api.expectNoProblems([...othersMethods, ...(type ? checkMethodTypeListed(list, { type, foreign }) : []), ...checkStoredMethods(list, { foreign })]);
     });
   }
+
+  test('what is stored is what was paid with, for every kind of card and wallet (every class)', { tag: tags('PML-5') }, async ({ run, api, helpers }) => {
+    await exerciseClasses(run, api, 'PML-5', storedMeansClasses, async (paid) => {
+      const customer = await helpers.registerCustomer();
+      const before = storedMethodsOf(await listStoredMethods(api, customer));
+      const { checkout } = await createCheckout(api, forCustomer(withMethod(sample(run, checkoutVariants.storeMethod), paid.method, { createRegistration: true }), customer));
+      await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', ...paid }));
+      const judged = (exchange: Exchange) => checkMethodStored(exchange, { paidWith: paid, clause: 'TOK-1', before });
+      return judged(await listSettled(api, customer, (exchange) => judged(exchange).length === 0, run.profile.timeouts.eventMs));
+    });
+  });
 
   // Runs on any target, those without test helpers (a mock) included: whatever list it answers must be well formed.
   // A stateful target stores nothing for a UUID no one registered: what it lists there is another customer's (a mock answers its example).
