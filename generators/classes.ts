@@ -100,6 +100,14 @@ export const storedMeansClasses: InputClass<CardPayRequest | WalletPayRequest>[]
   inputClass('a wallet of country code 351 (three digits)', paidByWallet('351')),
 ];
 
+/** EVT-1: the queries a callbackUrl may carry, each of which the notification must keep (appended to an address of the suite's receiver). */
+export const callbackQueryClasses: InputClass<string>[] = [
+  inputClass('callbackUrl without a query', fc.constant('')),
+  inputClass('callbackUrl with a query of its own', fc.constant('?shop=7&channel=callback')),
+  inputClass('callbackUrl whose query has encoded characters (%26, %C3%A9, %20)', fc.constant('?pair=a%26b&note=caf%C3%A9&space=a%20b')),
+  inputClass('callbackUrl whose query repeats a name', fc.constant('?tag=first&tag=second')),
+];
+
 const minute = 60_000;
 const day = 24 * 60 * minute;
 
@@ -181,7 +189,7 @@ function brokenClassesByClause(cases: readonly BrokenCase[]): Record<string, str
 
 /** Every clause's classes by name: what the report lists as not run where no test exercised them. */
 export const classNamesByClause: Record<string, string[]> = {
-  ...Object.fromEntries(Object.entries({ ...checkoutClasses, ...tokenizationClasses, ...referenceClasses, 'REF-4': timestampClasses, 'PML-5': storedMeansClasses }).map(([clause, classes]) => [clause, classes.map((c) => c.name)])),
+  ...Object.fromEntries(Object.entries({ ...checkoutClasses, ...tokenizationClasses, ...referenceClasses, 'REF-4': timestampClasses, 'PML-5': storedMeansClasses, 'EVT-1': callbackQueryClasses }).map(([clause, classes]) => [clause, classes.map((c) => c.name)])),
   'REF-2': referenceShapes.flatMap((shape) => referenceStages.map((stage) => referenceClassName(shape.name, stage))),
   ...brokenClassesByClause([...brokenCheckouts, ...brokenReferences]),
 };

@@ -4,7 +4,7 @@
  * pass.
  */
 import type { BenignVariant, Mutant } from './kinds.ts';
-import { answerWhen, editData, editRequest, editStoredMethods, mapStrings, memoSet, withoutOffset, type Json } from './edits.ts';
+import { answerWhen, editData, editNotifications, editRequest, editStoredMethods, mapStrings, memoSet, withoutOffset, type Json } from './edits.ts';
 import type { ProxyRequest, Route } from './proxy.ts';
 
 const payments: Route[] = ['createReference', 'getPayment'];
@@ -164,6 +164,16 @@ export const mutants: Mutant[] = [
     }),
   },
   {
+    name: 'callback-query-decoded',
+    clause: 'EVT-1',
+    description: "The notification goes to callbackUrl with its query percent-decoded: a plain query arrives as sent, an encoded `&` or space does not.",
+    transform: editNotifications((delivery) => {
+      const url = new URL(delivery.to);
+      if (delivery.channel !== 'callback' || !/%[0-9A-F]{2}/i.test(url.search)) return [delivery];
+      return [{ ...delivery, to: `${url.origin}${url.pathname}?${decodeURIComponent(url.search.slice(1))}` }];
+    }),
+  },
+  {
     name: 'half-hour-offsets-dropped',
     clause: 'REF-4',
     // The instant is lost with the offset: the echo of validDate (REF-5) breaks too.
@@ -204,5 +214,14 @@ export const benignVariants: BenignVariant[] = [
       },
       notification: (delivery) => [{ ...delivery, json: mapStrings(delivery.json, referenceInJson) }],
     },
+  },
+  {
+    name: 'callback-query-reencoded',
+    description: 'The notification goes to callbackUrl with its query encoded anew (a space as +, names and values otherwise as sent): the same query, written otherwise.',
+    transform: editNotifications((delivery) => {
+      const url = new URL(delivery.to);
+      if (delivery.channel !== 'callback' || url.search === '') return [delivery];
+      return [{ ...delivery, to: `${url.origin}${url.pathname}?${new URLSearchParams(url.search).toString()}` }];
+    }),
   },
 ];

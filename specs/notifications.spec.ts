@@ -1,8 +1,8 @@
 /** Reference 1 and 6: notifications of confirmed references, to callbackUrl or to the webhook. */
-import { validReference } from '../generators/index.ts';
+import { callbackQueryClasses, validReference } from '../generators/index.ts';
 import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, identifiesPayment, paymentOf, type PaymentNames } from '../src/checks/index.ts';
 import { tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
-import { createClosedReference, createReference, getPayment, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
+import { createClosedReference, createReference, exerciseClasses, getPayment, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { holdingWebhook } from './webhook-lock.ts';
 
@@ -32,16 +32,16 @@ function callbackAddress(receiver: Receiver): { path: string; url: string } {
 }
 
 test.describe('notifications to callbackUrl', () => {
-  test('a paid and confirmed reference is notified at its callbackUrl, naming the payment, which then reads confirmed', { tag: tags('EVT-1', 'EVT-3', 'REF-6') }, async ({ run, api, interbank, receiver }) => {
-    const callback = callbackAddress(receiver);
-    const payment = await referenceFor(run, api, callback.url);
-    await mustSucceed(api, interbank.confirm(payment.id));
-    const withinMs = run.profile.timeouts.eventMs;
-    const received = await receivedAt(api, receiver, callback.path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
-    api.expectNoProblems([
-      ...checkNotified(received, { payment, clause: 'EVT-1', where: 'callbackUrl', address: callback.url, withinMs }),
-      ...checkConfirmed(await readSettled(run, api, payment.id, 'confirmed')),
-    ]);
+  test('a paid and confirmed reference is notified at its callbackUrl, its query kept, naming the payment, which then reads confirmed (every class)', { tag: tags('EVT-1', 'EVT-3', 'REF-6') }, async ({ run, api, interbank, receiver }) => {
+    await exerciseClasses(run, api, 'EVT-1', callbackQueryClasses, async (query) => {
+      const path = receiver.newPath('callback');
+      const address = `${receiver.urlOf(path)}${query}`;
+      const payment = await referenceFor(run, api, address);
+      await mustSucceed(api, interbank.confirm(payment.id));
+      const withinMs = run.profile.timeouts.eventMs;
+      const received = await receivedAt(api, receiver, path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
+      return [...checkNotified(received, { payment, clause: 'EVT-1', where: 'callbackUrl', address, withinMs }), ...checkConfirmed(await readSettled(run, api, payment.id, 'confirmed'))];
+    });
   });
 
   test('no notification is sent for a reference that was not paid', { tag: [...tags('EVT-4'), waitsOutEventMs] }, async ({ run, api, receiver }) => {

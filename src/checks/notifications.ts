@@ -52,8 +52,8 @@ function keepsQuery(received: RecordedRequest, address: string): boolean {
  *
  * Input space: references valid now, confirmed by the confirm helper (any 2xx, 202 included); the
  * requests at their address once the first came (at the webhook: the first naming the payment) or
- * the profile's eventMs passed: EVT-1 at callbackUrls with a query of their own
- * (?shop=7&channel=callback), a webhook configured beside or not; EVT-2 at a webhook without a query,
+ * the profile's eventMs passed: EVT-1 at callbackUrls with every class of query (none, plain,
+ * percent-encoded, a repeated name: generators/classes.ts), a webhook configured beside or not; EVT-2 at a webhook without a query,
  * other payments' among them; naming the payment by id or reference, in body or query, as sent.
  */
 export function checkNotified(
