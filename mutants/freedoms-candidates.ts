@@ -81,6 +81,26 @@ function refuseWhen(predicate: (request: ProxyRequest, proxy: ProxyContext) => b
   return { request: (request, proxy) => (predicate(request, proxy) ? problem(status, title, detail) : undefined) };
 }
 
+/**
+ * At most `perSecond` requests of the reference's operations in any second; past it, 429 with
+ * Retry-After: 1, as rate-limited APIs answer (the reference shows no limit: SEC-2).
+ */
+function rateLimited(perSecond: number): Transform {
+  const recent: number[] = [];
+  return {
+    request(request) {
+      if (!apiRoutes.has(request.route)) return;
+      const now = Date.now();
+      while (recent.length > 0 && recent[0] <= now - 1000) recent.shift();
+      if (recent.length >= perSecond) {
+        const refused = problem(429, 'Too Many Requests', `at most ${perSecond} requests a second`);
+        return { ...refused, headers: { ...refused.headers, 'retry-after': '1' } };
+      }
+      recent.push(now);
+    },
+  };
+}
+
 /** Whether any string in a JSON value is longer than `limit` characters. */
 function hasLongerString(value: Json, limit: number): boolean {
   let found = false;
@@ -181,6 +201,12 @@ export const benignVariants: BenignVariant[] = [
         }
       },
     },
+  },
+  {
+    name: 'rate-limited',
+    freedom: 'SEC-2',
+    description: 'At most 20 requests a second reach the API; past that, 429 Too Many Requests with Retry-After: 1.',
+    transform: rateLimited(20),
   },
   {
     name: 'long-fields-refused',
