@@ -50,8 +50,8 @@ export const mutants: Mutant[] = [
   {
     name: 'foreign-methods-malformed',
     clause: 'TOK-6',
-    // Every element of a list has the fields of 2.4: the model, judging whole lists, finds the misspelled ones (PML-2, PML-3).
-    disturbs: ['PML-2', 'PML-3'],
+    // Every element of a list has the fields of 2.4: the model, judging whole lists, finds the misspelled ones (PML-2, and PML-3 or PML-4 for a card or a wallet).
+    disturbs: ['PML-2', 'PML-3', 'PML-4'],
     description: "A customer's list also holds every other known customer's methods, misspelled (last4Digits, last3Digits) and with uuids without dashes.",
     transform: listsOthersMethods(() => true, malformed),
   },

@@ -42,10 +42,11 @@ const minimumModelRuns = 4;
  * other's (cards and wallets alike, and from 002, which every declined card ends with), so that a
  * method in a list tells which payment it came from, in whichever sequence.
  */
-function meansOf(run: RunConfig): World['payWith'] {
+function meansOf(run: RunConfig, share: MeansShare): World['payWith'] {
   const payable = fc.oneof(card().map((paid): PaidWith => ({ method: 'CC', card: paid })), wallet().map((paid): PaidWith => ({ method: 'MW', wallet: paid })));
   const last3 = (paid: PaidWith) => (paid.method === 'CC' ? paid.card.number : paid.wallet.number).slice(-3);
-  const pool = sample(run, fc.uniqueArray(payable.filter((paid) => last3(paid) !== '002'), { minLength: meansPerRun, maxLength: meansPerRun, selector: last3 }));
+  const [from, to] = meansShares[share];
+  const pool = sample(run, fc.uniqueArray(payable.filter((paid) => last3(paid) !== '002'), { minLength: meansPerRun, maxLength: meansPerRun, selector: last3 })).slice(from, to);
   const cards = pool.filter((paid) => paid.method === 'CC');
   const wallets = pool.filter((paid) => paid.method === 'MW');
   const declined = sample(run, fc.array(card({ declined: true }), { minLength: 64, maxLength: 64 }));
@@ -57,8 +58,15 @@ function meansOf(run: RunConfig): World['payWith'] {
     return from[used % from.length];
   };
 }
-/** More than the payments of a run of the catalogue's mutants (30 sequences). */
+/** Unique last digits for every payment of both model tests of a run (the helper model's: more than a mutant's 30 sequences make). */
 const meansPerRun = 600;
+/**
+ * Each model test's part of the means: the two run side by side, and a target that leaks one
+ * customer's methods into another's list must show them as another payment's, not as one of the
+ * test's own with the same last digits.
+ */
+const meansShares = { helpers: [0, 480], pages: [480, meansPerRun] } as const;
+type MeansShare = keyof typeof meansShares;
 
 /** Where the model's customers pay on the hosted page: in a page of their own, as tokenization.spec.ts pays. */
 function pagesOf(run: RunConfig, browserPages: BrowserPages): NonNullable<World['pages']> {
@@ -94,7 +102,7 @@ function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: ModelOpt
     pages: options.browserPages ? pagesOf(run, options.browserPages) : null,
     receiver,
     eventMs: run.profile.timeouts.eventMs,
-    payWith: meansOf(run),
+    payWith: meansOf(run, options.browserPages ? 'pages' : 'helpers'),
     // Without helpers no customer can be registered: the profile's (what they have stored is theirs), else one the target never saw.
     outOfBandCustomers: options.helpers ? [] : (run.profile.customers ?? [randomUUID()]).slice(0, 2),
     note: (note, request) => api.note({ request: request ?? null, response: null, note }),

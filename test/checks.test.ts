@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { RecordedRequest } from '../src/evidence.ts';
 import {
+  holdsPartOf,
   checkAmountShown,
   checkAtmPageReference,
   checkChargedAmount,
@@ -453,4 +454,16 @@ test('each check of the registry names its clause on an observation of the table
   const tabled = new Set(checkCases.map(({ clause, check }) => pair(clause, check)));
   assert.deepEqual(registered.filter((entry) => !tabled.has(entry)), []);
   assert.deepEqual([...tabled].filter((entry) => !registered.includes(entry)), []);
+});
+
+test('holdsPartOf: a card stored with one value written wrong still holds part of the payment; another card or wallet does not', () => {
+  const paid = { method: 'CC' as const, card: { number: '4111111111111111', holder: 'Inês Ferreira', expireMonth: '07', expireYear: '2031' } };
+  const stored = { type: 'CC', uuid: '0b7e4f6a-1c2d-4e5f-8a9b-0c1d2e3f4a5b', brand: 'VISA', last4Digitis: '1111', holder: 'INES FERREIRA', expireMonth: '07', expireYear: '2031' };
+  assert.equal(holdsPartOf({ ...stored, last4Digitis: '1112' } as never, paid), true);
+  assert.equal(holdsPartOf({ ...stored, expireYear: '2032' } as never, paid), true);
+  assert.equal(holdsPartOf({ ...stored, last4Digitis: '4242', holder: 'Rui Costa' } as never, paid), false);
+  const wallet = { method: 'MW' as const, wallet: { countryCode: '351', number: '912345678' } };
+  assert.equal(holdsPartOf({ type: 'MW', uuid: stored.uuid, countryCode: '34', last3Digitis: '678' } as never, wallet), true);
+  assert.equal(holdsPartOf({ type: 'MW', uuid: stored.uuid, countryCode: '351', last3Digitis: '679' } as never, wallet), false);
+  assert.equal(holdsPartOf(stored as never, wallet), false);
 });

@@ -152,6 +152,23 @@ const plainName = (name: unknown) =>
 /** A telephone country code written 351, +351 or 00351. */
 const plainCountryCode = (code: unknown) => (typeof code === 'string' ? code.replace(/^\s*(\+|00)/, '').trim() : code);
 
+/**
+ * Whether a stored method holds part of what was paid with: for a card two of its last digits,
+ * holder and expiry, for a wallet its last digits. Another customer's method (a target that leaks
+ * them) seldom does; one stored with a value written wrong does.
+ */
+export function holdsPartOf(method: StoredPaymentMethod, paid: PaidWith): boolean {
+  const stored = method as unknown as Record<string, unknown>;
+  if (stored?.type !== paid.method) return false;
+  if (paid.method === 'MW') return stored.last3Digitis === paid.wallet.number.slice(-3);
+  const held = [
+    stored.last4Digitis === paid.card.number.slice(-4),
+    plainName(stored.holder) === plainName(paid.card.holder),
+    stored.expireMonth === paid.card.expireMonth && stored.expireYear === paid.card.expireYear,
+  ];
+  return held.filter(Boolean).length >= 2;
+}
+
 /** Whether a stored method holds the values paid with, as the reference lets a target write them. */
 export function paidMatches(method: StoredPaymentMethod, paid: PaidWith): boolean {
   if (paid.method === 'CC') {

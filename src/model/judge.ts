@@ -23,6 +23,7 @@ import {
   isRefusal,
   isSuccess,
   checkVariantAccepted,
+  holdsPartOf,
   paidMatches,
   paymentOf,
   storedMethodsOf,
@@ -98,8 +99,8 @@ export function judgeList(exchange: Exchange, customer: string, state: ModelStat
   const own = [...known].reverse().filter((payment) => payment.checkout.customer === customer && forbiddenBy(payment, customer));
   const byClause = new Map<string, { why: string; methods: StoredPaymentMethod[] }>();
   for (const method of extra) {
-    // The payment it holds the values of; else this customer's newest payment of its type that must store nothing (a target may store other values than paid).
-    const from = explainedBy(method, known) ?? own.find((payment) => payment.paidWith.method === method?.type);
+    // The payment it holds the values of; else this customer's newest payment of its type that must store nothing and whose values it partly holds (a target may store other values than paid).
+    const from = explainedBy(method, known) ?? own.find((payment) => isPaidWith(payment.paidWith) && holdsPartOf(method, payment.paidWith));
     const blame = from ? forbiddenBy(from, customer) : null;
     // A method with the values of no payment of this customer, nor of a payment here: the list holds someone else's.
     const { clause, why } = blame ?? { clause: 'TOK-6', why: 'that this customer never paid with (another customer\'s)' };
