@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import type { ReferenceRequest } from '../schemas/generated/types.ts';
-import { checkoutVariants } from './checkouts.ts';
+import { anyCheckoutVariant, checkoutVariants } from './checkouts.ts';
 import { validReference } from './references.ts';
 import type { InputClass } from './input-class.ts';
 import { formatWithOffset, httpsUrl, matching, utcOffset } from './values.ts';
@@ -47,7 +47,6 @@ function breaking<T>(base: fc.Arbitrary<T>, path: readonly string[], replacement
 }
 
 const { storeMethod, storeWithConsent, embedWeb, embedMobile } = checkoutVariants;
-const anyVariant = fc.constantFrom(...Object.values(checkoutVariants)).chain((variant) => variant);
 const otherRedirectTypes = fc.constantFrom('success', 'cancel', 'back');
 
 const registrations = [
@@ -94,16 +93,16 @@ export const brokenCheckouts: BrokenCase[] = [
     ['popup', 'BASIC', 'Default'].flatMap(storingWithLayout),
   ),
   brokenCase('amount not an integer', 'CHK-11', 'payment.amount with a fraction.', [
-    ...valueClasses('amount ', anyVariant, ['payment', 'amount'], [5.5]),
-    { name: 'amount n + 0.25', arbitrary: breaking(anyVariant, ['payment', 'amount'], fc.integer({ min: 0, max: 100_000 }).map((n) => n + 0.25)) },
+    ...valueClasses('amount ', anyCheckoutVariant, ['payment', 'amount'], [5.5]),
+    { name: 'amount n + 0.25', arbitrary: breaking(anyCheckoutVariant, ['payment', 'amount'], fc.integer({ min: 0, max: 100_000 }).map((n) => n + 0.25)) },
   ]),
   brokenCase('amount as a string', 'CHK-11', 'payment.amount written as a string.', [
-    ...valueClasses('amount ', anyVariant, ['payment', 'amount'], ['500']),
-    { name: 'amount of any digits as a string', arbitrary: breaking(anyVariant, ['payment', 'amount'], fc.integer({ min: 1 }).map(String)) },
+    ...valueClasses('amount ', anyCheckoutVariant, ['payment', 'amount'], ['500']),
+    { name: 'amount of any digits as a string', arbitrary: breaking(anyCheckoutVariant, ['payment', 'amount'], fc.integer({ min: 1 }).map(String)) },
   ]),
   brokenCase('amount zero or negative', 'CHK-11', 'payment.amount 0 or below.', [
-    ...valueClasses('amount ', anyVariant, ['payment', 'amount'], [0, -1]),
-    { name: 'amount below -1', arbitrary: breaking(anyVariant, ['payment', 'amount'], fc.integer({ min: -1_000_000, max: -2 })) },
+    ...valueClasses('amount ', anyCheckoutVariant, ['payment', 'amount'], [0, -1]),
+    { name: 'amount below -1', arbitrary: breaking(anyCheckoutVariant, ['payment', 'amount'], fc.integer({ min: -1_000_000, max: -2 })) },
   ]),
   brokenCase('customer uuid not a UUID', 'CHK-11', 'payment.customer.uuid that is not a UUID.', [
     ...valueClasses('uuid ', fc.oneof(storeMethod, storeWithConsent), ['payment', 'customer', 'uuid'], ['12345', 'not-a-uuid', 'e2343605-cf46-43de-b20b']),

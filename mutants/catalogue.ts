@@ -26,7 +26,7 @@ import {
   mapStrings,
   nextDigits,
   pageRequested,
-  uuidPattern,
+  uuidsInText,
   withoutOffset,
   type Json,
 } from './edits.ts';
@@ -704,7 +704,7 @@ function upperCaseUuids(): Transform {
     original.set(text.toUpperCase(), text);
     return text.toUpperCase();
   };
-  const lower = (text: string) => text.replace(uuidPattern, (uuid) => original.get(uuid) ?? uuid);
+  const lower = (text: string) => text.replace(uuidsInText, (uuid) => original.get(uuid) ?? uuid);
   return {
     request(request) {
       request.path = lower(request.path);

@@ -2,6 +2,7 @@
  * The building blocks of the catalogue: small transforms bound to one operation, and the few
  * value rewrites (timestamps, UUIDs, digits) that several mutants and variants share.
  */
+import { uuidPattern } from '../src/operations.ts';
 import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse, Route, Transform } from './proxy.ts';
 
 export type Json = any;
@@ -133,11 +134,11 @@ export function eachObject(value: Json, visit: (object: Record<string, Json>) =>
   }
 }
 
-export const uuidPattern = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
-const wholeUuid = new RegExp(`^${uuidPattern.source}$`, 'i');
+/** Every UUID in a text (for replace). */
+export const uuidsInText = new RegExp(uuidPattern.source.replace(/^\^|\$$/g, ''), 'gi');
 
 export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && wholeUuid.test(value);
+  return typeof value === 'string' && uuidPattern.test(value);
 }
 
 /** An ISO 8601 timestamp with a time zone designator, as a whole string. */

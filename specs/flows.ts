@@ -6,6 +6,7 @@ import { card, checkoutVariants } from '../generators/index.ts';
 import { checkCheckoutUsable, checkListAnswered, checkReferenceCreated, checkSuccess, checkoutOf, isRefusal, isSuccess, operationOf, paymentIdOf, paymentOf, show, storedMethodsOf, unservedReason, type Exchange } from '../src/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { needs } from '../src/needs.ts';
+import { uuidPattern } from '../src/operations.ts';
 import { randomUUID } from 'node:crypto';
 import type { InputClass } from '../generators/index.ts';
 import { attachmentNames, type ClassOutcome } from '../src/evidence.ts';
@@ -60,8 +61,6 @@ export function refusedWhereFree(exchange: Exchange, inputClass: InputClass): { 
   if (!inputClass.mayBeRefused || !isRefusal(exchange.response.status)) return null;
   return { skipped: `the target refused it (${exchange.response.status}): recorded under ${inputClass.mayBeRefused}` };
 }
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A checkout request made for a registered customer, where it names one by a UUID (a target may

@@ -66,7 +66,8 @@ export interface PropertyRun {
   counterexample?: unknown;
 }
 
-const credentialHeaders = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|paypay-clientid)$/i;
+/** Headers whose values are credentials: masked in every report, and learnt as secrets by observe. */
+export const credentialHeaders = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|paypay-clientid)$/i;
 const cardLike = /\b(?:\d[ -]?){12,18}\d\b/g;
 
 /** Replaces every Luhn-valid card number in a text by its last four digits. */

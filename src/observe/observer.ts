@@ -4,7 +4,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { clauses } from '../clauses.ts';
-import { secretsOf } from '../evidence.ts';
+import { credentialHeaders, secretsOf } from '../evidence.ts';
 import type { Profile } from '../run-config.ts';
 import { defaultRuns } from '../runner/options.ts';
 import { secretsOfRun } from '../runner/profile.ts';
@@ -40,8 +40,6 @@ export interface Observer {
   stop(): Promise<Report>;
 }
 
-const credentialHeader = /^(authorization|proxy-authorization|cookie|x-api-key)$/i;
-
 export async function startObserver(options: ObserverOptions): Promise<Observer> {
   const startedAt = new Date().toISOString();
   const seed = randomInt(0, 2 ** 31 - 1);
@@ -54,7 +52,7 @@ export async function startObserver(options: ObserverOptions): Promise<Observer>
   function judge({ path, exchange, unjudged: why }: ForwardedExchange): void {
     counts.exchanges++;
     for (const [name, value] of Object.entries(exchange.request.headers)) {
-      if (credentialHeader.test(name)) for (const secret of secretsOf({ [name]: value })) seenCredentials.add(secret);
+      if (credentialHeaders.test(name)) for (const secret of secretsOf({ [name]: value })) seenCredentials.add(secret);
     }
     if (why) return void unjudged.set(why, (unjudged.get(why) ?? 0) + 1);
     const called = operationOf(exchange.request.method, path);

@@ -4,13 +4,13 @@ import type { CheckoutRequest, ReferenceRequest } from '../../../schemas/generat
 import { path, type SandboxContext } from '../context.ts';
 import { refuse, validatedBody } from '../errors.ts';
 import { methodNames, offeredMethods, type PayMethod } from '../payments.ts';
+import { uuidPattern } from '../../operations.ts';
 import { paymentResource } from '../store.ts';
 import { checkoutTimestamp, isoWithOffset } from '../time.ts';
 
 const apiVersion = '1.0';
 /** Checkout expiry is not shown by the reference; a checkout here can be paid for 30 days. */
 const checkoutValidityMs = 30 * 24 * 60 * 60 * 1000;
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function availableMethod(code: string, type = 'REALTIME') {
   return { code, type, name: methodNames[code as PayMethod] ?? code };
