@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { RecordedRequest } from '../src/evidence.ts';
+import { observeSignature } from '../src/observations.ts';
 import {
   holdsPartOf,
   checkAmountShown,
@@ -40,7 +41,6 @@ import {
   checkSuccess,
   checkVariantAccepted,
   checksByClause,
-  observeSignature,
   type Exchange,
   type Problem,
 } from '../src/checks/index.ts';
