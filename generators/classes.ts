@@ -65,6 +65,9 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
   'CHK-8': [inputClass('amount 123,456', atmPage.map((request) => withAmount(request, 123_456))), ...amountClasses(atmPage, withAmount)],
 };
 
+/** A checkout that stores nothing: the consent row without its registration details (beyond the rows: a target may refuse it). */
+export const consentRowWithoutRegistration = inputClass('the consent row without registration details', storeWithConsent, 'CHK-13');
+
 /**
  * Storing with and without recurring ESTM, and ESTM without either flag (which stores nothing): the
  * test sets the method (CC or MW) and the registration its clause is about.
@@ -79,7 +82,7 @@ export const tokenizationClasses: Record<'TOK-1' | 'TOK-2' | 'TOK-3' | 'TOK-4', 
     inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13'),
   ],
   'TOK-4': [
-    inputClass('the consent row without registration details', storeWithConsent, 'CHK-13'),
+    consentRowWithoutRegistration,
     inputClass('recurring ESTM without registration flags', consentWithRecurring, 'CHK-13'),
   ],
 };

@@ -81,6 +81,14 @@ function refuseWhen(predicate: (request: ProxyRequest, proxy: ProxyContext) => b
   return { request: (request, proxy) => (predicate(request, proxy) ? problem(status, title, detail) : undefined) };
 }
 
+/** Whether a checkout of layout web or basic is one the rows of 4.1 show: web for MB, basic to store a method (any other layout passes). */
+function fullPageAsShown(body: Json): boolean {
+  const details = body?.payment?.paymentMethod?.details ?? {};
+  if (layoutOf(body) === 'web') return body?.payment?.paymentMethod?.code === 'MB';
+  if (layoutOf(body) === 'basic') return details.createRegistration === true || details.allowRegistration === true;
+  return true;
+}
+
 /**
  * At most `perSecond` requests of the reference's operations in any second; past it, 429 with
  * Retry-After: 1, as rate-limited APIs answer (the reference shows no limit: SEC-2).
@@ -201,6 +209,12 @@ export const benignVariants: BenignVariant[] = [
         }
       },
     },
+  },
+  {
+    name: 'full-pages-only-as-4.1-shows-them',
+    freedom: 'CHK-13',
+    description: 'Layout web only for the ATM page (MB) and layout basic only to store a method, as the rows of 4.1 show them: any other checkout of those layouts is refused with 422.',
+    transform: refuseWhen((request) => request.route === 'createCheckout' && !fullPageAsShown(request.json), 422, 'Unsupported layout', 'web is the ATM page, basic the page that stores'),
   },
   {
     name: 'rate-limited',

@@ -34,15 +34,17 @@ function actionUrl(receiver: Receiver): { path: string; url: string } {
 const deepLinks = ['myshop://paid?order=7', 'com.shop.app://paid?order=7#done'];
 
 test.describe('hosted pages', () => {
+  // basic and default as their rows of 4.1 show them; web for a card is beyond the rows (4.1 shows it for MB), which a target may refuse.
   for (const layout of ['web', 'basic', 'default'] as const) {
     test(`checkoutUrl of a ${layout} checkout opens a payment page`, { tag: tags('PAGE-1') }, async ({ run, api, browserPages }) => {
-      const request = layout === 'default' ? sample(run, checkoutVariants.embedMobile) : withLayout(sample(run, checkoutVariants.atmPage), layout);
-      const { checkout } = await createCheckout(api, request);
+      const rows = { basic: checkoutVariants.storeWithConsent, default: checkoutVariants.embedMobile };
+      const checkout = layout === 'web' ? await createIfAccepted(api, withLayout(sample(run, checkoutVariants.atmPage), layout)) : (await createCheckout(api, forCustomer(sample(run, rows[layout]), await someCustomer(run, api)))).checkout;
+      test.skip(!checkout, 'the target refused a card checkout of layout web, beyond the rows of 4.1 (recorded under CHK-13)');
       const page = await browserPages.newPage();
-      const response = await page.goto(checkout.checkoutUrl);
+      const response = await page.goto(checkout!.checkoutUrl);
       const form = paymentForm(run, page);
       await rendered(run, form);
-      api.expectNoProblems(checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: await form.count(), text: await page.locator('body').innerText() }));
+      api.expectNoProblems(checkPaymentPageOpens({ url: checkout!.checkoutUrl, status: response?.status() ?? null, formCount: await form.count(), text: await page.locator('body').innerText() }));
     });
   }
 
@@ -124,7 +126,9 @@ test.describe('hosted pages', () => {
       const offering = forCustomer(withMethod(withLayout(sample(run, checkoutVariants.storeWithConsent), layout, code), code, { allowRegistration: true }), await someCustomer(run, api));
       const problems: Problem[] = [];
       for (const [request, allowRegistration] of [[offering, true], [withMethod(offering, code), false]] as const) {
-        const checkout = layout === 'basic' && code === 'CC' ? (await createCheckout(api, request)).checkout : await createIfAccepted(api, request);
+        const checkout = layout === 'basic' && code === 'CC' && allowRegistration ? (await createCheckout(api, request)).checkout : await createIfAccepted(api, request);
+        // A checkout without the offer that the target refuses (beyond the rows) offers nothing: only the other is judged.
+        if (!checkout && !allowRegistration) continue;
         test.skip(!checkout, `the target refused a checkout beyond the rows of 4.1 (${code}, layout ${layout}): rule 3 allows it, 4.1 does not list it`);
         const page = await browserPages.newPage();
         await page.goto(checkout!.checkoutUrl, { waitUntil: 'load' });
