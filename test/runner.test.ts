@@ -103,7 +103,7 @@ test('cli: an unreachable target is incomplete, exit 2, four files, within secon
   const started = Date.now();
   const { code, stdout, stderr } = await cli(['run', '--base-url', `http://127.0.0.1:${port}`, '--out', out, '--header', 'Authorization: Basic c2VjcmV0OnNlY3JldA==']);
   assert.equal(code, 2);
-  assert.ok(Date.now() - started < 10_000, 'took too long');
+  assert.ok(Date.now() - started < 30_000, 'took too long'); // a guard against a hang, generous for a loaded CI machine
   assert.doesNotMatch(stderr + stdout, /\n\s+at /, 'stack trace');
   assert.match(stdout, /unreachable/);
   assert.deepEqual(readdirSync(out).sort(), reportFiles);
