@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { generatedFiles, renderGenerated } from '../src/generate.ts';
+import { clauses } from '../src/clauses.ts';
+import { clauseIndexFile, renderClauseIndex } from '../scripts/clause-index.ts';
 
 test('generated files are fresh: npm run generate would change nothing', async () => {
   const rendered = await renderGenerated();
@@ -14,4 +16,16 @@ test('generated files are fresh: npm run generate would change nothing', async (
 
 test('generation is deterministic', async () => {
   assert.deepEqual(await renderGenerated(), await renderGenerated());
+});
+
+test('the clause index is fresh, and names for every MUST and SHOULD clause its tests and a mutant killed on it', () => {
+  const rendered = renderClauseIndex();
+  assert.ok(readFileSync(new URL(clauseIndexFile, generatedFiles.root), 'utf8') === rendered, `${clauseIndexFile} is stale: run npm run generate`);
+  const sections = new Map(rendered.split('\n## ').slice(1).map((section) => [section.split('\n')[0], section]));
+  for (const clause of clauses().filter((clause) => clause.level !== 'INFO')) {
+    const section = sections.get(clause.id) ?? '';
+    assert.match(section, /- tests:\n {2}- `specs\//, `${clause.id} names no test`);
+    assert.doesNotMatch(section, /- mutants killed on it: none/, `${clause.id} names no mutant`);
+  }
+  assert.match(sections.get('CHK-5')!, /checks: `checkCheckoutCreated`[\s\S]*`specs\/checkouts\.spec\.ts`: creating checkouts › for layout default[\s\S]*`default-layout-without-page_layout`/);
 });
