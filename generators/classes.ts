@@ -40,6 +40,9 @@ const storeWithoutRecurring = storeMethod.map((request) => withoutUndefined({ ..
 /** The request with paymentMethod.code set and no registration details. */
 const withMethodCode = (request: CheckoutRequest, code: string): CheckoutRequest => ({ ...request, payment: { ...request.payment, paymentMethod: { code } } });
 
+const storeMethodRow = inputClass(`row "${variantTitles.storeMethod}", recurring ESTM`, storeMethod);
+const createRegistrationWithoutRecurring = inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13');
+
 /** Valid checkouts: what a target must accept (the rows of 4.1), and what it may refuse (CHK-13, SEC-2) but must answer per 2.3 where it accepts. */
 export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CHK-5' | 'CHK-6' | 'CHK-8', InputClass<CheckoutRequest>[]> = {
   'CHK-1': [
@@ -51,7 +54,7 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
     ...amountClasses(atmPage, withAmount),
     inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13'),
     inputClass('recurring ESTM without registration flags', consentWithRecurring.map((request) => withMethodCode(request, 'CC')), 'CHK-13'),
-    inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13'),
+    createRegistrationWithoutRecurring,
     inputClass('nothing but amount and method code', atmPage.map(({ payment }): CheckoutRequest => ({ payment: { amount: payment!.amount, paymentMethod: { code: 'MB' } } })), 'CHK-13'),
   ],
   'CHK-2': createdCheckoutClasses,
@@ -73,13 +76,13 @@ export const consentRowWithoutRegistration = inputClass('the consent row without
  * test sets the method (CC or MW) and the registration its clause is about.
  */
 export const tokenizationClasses: Record<'TOK-1' | 'TOK-2' | 'TOK-3' | 'TOK-4', InputClass<CheckoutRequest>[]> = {
-  'TOK-1': [inputClass(`row "${variantTitles.storeMethod}", recurring ESTM`, storeMethod), inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13')],
+  'TOK-1': [storeMethodRow, createRegistrationWithoutRecurring],
   'TOK-2': [inputClass(`row "${variantTitles.storeWithConsent}"`, storeWithConsent), inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13')],
   // A declined payment in every checkout that would store: the request keeps its registration details, and the customer consents where asked.
   'TOK-3': [
-    inputClass(`row "${variantTitles.storeMethod}", recurring ESTM`, storeMethod),
+    storeMethodRow,
     inputClass(`row "${variantTitles.storeWithConsent}", the customer consenting`, storeWithConsent),
-    inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13'),
+    createRegistrationWithoutRecurring,
   ],
   'TOK-4': [
     consentRowWithoutRegistration,
@@ -125,33 +128,41 @@ function referenceFromNow(startMs: number, endMs: number, offsets: [UtcOffset, U
 const openNow = referenceFromNow(-minute, day);
 const withReferenceAmount = (request: ReferenceRequest, amount: number): ReferenceRequest => ({ ...request, amount });
 
+/** Reference classes several clauses exercise. */
+const withCallbackUrl = inputClass('with callbackUrl', fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl })));
+const withoutCallbackUrl = inputClass('without callbackUrl', openNow);
+const openingTomorrow = inputClass('window opening tomorrow', referenceFromNow(day, 2 * day));
+const endingInTenMinutes = inputClass('window ending in ten minutes', referenceFromNow(-minute, 10 * minute));
+const ninetyDays = inputClass('window of 90 days', referenceFromNow(-minute, 90 * day));
+const widestOffsets = inputClass('start at -12:00, end at +14:00', referenceFromNow(-minute, day, ['-12:00', '+14:00']));
+
 /** Valid references, each with a window that ends in the future (REF-1: a closed window may be refused). */
 export const referenceClasses: Record<'REF-1' | 'REF-3' | 'REF-5', InputClass<ReferenceRequest>[]> = {
   'REF-1': [
-    inputClass('with callbackUrl', fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
+    withCallbackUrl,
     inputClass('with callbackUrl that has a query', fc.tuple(openNow, httpsUrl({ query: true })).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
-    inputClass('without callbackUrl', openNow),
-    inputClass('window opening tomorrow', referenceFromNow(day, 2 * day)),
-    inputClass('window ending in ten minutes', referenceFromNow(-minute, 10 * minute)),
-    inputClass('window of 90 days', referenceFromNow(-minute, 90 * day)),
-    inputClass('start at -12:00, end at +14:00', referenceFromNow(-minute, day, ['-12:00', '+14:00'])),
+    withoutCallbackUrl,
+    openingTomorrow,
+    endingInTenMinutes,
+    ninetyDays,
+    widestOffsets,
     inputClass('start at +05:45, end at -09:30', referenceFromNow(-minute, day, ['+05:45', '-09:30'])),
   ],
   // Confirmed payments (the whole shape is owed once confirmed): windows open now, since only those can be paid.
   'REF-3': [
-    inputClass('with callbackUrl', fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
-    inputClass('without callbackUrl', openNow),
-    inputClass('window ending in ten minutes', referenceFromNow(-minute, 10 * minute)),
-    inputClass('window of 90 days', referenceFromNow(-minute, 90 * day)),
-    inputClass('start at -12:00, end at +14:00', referenceFromNow(-minute, day, ['-12:00', '+14:00'])),
+    withCallbackUrl,
+    withoutCallbackUrl,
+    endingInTenMinutes,
+    ninetyDays,
+    widestOffsets,
     ...amountClasses(openNow, withReferenceAmount),
   ],
   'REF-5': [
     ...amountClasses(openNow, withReferenceAmount),
     ...utcOffsets.map((offset) => inputClass(`validDate at ${offset}`, referenceFromNow(-minute, day, [offset, offset]))),
-    inputClass('window opening tomorrow', referenceFromNow(day, 2 * day)),
-    inputClass('window of 90 days', referenceFromNow(-minute, 90 * day)),
-    inputClass('with callbackUrl', fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
+    openingTomorrow,
+    ninetyDays,
+    withCallbackUrl,
   ],
 };
 

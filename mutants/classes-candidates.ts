@@ -4,7 +4,7 @@
  * pass.
  */
 import type { BenignVariant, Mutant } from './kinds.ts';
-import { answerWhen, editData, editNotifications, editRequest, editStoredMethods, mapStrings, memoSet, withoutOffset, type Json } from './edits.ts';
+import { answerWhen, editData, editRequest, editStoredMethods, mapStrings, memoSet, rewriteCallbackQuery, takeAsSuccess, withoutOffset, type Json } from './edits.ts';
 import type { ProxyRequest, Route } from './proxy.ts';
 
 const payments: Route[] = ['createReference', 'getPayment'];
@@ -141,9 +141,7 @@ export const mutants: Mutant[] = [
     transform: editRequest('payCheckout', (body, proxy, request) => {
       const checkout = request.param ? proxy.checkouts.get(request.param) : undefined;
       if (checkout?.request?.payment?.paymentMethod?.details?.allowRegistration !== true || body.storeConsent !== true || body.outcome !== 'failure') return;
-      body.outcome = 'success';
-      // The sandbox's issuer declines cards ending in 0002: the mutant takes another card instead.
-      if (typeof body.card?.number === 'string' && body.card.number.endsWith('0002')) body.card.number = '4111111111111111';
+      takeAsSuccess(body);
     }),
   },
   {
@@ -167,11 +165,7 @@ export const mutants: Mutant[] = [
     name: 'callback-query-decoded',
     clause: 'EVT-1',
     description: "The notification goes to callbackUrl with its query percent-decoded: a plain query arrives as sent, an encoded `&` or space does not.",
-    transform: editNotifications((delivery) => {
-      const url = new URL(delivery.to);
-      if (delivery.channel !== 'callback' || !/%[0-9A-F]{2}/i.test(url.search)) return [delivery];
-      return [{ ...delivery, to: `${url.origin}${url.pathname}?${decodeURIComponent(url.search.slice(1))}` }];
-    }),
+    transform: rewriteCallbackQuery(decodeURIComponent),
   },
   {
     name: 'half-hour-offsets-dropped',
@@ -218,10 +212,6 @@ export const benignVariants: BenignVariant[] = [
   {
     name: 'callback-query-reencoded',
     description: 'The notification goes to callbackUrl with its query encoded anew (a space as +, names and values otherwise as sent): the same query, written otherwise.',
-    transform: editNotifications((delivery) => {
-      const url = new URL(delivery.to);
-      if (delivery.channel !== 'callback' || url.search === '') return [delivery];
-      return [{ ...delivery, to: `${url.origin}${url.pathname}?${new URLSearchParams(url.search).toString()}` }];
-    }),
+    transform: rewriteCallbackQuery((query) => new URLSearchParams(query).toString()),
   },
 ];

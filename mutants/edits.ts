@@ -70,6 +70,21 @@ export function memoSet<T>(proxy: ProxyContext, key: string): Set<T> {
   return proxy.memo.get(key) as Set<T>;
 }
 
+/** A declined payment of the pay helper taken as a success: its outcome, and a card the sandbox's issuer declines (ending in 0002) swapped for another. */
+export function takeAsSuccess(body: Json): void {
+  body.outcome = 'success';
+  if (typeof body.card?.number === 'string' && body.card.number.endsWith('0002')) body.card.number = '4111111111111111';
+}
+
+/** Notifications to a callbackUrl with a query go to the same address with its query rewritten. */
+export function rewriteCallbackQuery(rewrite: (query: string) => string): Transform {
+  return editNotifications((delivery) => {
+    const url = new URL(delivery.to);
+    if (delivery.channel !== 'callback' || url.search === '') return [delivery];
+    return [{ ...delivery, to: `${url.origin}${url.pathname}?${rewrite(url.search.slice(1))}` }];
+  });
+}
+
 /** The hosted page's form posts storeConsent on, whatever the customer answered. */
 export const consentAlwaysOnPage: Transform = {
   request(request, proxy) {

@@ -85,7 +85,6 @@ function exchangeEvidence(exchange: Exchange, note: string): Evidence {
   };
 }
 
-/** How often a request answered 429 is sent in all. */
 /** How long a request answered 429 goes on being sent again: a burst of a test's requests (120 references) against a limit of 20 a second takes 12 s. */
 const rateLimitPatienceMs = 30_000;
 

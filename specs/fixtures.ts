@@ -114,10 +114,9 @@ interface WorkerFixtures {
 const concurrentRequests = (run: RunConfig) => run.profile.requests?.concurrent ?? defaultConcurrentRequests;
 
 /**
- * Whether the predicate finds no problem in any of the values, tried `concurrency` at a time; no
- * new one starts after a failure (a problem or an error).
+ * Whether the predicate finds no problem in any of the values, tried `concurrency` at a time (no
+ * new one starts after a failure, a problem or an error), and of how many it ran (not left out).
  */
-/** Whether the predicate holds of every value, and of how many it ran (not left out). */
 async function allHold<T>(values: T[], predicate: (value: T) => Promise<Problem[] | typeof leftOut>, concurrency: number): Promise<{ held: boolean; ran: number }> {
   let ran = 0;
   try {

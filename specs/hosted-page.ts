@@ -9,7 +9,7 @@ import type { Card } from '../schemas/generated/types.ts';
 import { needs } from '../src/needs.ts';
 import type { PaidWith } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
-import { test } from './fixtures.ts';
+import { test, type BrowserPages } from './fixtures.ts';
 
 type Role = keyof BrowserSelectors;
 
@@ -70,6 +70,23 @@ export async function payOnPage(run: RunConfig, page: Page, paid: PaidWith, opti
   }
   await pay.click();
   return { consentOffered };
+}
+
+/**
+ * Opens checkoutUrl in a page of its own and pays there (see payOnPage), then waits (up to
+ * requestMs) for the page the payment leads to; the page's context is closed after.
+ */
+export async function payOnNewPage(run: RunConfig, browserPages: BrowserPages, checkoutUrl: string, paid: PaidWith, options: { storeConsent?: boolean; whereOffered?: boolean } = {}): Promise<{ consentOffered: boolean }> {
+  const page = await browserPages.newPage();
+  try {
+    await page.goto(checkoutUrl);
+    const loaded = page.waitForEvent('load', { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
+    const answer = await payOnPage(run, page, paid, options);
+    await loaded;
+    return answer;
+  } finally {
+    await page.context().close();
+  }
 }
 
 /** Pays with a card on the hosted page (see payOnPage). */

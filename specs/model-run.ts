@@ -9,7 +9,7 @@ import { Departure, finish, startModel, modelCommands, RemoveWebhook, SetWebhook
 import type { PaidWith } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { helperClient, leftOut, type Api, type BrowserPages, type Property, type Receiver } from './fixtures.ts';
-import { payOnPage } from './hosted-page.ts';
+import { payOnNewPage } from './hosted-page.ts';
 import { sample } from './flows.ts';
 import { holdingWebhook } from './webhook-lock.ts';
 import { randomUUID } from 'node:crypto';
@@ -69,22 +69,9 @@ const meansShares = { helpers: [0, 480], pages: [480, meansPerRun] } as const;
 type MeansShare = keyof typeof meansShares;
 
 /** Where the model's customers pay on the hosted page: in a page of their own, as tokenization.spec.ts pays. */
-function pagesOf(run: RunConfig, browserPages: BrowserPages): NonNullable<World['pages']> {
-  return {
-    async pay(url, paid, storeConsent) {
-      const page = await browserPages.newPage();
-      try {
-        await page.goto(url);
-        const loaded = page.waitForEvent('load', { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
-        const answer = await payOnPage(run, page, paid, { storeConsent, whereOffered: true });
-        await loaded;
-        return answer;
-      } finally {
-        await page.context().close();
-      }
-    },
-  };
-}
+const pagesOf = (run: RunConfig, browserPages: BrowserPages): NonNullable<World['pages']> => ({
+  pay: (url, paid, storeConsent) => payOnNewPage(run, browserPages, url, paid, { storeConsent, whereOffered: true }),
+});
 
 interface ModelOptions {
   helpers: boolean;

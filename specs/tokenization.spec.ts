@@ -6,7 +6,7 @@ import { needs } from '../src/needs.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
 import { createCheckoutOfClass, exerciseClasses, forCustomer, listSettled, listStoredMethods, mustSucceed, sample, settleMs, withMethod } from './flows.ts';
-import { payOnPage } from './hosted-page.ts';
+import { payOnNewPage } from './hosted-page.ts';
 
 const methods = ['CC', 'MW'] as const;
 type Method = (typeof methods)[number];
@@ -73,11 +73,7 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
       const created = await createCheckoutOfClass(api, forCustomer(request, customer), extra.inputClass);
       if ('skipped' in created) return created as never;
       const { checkout } = created;
-      const page = await browserPages.newPage();
-      await page.goto(checkout.checkoutUrl);
-      const loaded = page.waitForEvent('load', { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
-      await payOnPage(run, page, paid, { storeConsent: extra.storeConsent, whereOffered: extra.whereOffered });
-      await loaded;
+      await payOnNewPage(run, browserPages, checkout.checkoutUrl, paid, { storeConsent: extra.storeConsent, whereOffered: extra.whereOffered });
       // What a page payment stores, the target may store a little later.
       return run.profile.timeouts.eventMs;
     },
