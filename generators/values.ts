@@ -4,16 +4,13 @@
  * conforming target accepts every one of them.
  */
 import fc from 'fast-check';
+import { everydayAmounts } from '../src/checks/checkout-kinds.ts';
 
-/**
- * Everyday amounts in minor currency units, 1.00 to 9,999.99: the reference shows no bounds (8), so
- * a target may refuse amounts outside what it takes (Multibanco's limit is 99,999.99), and the
- * requests that must be accepted stay well inside.
- */
-export const amount = (): fc.Arbitrary<number> => fc.integer({ min: 100, max: 999_999 });
+/** Everyday amounts (everydayAmounts): the requests that must be accepted stay inside them. */
+export const amount = (): fc.Arbitrary<number> => fc.integer(everydayAmounts);
 
 /** The edges of the everyday amounts, which a row of 4.1 must be accepted with. */
-export const everydayAmountEdges = [100, 999_999] as const;
+export const everydayAmountEdges = [everydayAmounts.min, everydayAmounts.max] as const;
 
 /**
  * Amounts at the edges a target may refuse (SEC-2): 1 and 99 minor units, Multibanco's limit and past

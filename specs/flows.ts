@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { Checkout, CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
 import type { RunConfig } from '../src/run-config.ts';
 import { card, checkoutVariants } from '../generators/index.ts';
-import { checkCheckoutUsable, checkListAnswered, checkReferenceCreated, checkSuccess, checkoutOf, isRefusal, isSuccess, operationOf, paymentIdOf, paymentOf, show, storedMethodsOf, unservedReason, type Exchange } from '../src/checks/index.ts';
+import { checkCheckoutCreatedForUse, checkListAnswered, checkReferenceCreated, checkSuccess, checkoutOf, freedomTaken, isRefusal, isSuccess, operationOf, paymentIdOf, paymentOf, show, storedMethodsOf, unservedReason, type Exchange } from '../src/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { needs } from '../src/needs.ts';
 import { uuidPattern } from '../src/operations.ts';
@@ -56,10 +56,14 @@ export async function exerciseClasses<T>(
   api.expectNoProblems(problems);
 }
 
-/** Where a class is one the target may refuse and it did: why the class was not exercised, recorded under that clause. */
-export function refusedWhereFree(exchange: Exchange, inputClass: InputClass): { skipped: string } | null {
-  if (!inputClass.mayBeRefused || !isRefusal(exchange.response.status)) return null;
-  return { skipped: `the target refused it (${exchange.response.status}): recorded under ${inputClass.mayBeRefused}` };
+/**
+ * Where the target refused what it was free to refuse: why the input was not exercised, recorded
+ * under that freedom. A checkout's freedom is its kind's (classifyCheckout); a reference's, its class's.
+ */
+export function refusedWhereFree(exchange: Exchange, referenceClass?: InputClass): { skipped: string } | null {
+  if (!isRefusal(exchange.response.status)) return null;
+  const freedom = referenceClass ? referenceClass.mayBeRefused : freedomTaken(exchange)?.freedom;
+  return freedom ? { skipped: `the target refused it (${exchange.response.status}): recorded under ${freedom}` } : null;
 }
 
 /**
@@ -77,34 +81,29 @@ export function withMethod(request: CheckoutRequest, code: string, details?: Rec
   return { ...request, payment: { ...request.payment, paymentMethod: { ...method, code, ...(details && { details }) } } };
 }
 
-/** Creates a checkout that a later step opens or pays; where the target does not, the test stops on CHK-1/CHK-2. */
+/** Creates a checkout that a later step opens or pays; where the target does not, the test stops on CHK-1/CHK-2 (and CHK-6 for a row). */
 export async function createCheckout(api: Api, request: CheckoutRequest): Promise<{ exchange: Exchange; checkout: Checkout }> {
   const exchange = await api.post('/checkouts', request);
-  api.require(checkCheckoutUsable(exchange));
+  api.require(checkCheckoutCreatedForUse(exchange));
   return { exchange, checkout: checkoutOf(exchange)! };
 }
 
 /**
- * Creates a checkout of an input class that a later step pays: where the target may refuse the class
- * (CHK-13) and did, why the class was not exercised; any other failure stops the test on CHK-1/CHK-2.
+ * Creates a checkout of an input class that a later step pays: where the target was free to refuse
+ * it (classifyCheckout) and did, why the class was not exercised; see createCheckout for the rest.
  */
-export async function createCheckoutOfClass(api: Api, request: CheckoutRequest, inputClass?: InputClass): Promise<{ checkout: Checkout } | { skipped: string }> {
+export async function createCheckoutOfClass(api: Api, request: CheckoutRequest): Promise<{ checkout: Checkout } | { skipped: string }> {
   const exchange = await api.post('/checkouts', request);
-  const refused = inputClass && refusedWhereFree(exchange, inputClass);
+  const refused = refusedWhereFree(exchange);
   if (refused) return refused;
-  api.require(checkCheckoutUsable(exchange));
+  api.require(checkCheckoutCreatedForUse(exchange));
   return { checkout: checkoutOf(exchange)! };
 }
 
-/**
- * Creates a checkout beyond the rows of 4.1, which a target may refuse (CHK-13): null where it
- * answered a 4xx; any other failure stops the test on CHK-1/CHK-2.
- */
+/** Creates a checkout that a later step opens or pays: null where the target was free to refuse it and did; see createCheckout for the rest. */
 export async function createIfAccepted(api: Api, request: CheckoutRequest): Promise<Checkout | null> {
-  const exchange = await api.post('/checkouts', request);
-  if (isRefusal(exchange.response.status)) return null;
-  api.require(checkCheckoutUsable(exchange));
-  return checkoutOf(exchange)!;
+  const created = await createCheckoutOfClass(api, request);
+  return 'checkout' in created ? created.checkout : null;
 }
 
 /**

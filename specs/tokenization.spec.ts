@@ -55,7 +55,7 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
     return {
       customers: (n) => Promise.all(Array.from({ length: n }, () => helpers.registerCustomer())),
       async pay(request: CheckoutRequest, customer: string, paid: PaidWith, extra: Extra = {}) {
-        const created = await createCheckoutOfClass(api, forCustomer(request, customer), extra.inputClass);
+        const created = await createCheckoutOfClass(api, forCustomer(request, customer));
         if ('skipped' in created) return created as never;
         const { checkout } = created;
         const body = { outcome: extra.outcome ?? 'success', ...paid, ...(extra.storeConsent !== undefined && { storeConsent: extra.storeConsent }) } as const;
@@ -70,7 +70,7 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
       return known.slice(0, n);
     },
     async pay(request: CheckoutRequest, customer: string, paid: PaidWith, extra: Extra = {}) {
-      const created = await createCheckoutOfClass(api, forCustomer(request, customer), extra.inputClass);
+      const created = await createCheckoutOfClass(api, forCustomer(request, customer));
       if ('skipped' in created) return created as never;
       const { checkout } = created;
       await payOnNewPage(run, browserPages, checkout.checkoutUrl, paid, { storeConsent: extra.storeConsent, whereOffered: extra.whereOffered });

@@ -8,7 +8,9 @@ import {
   checkAmountShown,
   checkAtmPageReference,
   checkChargedAmount,
+  checkCheckoutAnswer,
   checkCheckoutCreated,
+  checkCheckoutCreatedForUse,
   checkCheckoutUrlOpens,
   checkCheckoutUsable,
   checkConfirmed,
@@ -323,6 +325,29 @@ const aboutPayment = { id: '43320', reference: '002460930' };
 const notified = (clause: 'EVT-1' | 'EVT-2') => ({ payment: aboutPayment, clause, where: 'the address', address: 'http://receiver.test/hook', withinMs: 1000 });
 const refusedAs = (clause: string) => ({ clause, broken: 'a broken rule' });
 
+/** checkCheckoutAnswer and checkCheckoutCreatedForUse, which judge a checkout by its kind (classifyCheckout). */
+function checkoutAnswerCases(): CheckCase[] {
+  const atmRow = { payment: { amount: 500, code: 'P1', summary: 'Book', paymentMethod: { code: 'MB' } }, page: { language: 'PT', layout: 'web' } };
+  const answered = (body: unknown, request: unknown = atmRow, status = 200) => created(body, status, request);
+  const ofRow = (change: (body: ReturnType<typeof published.checkout>) => void) => answered(changed(published.checkout(), change));
+  const broken = (payment: Record<string, unknown>, page: Record<string, unknown> = atmRow.page) => ({ ...atmRow, payment: { ...atmRow.payment, ...payment }, page });
+  return [
+    checkCase('CHK-1', checkCheckoutAnswer, 'a 500 for a checkout beyond the rows', { passes: [answered({}, { ...atmRow, extra: true }, 400)], fails: [answered({}, { ...atmRow, extra: true }, 500)] }),
+    checkCase('CHK-2', checkCheckoutAnswer, 'an empty paymentId', { passes: [answered(published.checkout())], fails: [ofRow((body) => (body.data.paymentId = ''))] }),
+    checkCase('CHK-3', checkCheckoutAnswer, 'createdAt with T', { fails: [ofRow((body) => (body.data.createdAt = '2022-01-03T14:16:17'))] }),
+    checkCase('CHK-4', checkCheckoutAnswer, 'another state', { fails: [ofRow((body) => (body.data.stateDetails.state = 'pending'))] }),
+    checkCase('CHK-5', checkCheckoutAnswer, 'layout default without page_layout', { fails: [answered(published.checkout(), payload('checkout-request--mobile--1'))] }),
+    checkCase('CHK-6', checkCheckoutAnswer, 'a row refused', { fails: [answered({}, atmRow, 400)] }),
+    checkCase('CHK-9', checkCheckoutAnswer, 'an embed checkout without redirects accepted', { fails: [answered(published.checkout(), broken({}, { layout: 'embed' }))] }),
+    checkCase('CHK-10', checkCheckoutAnswer, 'storing with MB accepted', { fails: [answered(published.checkout(), broken({ paymentMethod: { code: 'MB', details: { createRegistration: true } } }))] }),
+    checkCase('CHK-11', checkCheckoutAnswer, 'amount 5.5 accepted', { fails: [answered(published.checkout(), broken({ amount: 5.5 }))] }),
+    checkCase('CHK-12', checkCheckoutAnswer, 'a JSON string accepted', { fails: [answered(published.checkout(), 'checkout')] }),
+    checkCase('CHK-1', checkCheckoutCreatedForUse, 'no checkout', { passes: [answered(published.checkout())], fails: [answered({ success: true })] }),
+    checkCase('CHK-2', checkCheckoutCreatedForUse, 'no id', { fails: [ofRow((body) => delete body.data.id)] }),
+    checkCase('CHK-6', checkCheckoutCreatedForUse, 'a row refused', { fails: [answered({}, atmRow, 422)] }),
+  ];
+}
+
 const checkCases: CheckCase[] = [
   checkCase('ENV-1', checkEnvelope, 'no date', { passes: [created(published.checkout()), { versioned: true }], fails: [created(without(published.checkout(), 'date')), { versioned: true }] }),
   checkCase('ENV-1', checkCheckoutCreated, 'no date', { fails: [created(without(published.checkout(), 'date'))] }),
@@ -352,7 +377,7 @@ const checkCases: CheckCase[] = [
   checkCase('CHK-8', checkAmountShown, 'major units read as minor', { fails: ['500,00 €', { amount: 500, where: 'page' }] }),
   checkCase('CHK-9', checkRefused, 'a 201', { fails: [created({}, 201), refusedAs('CHK-9')] }),
   checkCase('CHK-10', checkRefused, 'a 200', { fails: [created({}), refusedAs('CHK-10')] }),
-  checkCase('CHK-10', checkSuccess, 'a 400', { fails: [created({}, 400), 'CHK-10'] }),
+  ...checkoutAnswerCases(),
   checkCase('CHK-11', checkRefused, 'a 500', { fails: [created({}, 500), refusedAs('CHK-11')] }),
   checkCase('CHK-12', checkRefusedAndStillServing, 'a 500 for the broken body', { passes: [created({}, 400), created(published.checkout()), { broken: 'a JSON array' }], fails: [created({}, 500), created(published.checkout()), { broken: 'a JSON array' }] }),
   checkCase('CHK-12', checkRefusedAndStillServing, 'a 503 after the refusal', { fails: [created({}, 400), created({}, 503), { broken: 'a JSON array' }] }),

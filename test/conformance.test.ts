@@ -2,17 +2,21 @@
  * The suite's main job, end to end: the embedded reference sandbox must be conformant with every
  * MUST and SHOULD clause passed (none untested, none skipped), and a Prism mock of the project's
  * own OpenAPI document must pass every check a stateless mock can answer, the rest skipped with
- * their reasons.
+ * their reasons. Runs against a URL go through the observer (observe), which judges the same
+ * exchanges: the two must fail the same clauses.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { withoutTestHelpers } from '../mutants/catalogue.ts';
+import { mutants, withoutTestHelpers } from '../mutants/catalogue.ts';
+import { combine } from '../mutants/edits.ts';
 import { startProxy } from '../mutants/proxy.ts';
 import { clauses } from '../src/clauses.ts';
+import { startObserver } from '../src/observe/observer.ts';
+import type { Report } from '../src/runner/report.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
-import { cli, readReport, tempDir } from './support/cli.ts';
+import { cli, packageRoot, readReport, tempDir } from './support/cli.ts';
 
 const runTimeoutMs = 300_000;
 
@@ -46,16 +50,43 @@ test('a Prism mock passes every check it can answer; the rest are skipped with a
   assert.ok(report.clauses.every((clause) => clause.status !== 'failed' && clause.status !== 'warning'));
 });
 
-test('an unprofiled URL target with the four helpers is probed, and every MUST and SHOULD clause is verified', { timeout: runTimeoutMs }, async (t) => {
+const failing = (report: Report) => report.clauses.filter((clause) => clause.status === 'failed' || clause.status === 'warning').map((clause) => clause.id);
+
+/** Runs the suite against the target through the observer: the run's report and observe's, of the same exchanges. */
+async function runObserved(t: { after(fn: () => void): void }, upstream: string, prefix: string, extraArgs: string[] = []) {
+  const observer = await startObserver({ upstream, allowPartial: true });
+  const out = tempDir(t, prefix);
+  const result = await cli(['run', '--base-url', observer.url, '--seed', '5', '--out', out, ...extraArgs], { timeoutMs: runTimeoutMs });
+  const observed = await observer.stop();
+  const run = readReport(out);
+  // Of the clauses observe could judge from the exchanges alone, the same ones fail in both.
+  const judged = new Set(observed.clauses.filter((clause) => ['passed', 'failed', 'warning'].includes(clause.status)).map((clause) => clause.id));
+  assert.deepEqual(failing(observed), failing(run).filter((id) => judged.has(id)), 'observe and the run disagree');
+  return { result, run, judged };
+}
+
+test('an unprofiled URL target with the four helpers is probed, every MUST and SHOULD clause is verified, and observe agrees', { timeout: runTimeoutMs }, async (t) => {
   const sandbox = await startSandbox({ port: 0, db: ':memory:' });
   t.after(() => sandbox.close());
-  const out = tempDir(t, 'conformance-probed-');
-  const result = await cli(['run', '--base-url', sandbox.url, '--seed', '5', '--out', out], { timeoutMs: runTimeoutMs });
-  const report = readReport(out);
+  const { result, run: report, judged } = await runObserved(t, sandbox.url, 'conformance-probed-');
   assert.match(result.stdout, /test helpers: found \(4\/4\)/);
   assert.equal(result.code, 0, `${result.stdout.slice(-3000)}\n${result.stderr}`);
   assert.deepEqual([report.coverage.partial, report.coverage.skipped, report.coverage.untested], [false, [], []]);
   assert.equal(report.coverage.verified.length, clauses().filter((clause) => clause.level !== 'INFO').length);
+  assert.ok(judged.size >= 20, `observe judged only ${[...judged].join(', ')}`);
+});
+
+test('the run and observe, fed the same exchanges of a faulty target, fail the same clauses', { timeout: runTimeoutMs }, async (t) => {
+  const faults = ['reference-ten-digits', 'store-variant-without-layout-refused', 'payment-amount-in-major-units', 'registration-rule-3-ignored'];
+  const sandbox = await startSandbox({ port: 0, db: ':memory:' });
+  const faulty = await startProxy({ upstream: sandbox.url, transform: combine(...faults.map((name) => mutants.find((mutant) => mutant.name === name)!.transform)) });
+  t.after(async () => {
+    await faulty.close();
+    await sandbox.close();
+  });
+  // The sandbox's profile (its selectors, events within 2 s) and fewer cases: the faults show on the first draws.
+  const { run } = await runObserved(t, faulty.url, 'conformance-faulty-', ['--profile', join(packageRoot, 'profiles/sandbox.json'), '--runs', '10']);
+  for (const id of ['REF-2', 'CHK-6', 'REF-5', 'CHK-10']) assert.ok(failing(run).includes(id), `${id} not failed: ${failing(run).join(', ')}`);
 });
 
 test('a target without test helpers is incomplete, naming what was not verified; conformant only with --allow-partial', { timeout: runTimeoutMs }, async (t) => {

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { validateRequest, type RequestBody } from '../src/schemas.ts';
+import { classifyCheckout } from '../src/checks/checkout-kinds.ts';
 import {
   allowedLayoutCodeCombinations,
   anyValidCheckout,
@@ -206,4 +207,34 @@ test('the classes that show only one fault each: a # with no digits, an unknown 
   for (const name of ['createRegistration with code "MB"', 'allowRegistration with code "DD"', 'createRegistration with code "cc"']) assert.ok(names('CHK-10').includes(name), name);
   const [asWritten] = brokenReferences[0].classes.filter(({ name }) => name === 'end before start by instant, after it as written');
   check(asWritten.arbitrary as fc.Arbitrary<{ validDate: { start: string; end: string } }>, ({ validDate: { start, end } }) => assert.ok(Date.parse(end) < Date.parse(start) && end > start));
+});
+
+test('classifyCheckout: every row of 4.1 and its edge cases is that row; with MW in place of CC a storing row is owed; a class labelled free is free, or owed where a draw has a row’s contents', () => {
+  for (const [row, arbitrary] of Object.entries(checkoutVariants)) check(arbitrary, (request) => assert.deepEqual(classifyCheckout(request), { kind: 'row', row }, JSON.stringify(request)));
+  for (const arbitrary of Object.values(rowEdgeCases)) check(arbitrary, (request) => assert.deepEqual(classifyCheckout(request), { kind: 'row', row: 'embedWeb' }));
+  for (const row of ['storeMethod', 'storeWithConsent'] as const) {
+    check(checkoutVariants[row], (request) => assert.equal(classifyCheckout({ ...request, payment: { ...request.payment, paymentMethod: { ...request.payment!.paymentMethod, code: 'MW' } } }).kind, 'owed'));
+  }
+  for (const classes of Object.values(checkoutClasses)) {
+    for (const { name, arbitrary, mayBeRefused } of classes) {
+      check(arbitrary, (request) => {
+        const kind = classifyCheckout(request);
+        if (!mayBeRefused) assert.equal(kind.kind, 'row', name);
+        else assert.ok((kind.kind === 'free' && kind.freedom === mayBeRefused) || (mayBeRefused === 'CHK-13' && (kind.kind === 'row' || kind.kind === 'owed')), `${name}: ${JSON.stringify(kind)}`);
+      });
+    }
+  }
+  const atmPage = fc.sample(checkoutVariants.atmPage, { seed, numRuns: 1 })[0];
+  assert.deepEqual(classifyCheckout({ ...atmPage, extra: 1 }), { kind: 'free', freedom: 'CHK-13', why: 'a valid checkout beyond the rows of 4.1' });
+  assert.equal(classifyCheckout({ ...atmPage, page: { ...atmPage.page, language: 'EN' } }).kind, 'free');
+  assert.deepEqual(classifyCheckout('"checkout"').kind, 'broken');
+});
+
+test('classifyCheckout: a broken checkout breaks the clause its case names', () => {
+  for (const broken of brokenCheckouts) {
+    check(broken.arbitrary, (request) => {
+      const kind = classifyCheckout(request);
+      assert.ok(kind.kind === 'broken' && kind.rules.some((rule) => rule.clause === broken.clause), `${broken.name}: ${JSON.stringify(kind)}`);
+    });
+  }
 });

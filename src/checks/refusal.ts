@@ -1,5 +1,28 @@
 import { served, statusHint } from '../needs.ts';
+import { validateRequest, type RequestBody } from '../schemas.ts';
 import { isRefusal, isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
+
+/** A documented rule a request breaks: its clause, and what broke it. */
+export interface BrokenRule {
+  clause: string;
+  broken: string;
+}
+
+/** The clauses a request that breaks a documented rule is judged by: refused, or a SHOULD finding. */
+const refusalClauses = new Set(['CHK-9', 'CHK-10', 'CHK-11', 'CHK-12', 'REF-9']);
+
+/** The rules of 2.2 (a checkout) or 2.5 (a reference) a request body breaks, a clause at most once. */
+export function brokenRules(body: RequestBody, value: unknown): BrokenRule[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    return body === 'checkout' ? [{ clause: 'CHK-12', broken: `a body that is not a JSON object (${show(value)})` }] : [];
+  }
+  const broken = new Map<string, string>();
+  for (const problem of validateRequest(body, value)) {
+    const clause = problem.clauses.find((id) => refusalClauses.has(id));
+    if (clause && !broken.has(clause)) broken.set(clause, `${problem.path} breaking ${clause} (expected ${problem.expected}, got ${show(problem.actual)})`);
+  }
+  return [...broken].map(([clause, what]) => ({ clause, broken: what }));
+}
 
 /**
  * A request that breaks a stated rule is refused: any 4xx, with any body. A 2xx accepts what the
@@ -12,7 +35,7 @@ import { isRefusal, isSuccess, operationOf, show, type Exchange, type Problem } 
  * url; REF-9, end before start, no MB, type refund/PAYMENT/'', amount 0, negative, 5.5 or "100".
  * Not covered: CHK-10 with a method code other than MB. CHK-12 is checkRefusedAndStillServing's.
  */
-export function checkRefused(exchange: Exchange, context: { clause: string; broken: string }): Problem[] {
+export function checkRefused(exchange: Exchange, context: BrokenRule): Problem[] {
   const { status, body } = exchange.response;
   if (isRefusal(status)) return [];
   return [

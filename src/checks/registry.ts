@@ -3,6 +3,7 @@
  * Where to find the judgement of a clause: every MUST and SHOULD clause of the catalogue, and the
  * checks that can return a problem naming it. The INFO clauses are observed, never judged.
  */
+import { checkCheckoutAnswer, checkCheckoutCreatedForUse } from './checkout-kinds.ts';
 import { checkCheckoutCreated, checkCheckoutUrlOpens, checkCheckoutUsable, checkChargedAmount, checkDistinctCheckouts, checkRefusedAndStillServing, checkVariantAccepted } from './checkouts.ts';
 import { checkEnvelope, checkServedAtPath } from './envelope.ts';
 import { checkNotificationIdentifies, checkNotified, checkNotNotified } from './notifications.ts';
@@ -28,18 +29,18 @@ export const checksByClause: Readonly<Record<string, readonly Check[]>> = {
   'ENV-2': [checkEnvelope, checkCheckoutCreated, checkStoredMethods],
   'ENV-4': [checkServedAtPath],
 
-  'CHK-1': [checkCheckoutCreated, checkCheckoutUsable, checkSuccess],
-  'CHK-2': [checkCheckoutCreated, checkCheckoutUsable, checkCheckoutUrlOpens],
-  'CHK-3': [checkCheckoutCreated],
-  'CHK-4': [checkCheckoutCreated],
-  'CHK-5': [checkCheckoutCreated],
-  'CHK-6': [checkVariantAccepted],
+  'CHK-1': [checkCheckoutCreated, checkCheckoutUsable, checkCheckoutAnswer, checkCheckoutCreatedForUse, checkSuccess],
+  'CHK-2': [checkCheckoutCreated, checkCheckoutUsable, checkCheckoutAnswer, checkCheckoutCreatedForUse, checkCheckoutUrlOpens],
+  'CHK-3': [checkCheckoutCreated, checkCheckoutAnswer],
+  'CHK-4': [checkCheckoutCreated, checkCheckoutAnswer],
+  'CHK-5': [checkCheckoutCreated, checkCheckoutAnswer],
+  'CHK-6': [checkVariantAccepted, checkCheckoutAnswer, checkCheckoutCreatedForUse],
   'CHK-7': [checkDistinctCheckouts],
   'CHK-8': [checkChargedAmount, checkAmountShown],
-  'CHK-9': [checkRefused],
-  'CHK-10': [checkRefused, checkSuccess],
-  'CHK-11': [checkRefused],
-  'CHK-12': [checkRefusedAndStillServing],
+  'CHK-9': [checkRefused, checkCheckoutAnswer],
+  'CHK-10': [checkRefused, checkCheckoutAnswer],
+  'CHK-11': [checkRefused, checkCheckoutAnswer],
+  'CHK-12': [checkRefusedAndStillServing, checkCheckoutAnswer],
 
   'PAGE-1': [checkPaymentPageOpens],
   'PAGE-2': [checkFormInsideWidgets],

@@ -120,10 +120,6 @@ function shaped(request: CheckoutRequest, code: 'CC' | 'MW' | null, customer: st
   return { ...request, payment };
 }
 
-/** A row of 4.1 with exactly its contents, which a target must accept; the storing rows list CC, and a consent checkout without details is beyond them. */
-const isRow = (kind: CheckoutKind, code: 'CC' | 'MW') =>
-  kind === 'storeMethod' || kind === 'storeWithConsent' ? code === 'CC' : kind === 'embedWeb' || kind === 'embedMobile' || kind === 'atmPage';
-
 export class CreateCheckout implements Command {
   constructor(
     readonly kind: CheckoutKind,
@@ -139,7 +135,7 @@ export class CreateCheckout implements Command {
     const code = storingRow || this.kind === 'withoutRegistration' ? this.code : null;
     const request = shaped(this.request, code, customer, this.kind === 'withoutRegistration' ? 'none' : 'keep');
     const exchange = await world.send({ method: 'POST', path: '/checkouts', body: request });
-    const problems = judgeCheckoutCreated(exchange, isRow(this.kind, this.code) ? this.kind : null, model.checkoutAnswers);
+    const problems = judgeCheckoutCreated(exchange, model.checkoutAnswers);
     const created = checkoutOf(exchange);
     if (problems.length === 0 && isSuccess(exchange.response.status) && created) {
       model.checkoutAnswers.push(exchange);

@@ -5,7 +5,7 @@
 import type { Payment as PaymentResource, StoredPaymentMethod } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../evidence.ts';
 import {
-  checkCheckoutCreated,
+  checkCheckoutAnswer,
   checkConfirmed,
   checkDistinctCheckouts,
   checkDistinctReferences,
@@ -22,7 +22,6 @@ import {
   identifiesPayment,
   isRefusal,
   isSuccess,
-  checkVariantAccepted,
   holdsPartOf,
   paidMatches,
   paymentOf,
@@ -34,11 +33,10 @@ import {
 } from '../checks/index.ts';
 import { forbiddenBy, listKnown, overlap, owedMethods, storingClause, type ModelState, type OwedNotification, type ReferenceModel } from './state.ts';
 
-/** A checkout created: a row of 4.1 must be accepted (CHK-6); one beyond the rows may be refused (CHK-13). Each accepted id is new (CHK-7). */
-export function judgeCheckoutCreated(exchange: Exchange, row: string | null, earlier: readonly Exchange[]): Problem[] {
-  if (!isSuccess(exchange.response.status)) return row ? checkVariantAccepted(exchange, { variant: row }) : isRefusal(exchange.response.status) ? [] : checkCheckoutCreated(exchange);
-  const problems = checkCheckoutCreated(exchange);
-  if (problems.length > 0) return problems;
+/** A checkout created, judged by its kind (classifyCheckout); each accepted id is new (CHK-7). */
+export function judgeCheckoutCreated(exchange: Exchange, earlier: readonly Exchange[]): Problem[] {
+  const problems = checkCheckoutAnswer(exchange);
+  if (problems.length > 0 || !isSuccess(exchange.response.status)) return problems;
   return earlier.flatMap((before) => checkDistinctCheckouts(before, exchange));
 }
 

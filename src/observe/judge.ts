@@ -5,14 +5,13 @@
  * breaks a documented rule on whether the target refused it.
  */
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
-import { checkCheckoutCreated } from '../checks/checkouts.ts';
+import { checkCheckoutAnswer, classifyCheckout, freedomTaken } from '../checks/checkout-kinds.ts';
 import { checkServedAtPath } from '../checks/envelope.ts';
 import { checkStoredMethods, storedMethodsOf } from '../checks/payment-methods.ts';
-import { isRefusal, isSuccess, show, type Exchange, type Problem } from '../checks/problem.ts';
+import { isSuccess, show, type Exchange, type Problem } from '../checks/problem.ts';
 import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from '../checks/references.ts';
-import { checkRefused } from '../checks/refusal.ts';
+import { brokenRules, checkRefused, type BrokenRule } from '../checks/refusal.ts';
 import { operationAt, titleOf, type OperationName } from '../operations.ts';
-import { validateRequest, type RequestBody } from '../schemas.ts';
 
 /** The operations observe judges: the reference's four, and the pay helper (a payment the observer can see). */
 export type Operation = Extract<OperationName, 'createCheckout' | 'listMethods' | 'createReference' | 'getPayment' | 'payCheckout'>;
@@ -41,23 +40,6 @@ export interface Judged {
   notes: Noted[];
   /** The exchanges that show a failure. */
   exchanges: Exchange[];
-}
-
-/** The clauses a request that breaks a documented rule is judged by: refused, or a SHOULD finding. */
-const refusalClauses = new Set(['CHK-9', 'CHK-10', 'CHK-11', 'CHK-12', 'REF-9']);
-
-/** The rules of 2.2 and 2.5 a request body breaks, by clause, with what broke them. */
-function brokenRules(body: RequestBody, value: unknown): Map<string, string> {
-  const broken = new Map<string, string>();
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    if (body === 'checkout') broken.set('CHK-12', `a body that is not a JSON object (${show(value)})`);
-    return broken;
-  }
-  for (const problem of validateRequest(body, value)) {
-    const clause = problem.clauses.find((id) => refusalClauses.has(id));
-    if (clause && !broken.has(clause)) broken.set(clause, `${problem.path} breaking ${clause} (expected ${problem.expected}, got ${show(problem.actual)})`);
-  }
-  return broken;
 }
 
 const statusNote = (title: string, exchange: Exchange): Noted => ({
@@ -90,16 +72,18 @@ export function judgeExchange(operation: Operation, exchange: Exchange, createdH
   const misrouted = (status >= 300 && status < 400) || status === 405 || (creation && status === 404);
   if (misrouted && operation !== 'payCheckout') return [judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange))];
   switch (operation) {
-    case 'createCheckout':
-      return judgeRequestThenAnswer('checkout', title, exchange, () => {
-        // Only a row of 4.1 must be accepted; what else a target refuses is its choice, recorded.
-        if (isRefusal(status)) return judged(title, exchange, [], [], [{ clause: 'CHK-13', note: `a valid checkout refused with ${status}`, value: { request: exchange.request.body, response: exchange.response.body } }]);
-        const layout = (exchange.request.body as CheckoutRequest).page?.layout;
-        const clauses = ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layout === 'default' ? ['CHK-5'] : [])];
-        return judged(title, exchange, clauses, checkCheckoutCreated(exchange), [statusNote(title, exchange)]);
-      });
+    case 'createCheckout': {
+      const kind = classifyCheckout(exchange.request.body);
+      if (kind.kind === 'broken') return judgeRefusals(title, exchange, kind.rules);
+      const freedom = freedomTaken(exchange);
+      if (freedom) return [judged(title, exchange, [], [], [{ clause: freedom.freedom, note: `${freedom.why}, refused with ${status}`, value: { request: exchange.request.body, response: exchange.response.body } }])];
+      const layout = (exchange.request.body as CheckoutRequest).page?.layout;
+      const row = kind.kind === 'row' ? ['CHK-6'] : [];
+      const clauses = isSuccess(status) ? ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layout === 'default' ? ['CHK-5'] : []), ...row] : ['CHK-1', ...row];
+      return [judged(title, exchange, clauses, checkCheckoutAnswer(exchange), [statusNote(title, exchange)])];
+    }
     case 'createReference':
-      return judgeRequestThenAnswer('reference', title, exchange, () => {
+      return judgeRequestThenAnswer(title, exchange, () => {
         return judged(title, exchange, ['ENV-4', 'REF-1'], checkReferenceCreated(exchange), [
           statusNote(title, exchange),
           { clause: 'REF-10', note: `POST /payments/references answered ${status}`, value: exchange.response.body },
@@ -119,12 +103,14 @@ export function judgeExchange(operation: Operation, exchange: Exchange, createdH
   }
 }
 
-/** A request that breaks a rule is judged on whether it was refused; a valid one by `judgeAnswer`. */
-function judgeRequestThenAnswer(body: RequestBody, title: string, exchange: Exchange, judgeAnswer: () => Judged): Judged[] {
-  const broken = brokenRules(body, exchange.request.body);
-  if (broken.size === 0) return [judgeAnswer()];
-  return [...broken].map(([clause, what]) => judged(title, exchange, [clause], checkRefused(exchange, { clause, broken: what })));
+/** A reference that breaks a rule is judged on whether it was refused; a valid one by `judgeAnswer`. */
+function judgeRequestThenAnswer(title: string, exchange: Exchange, judgeAnswer: () => Judged): Judged[] {
+  const rules = brokenRules('reference', exchange.request.body);
+  return rules.length === 0 ? [judgeAnswer()] : judgeRefusals(title, exchange, rules);
 }
+
+const judgeRefusals = (title: string, exchange: Exchange, rules: BrokenRule[]): Judged[] =>
+  rules.map((rule) => judged(title, exchange, [rule.clause], checkRefused(exchange, rule)));
 
 /**
  * A payment owes the whole shape of 2.6 once confirmed (REF-3), only its fields' types before; an
