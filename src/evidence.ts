@@ -23,6 +23,28 @@ export interface Evidence {
   request: RecordedRequest | null;
   response: RecordedResponse | null;
   note: string;
+  /** A command that sends the request again (curlOf). */
+  curl?: string;
+}
+
+/** An argument as a POSIX shell reads it: bare where that is safe, else single-quoted. */
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Headers curl writes itself, or that describe one sending and not the request. */
+const transportHeaders = /^(content-length|host|connection|accept-encoding|transfer-encoding)$/i;
+
+/**
+ * A curl command that sends a recorded request again, to reproduce a failure outside the suite.
+ * Credentials are written as *** (a report never holds them): put yours in their place.
+ */
+export function curlOf(request: RecordedRequest): string {
+  const headers = Object.entries(request.headers)
+    .filter(([name]) => !transportHeaders.test(name))
+    .flatMap(([name, value]) => ['-H', `${name}: ${credentialHeaders.test(name) ? '***' : value}`]);
+  const body = request.body === undefined ? [] : ['--data-raw', typeof request.body === 'string' ? request.body : JSON.stringify(request.body)];
+  return ['curl', '-X', request.method, request.url, ...headers, ...body].map(shellQuote).join(' ');
 }
 
 /** A recorded body: its JSON where it is JSON, else the text as it came (undefined when empty). */
@@ -106,9 +128,10 @@ export function secretsOf(headers: Record<string, string>): string[] {
 }
 
 /**
- * The exchanges that prove a problem, without the repetition between them: of a run of three or
- * more exchanges with the same request (a poll until something settles), the first and the last
- * are kept and the rest counted in a note between them.
+ * The exchanges that prove a problem, without the repetition between them, each request with the
+ * curl command that sends it again: of a run of three or more exchanges with the same request (a
+ * poll until something settles), the first and the last are kept and the rest counted in a note
+ * between them.
  */
 export function condenseEvidence(evidence: readonly Evidence[]): Evidence[] {
   const sameRequest = (a: Evidence, b: Evidence) => a.request !== null && b.request !== null && JSON.stringify(a.request) === JSON.stringify(b.request);
@@ -125,5 +148,5 @@ export function condenseEvidence(evidence: readonly Evidence[]): Evidence[] {
     }
     start = end;
   }
-  return condensed;
+  return condensed.map((kept) => (kept.request ? { ...kept, curl: curlOf(kept.request) } : kept));
 }

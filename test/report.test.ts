@@ -268,6 +268,16 @@ test('evidence of repeated polls keeps the first and the last, the rest counted'
   assert.equal(evidence.length, 7);
   assert.match(evidence[4].note, /^141 more identical GET https:\/\/target\.example\/api\/customers\/.*\/paymentMethods between the first and the last, omitted$/);
   assert.equal((evidence[5].response!.body as { data: unknown[] }).data.length, 2, 'the last poll, with what it finally showed');
+  assert.equal(evidence[0].curl, `curl -X POST https://target.example/api/checkouts --data-raw '{"payment":{"amount":500}}'`);
+  assert.equal(evidence[4].curl, undefined);
+});
+
+test('each exchange of the evidence carries a curl line that sends it again, credentials as ***', () => {
+  const request = { method: 'POST', url: 'https://target.example/api/checkouts', headers: { authorization: 'Basic bWVyY2hhbnQ6czNjcmV0', 'content-type': 'application/json', 'content-length': '9' }, body: { summary: "Livro d'Ouro" } };
+  const evidence = [{ request, response: { status: 500, headers: {}, body: 'oops' }, note: '' }];
+  const report = buildReport(clauses(), raw(rawTest('CHK-1', 'failed', { problems: [{ clause: 'CHK-1', message: 'a 500' }], evidence })), context);
+  const [kept] = report.clauses.find((c) => c.id === 'CHK-1')!.tests[0].evidence;
+  assert.equal(kept.curl, `curl -X POST https://target.example/api/checkouts -H 'authorization: ***' -H 'content-type: application/json' --data-raw '{"summary":"Livro d'\\''Ouro"}'`);
 });
 
 test('a failing stored-method check: HTML under 10,000 px tall in Chromium, failures first in every file, summary.md fits a pull-request comment', async (t) => {

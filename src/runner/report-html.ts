@@ -100,8 +100,9 @@ function testBlock(test: ReportTest, seed: number): string {
 }
 
 function evidenceBlock(evidence: Evidence): string {
+  const curl = evidence.curl ? `<p>Send it again</p><pre>${escapeHtml(evidence.curl)}</pre>` : '';
   return `<div class="evidence"><p>${escapeHtml(evidence.note)}</p>
-<div class="exchange"><div><p>Request</p>${json(evidence.request)}</div><div><p>Response</p>${json(evidence.response)}</div></div></div>`;
+<div class="exchange"><div><p>Request</p>${json(evidence.request)}</div><div><p>Response</p>${json(evidence.response)}</div></div>${curl}</div>`;
 }
 
 const style = `

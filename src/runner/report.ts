@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Clause, ClauseLevel } from '../clauses.ts';
 import type { RunConfig } from '../run-config.ts';
 import { remedyFor } from '../needs.ts';
-import { condenseEvidence } from '../evidence.ts';
+import { condenseEvidence, shellQuote } from '../evidence.ts';
 import { packageRoot } from '../package-root.ts';
 import { describeProblems } from '../checks/problem.ts';
 import { waive, type ClauseWaiver, type Waiver } from './baseline.ts';
@@ -266,6 +266,3 @@ export function replayCommand(context: RunContext, clauseId: string): string {
   return args.map(shellQuote).join(' ');
 }
 
-function shellQuote(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
-}
