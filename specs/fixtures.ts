@@ -12,6 +12,7 @@ import { attachmentNames, mask, type Observation, type PropertyRun } from '../sr
 import { readRunConfig, type RunConfig } from '../src/run-config.ts';
 import type { PayRequest } from '../schemas/generated/types.ts';
 import { describeProblems, show, type Exchange, type Judgement, type Problem } from '../src/checks/index.ts';
+import { operationNamed, pathOf, type OperationName } from '../src/operations.ts';
 import { needs, type Need } from '../src/needs.ts';
 import { chromiumArgs } from '../src/runner/chromium.ts';
 import { secretsOfRun } from '../src/runner/profile.ts';
@@ -136,11 +137,13 @@ async function attachJson(testInfo: TestInfo, name: string, value: unknown, secr
   await testInfo.attach(name, { body: JSON.stringify(mask(value, secrets), null, 2), contentType: 'application/json' });
 }
 
-/** The test helpers of shared/contracts/test-helpers.md, called through the recording client. */
+/** The test helpers of shared/contracts/test-helpers.md (src/operations.ts), called through the recording client. */
 export function helperClient(api: Api): Helpers {
   const ok = (status: number) => status >= 200 && status < 300;
-  const call = async (method: string, path: string, body: unknown, accepted: (status: number) => boolean) => {
-    const exchange = await api.send({ method, path: `/test-helpers${path}`, body });
+  const call = async (name: OperationName, param: string | undefined, body: unknown, accepted: (status: number) => boolean) => {
+    const { method } = operationNamed(name);
+    const path = pathOf(name, param);
+    const exchange = await api.send({ method, path, body });
     if (!accepted(exchange.response.status)) {
       throw new Error(api.masked(`test helper ${method} ${path} answered ${exchange.response.status}: ${show(exchange.response.body)}`));
     }
@@ -148,16 +151,16 @@ export function helperClient(api: Api): Helpers {
   };
   return {
     async registerCustomer() {
-      const exchange = await call('POST', '/customers', {}, ok);
+      const exchange = await call('registerCustomer', undefined, {}, ok);
       return (exchange.response.body as { uuid: string }).uuid;
     },
-    pay: (checkoutId, body) => call('POST', `/checkouts/${encodeURIComponent(checkoutId)}/pay`, body, () => true),
-    confirm: (paymentId, paidAt) => call('POST', `/payments/${encodeURIComponent(paymentId)}/confirm`, paidAt ? { paidAt } : {}, () => true),
+    pay: (checkoutId, body) => call('payCheckout', checkoutId, body, () => true),
+    confirm: (paymentId, paidAt) => call('confirmPayment', paymentId, paidAt ? { paidAt } : {}, () => true),
     async setWebhook(url) {
-      await call('PUT', '/webhook', { url }, ok);
+      await call('setWebhook', undefined, { url }, ok);
     },
     async removeWebhook() {
-      await call('DELETE', '/webhook', undefined, (status) => ok(status) || status === 404);
+      await call('removeWebhook', undefined, undefined, (status) => ok(status) || status === 404);
     },
   };
 }

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { compile } from 'json-schema-to-typescript';
 import { gathersOnlyDefs, loadSchema, namedSchemas, requestBodies, responseBodies, schemaDir, schemaFiles, type JsonSchema, type SchemaFile } from './schemas.ts';
 import { parseClauseCatalogue } from './clauses.ts';
+import { operationNamed, type OperationName } from './operations.ts';
 import { profileSchemaFile } from './runner/profile.ts';
 
 export const generatedFiles = {
@@ -208,69 +209,70 @@ const helperErrors = {
   '422': { description: 'Bad body.' },
 };
 
+/** One operation of src/operations.ts in the OpenAPI document: its path, method and operationId from the table. */
+function operation(name: OperationName, details: Record<string, unknown>) {
+  const { method, path } = operationNamed(name);
+  return { path, method: method.toLowerCase(), item: { operationId: name, ...details } };
+}
+
+/** The paths object: each path with its operations. */
+function pathItems(operations: ReturnType<typeof operation>[]): Record<string, Record<string, unknown>> {
+  const items: Record<string, Record<string, unknown>> = {};
+  for (const { path, method, item } of operations) items[path] = { ...items[path], [method]: item };
+  return items;
+}
+
 function paths(realdata: RealdataExample[]) {
   const checkoutExample = examplesOf(realdata, 'checkout-response');
-  return {
-    '/checkouts': {
-      post: {
-        operationId: 'createCheckout',
-        tags: ['checkouts'],
-        summary: 'Create a checkout (4.1).',
-        'x-clauses': ['CHK-1', 'CHK-6'],
-        requestBody: { required: true, content: json(schemaRef(requestTitle('checkout')), examplesOf(realdata, 'checkout-request')) },
-        responses: {
-          '200': { description: 'The checkout created (status code not shown).', content: json(schemaRef('CheckoutResponse'), checkoutExample) },
-          default: notShown,
-        },
+  return [
+    operation('createCheckout', {
+      tags: ['checkouts'],
+      summary: 'Create a checkout (4.1).',
+      'x-clauses': ['CHK-1', 'CHK-6'],
+      requestBody: { required: true, content: json(schemaRef(requestTitle('checkout')), examplesOf(realdata, 'checkout-request')) },
+      responses: {
+        '200': { description: 'The checkout created (status code not shown).', content: json(schemaRef('CheckoutResponse'), checkoutExample) },
+        default: notShown,
       },
-    },
-    '/customers/{uuid}/paymentMethods': {
-      get: {
-        operationId: 'listStoredPaymentMethods',
-        tags: ['stored payment methods'],
-        summary: 'List the payment methods stored for a customer (4.2).',
-        'x-clauses': ['PML-1'],
-        parameters: [pathParameter('uuid', 'Customer UUID.', { type: 'string', format: 'uuid' })],
-        responses: {
-          '200': {
-            description: 'One element per stored method (status code not shown).',
-            content: json(schemaRef('StoredPaymentMethodsResponse'), examplesOf(realdata, 'payment-methods-response')),
-          },
-          default: notShown,
+    }),
+    operation('listMethods', {
+      tags: ['stored payment methods'],
+      summary: 'List the payment methods stored for a customer (4.2).',
+      'x-clauses': ['PML-1'],
+      parameters: [pathParameter('uuid', 'Customer UUID.', { type: 'string', format: 'uuid' })],
+      responses: {
+        '200': {
+          description: 'One element per stored method (status code not shown).',
+          content: json(schemaRef('StoredPaymentMethodsResponse'), examplesOf(realdata, 'payment-methods-response')),
         },
+        default: notShown,
       },
-    },
-    '/payments/references': {
-      post: {
-        operationId: 'createReference',
-        tags: ['payment references'],
-        summary: 'Create an ATM payment reference (4.3).',
-        'x-clauses': ['REF-1'],
-        requestBody: { required: true, content: json(schemaRef(requestTitle('reference')), examplesOf(realdata, 'reference-request')) },
-        responses: {
-          '200': {
-            description: 'Not shown by the reference (REF-10): given here as the service\'s own documentation shows it.',
-            content: json(schemaRef('ReferenceCreatedResponse'), examplesOf(realdata, 'reference-response', { agreeingOnly: false })),
-          },
-          default: notShown,
+    }),
+    operation('createReference', {
+      tags: ['payment references'],
+      summary: 'Create an ATM payment reference (4.3).',
+      'x-clauses': ['REF-1'],
+      requestBody: { required: true, content: json(schemaRef(requestTitle('reference')), examplesOf(realdata, 'reference-request')) },
+      responses: {
+        '200': {
+          description: 'Not shown by the reference (REF-10): given here as the service\'s own documentation shows it.',
+          content: json(schemaRef('ReferenceCreatedResponse'), examplesOf(realdata, 'reference-response', { agreeingOnly: false })),
         },
+        default: notShown,
       },
-    },
-    '/payments/{id}': {
-      get: {
-        operationId: 'getPayment',
-        tags: ['payment references'],
-        summary: 'Query a payment (4.4).',
-        'x-clauses': ['REF-3'],
-        parameters: [pathParameter('id', 'Payment identifier.')],
-        responses: {
-          '200': { description: 'The payment (status code not shown).', content: json(schemaRef('PaymentResponse'), examplesOf(realdata, 'payment-response')) },
-          default: notShown,
-        },
+    }),
+    operation('getPayment', {
+      tags: ['payment references'],
+      summary: 'Query a payment (4.4).',
+      'x-clauses': ['REF-3'],
+      parameters: [pathParameter('id', 'Payment identifier.')],
+      responses: {
+        '200': { description: 'The payment (status code not shown).', content: json(schemaRef('PaymentResponse'), examplesOf(realdata, 'payment-response')) },
+        default: notShown,
       },
-    },
+    }),
     ...testHelperPaths(checkoutExample),
-  };
+  ];
 }
 
 /** The endpoints of shared/contracts/test-helpers.md, with GET /test-helpers/notifications. */
@@ -278,100 +280,85 @@ function testHelperPaths(checkoutExample: Examples) {
   const tags = ['test-helpers'];
   const checkout = Object.values(checkoutExample)[0].value as { data: { id: string; paymentId: string } };
   const webhookSet = { '200': { description: 'Done.' }, '422': helperErrors['422'] };
-  return {
-    '/test-helpers/customers': {
-      post: {
-        operationId: 'registerCustomer',
-        tags,
-        summary: 'Register a customer with no stored payment methods.',
-        requestBody: { required: true, content: json(schemaRef('RegisterCustomerRequest'), example('No merchant number', {})) },
-        responses: {
-          '201': {
-            description: 'The customer registered.',
-            content: json(schemaRef('RegisterCustomerAnswer'), example('A customer', { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' })),
-          },
-          '422': helperErrors['422'],
+  return [
+    operation('registerCustomer', {
+      tags,
+      summary: 'Register a customer with no stored payment methods.',
+      requestBody: { required: true, content: json(schemaRef('RegisterCustomerRequest'), example('No merchant number', {})) },
+      responses: {
+        '201': {
+          description: 'The customer registered.',
+          content: json(schemaRef('RegisterCustomerAnswer'), example('A customer', { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' })),
         },
+        '422': helperErrors['422'],
       },
-    },
-    '/test-helpers/checkouts/{checkoutId}/pay': {
-      post: {
-        operationId: 'payCheckout',
-        tags,
-        summary: 'Pay a checkout as the customer would.',
-        parameters: [pathParameter('checkoutId', 'The id of the checkout.')],
-        requestBody: {
-          required: true,
+    }),
+    operation('payCheckout', {
+      tags,
+      summary: 'Pay a checkout as the customer would.',
+      parameters: [pathParameter('checkoutId', 'The id of the checkout.')],
+      requestBody: {
+        required: true,
+        content: json(
+          schemaRef('PayRequest'),
+          example('A card payment with consent to store', {
+            outcome: 'success',
+            method: 'CC',
+            card: { number: '4111111111111111', holder: 'Ana Silva', expireMonth: '07', expireYear: '2031' },
+            storeConsent: true,
+          }),
+        ),
+      },
+      responses: {
+        '200': {
+          description: 'Paid; redirectUrl is where the browser goes next.',
           content: json(
-            schemaRef('PayRequest'),
-            example('A card payment with consent to store', {
-              outcome: 'success',
-              method: 'CC',
-              card: { number: '4111111111111111', holder: 'Ana Silva', expireMonth: '07', expireYear: '2031' },
-              storeConsent: true,
+            schemaRef('PayAnswer'),
+            example('Paid, with an action redirect', {
+              checkoutId: checkout.data.id,
+              state: 'paid',
+              redirectUrl: `https://merchant.example/done?id=${checkout.data.id}`,
             }),
           ),
         },
-        responses: {
-          '200': {
-            description: 'Paid; redirectUrl is where the browser goes next.',
-            content: json(
-              schemaRef('PayAnswer'),
-              example('Paid, with an action redirect', {
-                checkoutId: checkout.data.id,
-                state: 'paid',
-                redirectUrl: `https://merchant.example/done?id=${checkout.data.id}`,
-              }),
-            ),
-          },
-          ...helperErrors,
-        },
+        ...helperErrors,
       },
-    },
-    '/test-helpers/payments/{paymentId}/confirm': {
-      post: {
-        operationId: 'confirmPayment',
-        tags,
-        summary: 'Confirm an ATM reference as the interbank network would.',
-        parameters: [pathParameter('paymentId', 'The id of the payment.')],
-        requestBody: { required: true, content: json(schemaRef('ConfirmRequest'), example('Paid now', {})) },
-        responses: {
-          '200': {
-            description: 'Confirmed; the notification is sent.',
-            content: json(schemaRef('ConfirmAnswer'), example('Confirmed', { paymentId: checkout.data.paymentId, state: 'confirmed' })),
-          },
-          ...helperErrors,
+    }),
+    operation('confirmPayment', {
+      tags,
+      summary: 'Confirm an ATM reference as the interbank network would.',
+      parameters: [pathParameter('paymentId', 'The id of the payment.')],
+      requestBody: { required: true, content: json(schemaRef('ConfirmRequest'), example('Paid now', {})) },
+      responses: {
+        '200': {
+          description: 'Confirmed; the notification is sent.',
+          content: json(schemaRef('ConfirmAnswer'), example('Confirmed', { paymentId: checkout.data.paymentId, state: 'confirmed' })),
         },
+        ...helperErrors,
       },
-    },
-    '/test-helpers/webhook': {
-      put: {
-        operationId: 'setWebhook',
-        tags,
+    }),
+    operation('setWebhook', {
+      tags,
         summary: "Configure the merchant's webhook.",
         requestBody: {
           required: true,
           content: json(schemaRef('WebhookRequest'), example('A local receiver', { url: 'http://127.0.0.1:8081/hook' })),
         },
-        responses: webhookSet,
-      },
-      delete: { operationId: 'removeWebhook', tags, summary: "Remove the merchant's webhook.", responses: { '200': { description: 'Done.' } } },
-    },
-    '/test-helpers/notifications': {
-      get: {
-        operationId: 'listNotificationAttempts',
-        tags,
-        summary: 'List the notification attempts the sandbox has made.',
-        parameters: [{ name: 'paymentId', in: 'query', required: false, description: 'Only the attempts about this payment.', schema: { type: 'string' } }],
-        responses: {
-          '200': {
-            description: 'Every attempt, oldest first.',
-            content: json(schemaRef('NotificationAttempts'), example('None yet', { notifications: [] })),
-          },
+      responses: webhookSet,
+    }),
+    operation('removeWebhook', { tags, summary: "Remove the merchant's webhook.", responses: { '200': { description: 'Done.' } } }),
+    operation('listNotifications', {
+      tags,
+      summary: 'List the notification attempts the sandbox has made.',
+      parameters: [{ name: 'paymentId', in: 'query', required: false, description: 'Only the attempts about this payment.', schema: { type: 'string' } }],
+      responses: {
+        '200': {
+          description: 'Every attempt, oldest first.',
+          content: json(schemaRef('NotificationAttempts'), example('None yet', { notifications: [] })),
         },
       },
-    },
-  };
+    }),
+  ];
 }
 
 const requestTitle = (body: keyof typeof requestBodies) => String(loadSchema(requestBodies[body]).title);
@@ -394,7 +381,7 @@ function renderOpenapi(): string | undefined {
       { name: 'payment references' },
       { name: 'test-helpers', description: 'Not part of the reference: how the suite pays, confirms and receives (shared/contracts/test-helpers.md).' },
     ],
-    paths: paths(realdata),
+    paths: pathItems(paths(realdata)),
     components: { schemas: componentSchemas() },
   };
   return `${JSON.stringify(document, null, 2)}\n`;

@@ -12,7 +12,9 @@ export type OperationName =
   | 'payCheckout'
   | 'confirmPayment'
   | 'setWebhook'
-  | 'removeWebhook';
+  | 'removeWebhook'
+  | 'getWebhook'
+  | 'listNotifications';
 
 export interface Operation {
   name: OperationName;
@@ -33,6 +35,9 @@ export const operations: readonly Operation[] = [
   { name: 'confirmPayment', method: 'POST', path: '/test-helpers/payments/{paymentId}/confirm', ofReference: false },
   { name: 'setWebhook', method: 'PUT', path: '/test-helpers/webhook', ofReference: false },
   { name: 'removeWebhook', method: 'DELETE', path: '/test-helpers/webhook', ofReference: false },
+  // The sandbox's own, not in the contract: the webhook it holds, and the notification attempts it made.
+  { name: 'getWebhook', method: 'GET', path: '/test-helpers/webhook', ofReference: false },
+  { name: 'listNotifications', method: 'GET', path: '/test-helpers/notifications', ofReference: false },
 ];
 
 export const operationNamed = (name: OperationName): Operation => operations.find((operation) => operation.name === name)!;

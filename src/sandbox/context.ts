@@ -1,5 +1,6 @@
 /** What the sandbox's routes share: the context they are built with, and how a path registers its handlers. */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { operationNamed, type Operation, type OperationName } from '../operations.ts';
 import { refuse } from './errors.ts';
 import type { PaymentProcessor } from './payments.ts';
 import type { Store } from './store.ts';
@@ -18,6 +19,16 @@ export interface SandboxContext {
 type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 const methods: HTTPMethods[] = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
+
+/** Serves operations of the table (src/operations.ts), each at its method and path; see `path`. */
+export function serve(app: FastifyInstance, handlers: Partial<Record<OperationName, Handler>>) {
+  const byPath = new Map<string, Partial<Record<Operation['method'], Handler>>>();
+  for (const [name, handler] of Object.entries(handlers)) {
+    const { method, path: template } = operationNamed(name as OperationName);
+    byPath.set(template, { ...byPath.get(template), [method]: handler });
+  }
+  for (const [template, byMethod] of byPath) path(app, template.replace(/\{(\w+)\}/g, ':$1'), byMethod);
+}
 
 /** Registers the handlers of one path; every other method answers 405 with an Allow header. */
 export function path(app: FastifyInstance, url: string, handlers: Partial<Record<'GET' | 'POST' | 'PUT' | 'DELETE', Handler>>) {

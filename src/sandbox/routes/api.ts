@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { requestBodies, validateRequest, type RequestBody } from '../../schemas.ts';
 import type { CheckoutRequest, ReferenceRequest } from '../../../schemas/generated/types.ts';
-import { path, type SandboxContext } from '../context.ts';
+import { serve, type SandboxContext } from '../context.ts';
 import { refuse, validatedBody } from '../errors.ts';
 import { methodNames, offeredMethods, type PayMethod } from '../payments.ts';
 import { uuidPattern } from '../../operations.ts';
@@ -21,8 +21,8 @@ export function apiRoutes(app: FastifyInstance, { store, baseUrl }: SandboxConte
   // Compiles the request validators at start-up rather than during the first requests.
   for (const body of Object.keys(requestBodies) as RequestBody[]) validateRequest(body, {});
 
-  path(app, '/checkouts', {
-    POST: async (request, reply) => {
+  serve(app, {
+    createCheckout: async (request, reply) => {
       const body = validatedBody<CheckoutRequest>(request.body, requestBodies.checkout);
       const { payment = {}, page = {} } = body;
       const now = Date.now();
@@ -69,16 +69,16 @@ export function apiRoutes(app: FastifyInstance, { store, baseUrl }: SandboxConte
     },
   });
 
-  path(app, '/customers/:uuid/paymentMethods', {
-    GET: async (request) => {
+  serve(app, {
+    listMethods: async (request) => {
       const { uuid } = request.params as { uuid: string };
       if (!uuidPattern.test(uuid)) throw refuse(400, 'invalid_field', `uuid: "${uuid}" is not a UUID`, 'a customer UUID', 'uuid', ['PML-7']);
       return { apiVersion, date: isoWithOffset(), success: true, data: store.storedMethods(uuid.toLowerCase()) };
     },
   });
 
-  path(app, '/payments/references', {
-    POST: async (request, reply) => {
+  serve(app, {
+    createReference: async (request, reply) => {
       const body = validatedBody<ReferenceRequest>(request.body, requestBodies.reference);
       const paymentId = await store.createReference(
         {
@@ -97,8 +97,8 @@ export function apiRoutes(app: FastifyInstance, { store, baseUrl }: SandboxConte
     },
   });
 
-  path(app, '/payments/:id', {
-    GET: async (request) => {
+  serve(app, {
+    getPayment: async (request) => {
       const { id } = request.params as { id: string };
       const payment = /^[0-9]{1,15}$/.test(id) ? store.payment(Number(id)) : undefined;
       if (!payment) throw refuse(404, 'not_found', `no payment with id ${id}`, 'an existing payment id', 'id', ['REF-10']);

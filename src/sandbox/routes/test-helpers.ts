@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConfirmAnswer, ConfirmRequest, RegisterCustomerAnswer, RegisterCustomerRequest, WebhookRequest } from '../../../schemas/generated/types.ts';
 import { testHelperSchema } from '../../schemas.ts';
-import { path, type SandboxContext } from '../context.ts';
+import { serve, type SandboxContext } from '../context.ts';
 import { refuse, validatedBody } from '../errors.ts';
 import { parsePayRequest } from '../payments.ts';
 
@@ -15,22 +15,22 @@ function paymentIdOf(value: string): number {
 
 /** shared/contracts/test-helpers.md, plus the list of notification attempts. */
 export function testHelperRoutes(app: FastifyInstance, { store, processor }: SandboxContext) {
-  path(app, '/test-helpers/customers', {
-    POST: async (request, reply) => {
+  serve(app, {
+    registerCustomer: async (request, reply) => {
       const { customerId } = helperBody<RegisterCustomerRequest>(request, 'registerCustomerRequest');
       return reply.code(201).send({ uuid: store.registerCustomer(customerId ?? null) } satisfies RegisterCustomerAnswer);
     },
   });
 
-  path(app, '/test-helpers/checkouts/:checkoutId/pay', {
-    POST: async (request) => {
+  serve(app, {
+    payCheckout: async (request) => {
       const { checkoutId } = request.params as { checkoutId: string };
       return processor.payCheckout(checkoutId, parsePayRequest(request.body));
     },
   });
 
-  path(app, '/test-helpers/payments/:paymentId/confirm', {
-    POST: async (request) => {
+  serve(app, {
+    confirmPayment: async (request) => {
       const { paidAt } = helperBody<ConfirmRequest>(request, 'confirmRequest');
       const paymentId = paymentIdOf((request.params as { paymentId: string }).paymentId);
       const payment = processor.confirmPayment(paymentId, paidAt === undefined ? Date.now() : Date.parse(paidAt));
@@ -38,21 +38,21 @@ export function testHelperRoutes(app: FastifyInstance, { store, processor }: San
     },
   });
 
-  path(app, '/test-helpers/webhook', {
-    GET: async () => ({ url: store.webhookUrl() }),
-    PUT: async (request) => {
+  serve(app, {
+    getWebhook: async () => ({ url: store.webhookUrl() }),
+    setWebhook: async (request) => {
       const { url } = helperBody<WebhookRequest>(request, 'webhookRequest');
       store.setWebhookUrl(url);
       return { url };
     },
-    DELETE: async () => {
+    removeWebhook: async () => {
       store.setWebhookUrl(null);
       return { url: null };
     },
   });
 
-  path(app, '/test-helpers/notifications', {
-    GET: async (request) => {
+  serve(app, {
+    listNotifications: async (request) => {
       const { paymentId } = request.query as { paymentId?: string };
       if (paymentId !== undefined && !/^[0-9]{1,15}$/.test(paymentId)) return { notifications: [] };
       return { notifications: store.attempts(paymentId === undefined ? undefined : Number(paymentId)) };
