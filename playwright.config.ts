@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
-import { codeFile } from './src/package-root.ts';
-import { readRunConfig, runConfigEnv } from './src/run-config.ts';
+import { codeFile } from './src/core/package-root.ts';
+import { readRunConfig, runConfigEnv } from './src/core/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
 import { waitsOutEventMs } from './specs/pools.ts';
 import { timingsEnv } from './bench/timings.ts';

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import type { CardPayRequest, CheckoutRequest, ReferenceRequest, WalletPayRequest } from '../schemas/generated/types.ts';
-import { cardBrand } from '../src/cards.ts';
+import { cardBrand } from '../src/core/cards.ts';
 import { card, wallet } from './payment-means.ts';
 import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
 import { inputClass, type InputClass } from './input-class.ts';

@@ -1,6 +1,6 @@
 /** Cards and mobile wallets the suite pays with (shared/contracts/test-helpers.md). */
 import fc from 'fast-check';
-import { cardBrand, declinedSuffix, luhnValid } from '../src/cards.ts';
+import { cardBrand, declinedSuffix, luhnValid } from '../src/core/cards.ts';
 import type { Card, Wallet } from '../schemas/generated/types.ts';
 import { fullName, matching } from './values.ts';
 

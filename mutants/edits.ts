@@ -2,7 +2,7 @@
  * The building blocks of the catalogue: small transforms bound to one operation, and the few
  * value rewrites (timestamps, UUIDs, digits) that several mutants and variants share.
  */
-import { uuidPattern } from '../src/operations.ts';
+import { uuidPattern } from '../src/core/operations.ts';
 import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse, Route, Transform } from './proxy.ts';
 
 export type Json = any;

@@ -8,7 +8,7 @@ export interface ManifestEntry {
   name: string;
   /** The clause whose tests alone the project runs (a mutant's); null: every test. */
   clause: string | null;
-  /** The candidate's RunConfig (src/run-config.ts). */
+  /** The candidate's RunConfig (src/core/run-config.ts). */
   runConfigFile: string;
   /** Its outDir: where Playwright's test-results go. */
   outDir: string;

@@ -11,9 +11,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { operationAt, operations, type OperationName } from '../src/operations.ts';
+import { operationAt, operations, type OperationName } from '../src/core/operations.ts';
 
-/** The operation a request calls (src/operations.ts), or 'other' (pages, paths the documents do not give). */
+/** The operation a request calls (src/core/operations.ts), or 'other' (pages, paths the documents do not give). */
 export type Route = OperationName | 'other';
 
 /** The operation a request calls, and its path parameter (checkout, customer or payment id). */

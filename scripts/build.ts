@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { packageDir } from '../src/package-root.ts';
+import { packageDir } from '../src/core/package-root.ts';
 import { toolPath } from '../src/runner/processes.ts';
 
 /** The nearest shared/ beside this checkout or beside one of its parent folders. */

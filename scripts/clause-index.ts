@@ -11,11 +11,11 @@ import { join } from 'node:path';
 import { classNamesByClause } from '../generators/index.ts';
 import { benignVariants, mutants } from '../mutants/catalogue.ts';
 import { checksByClause } from '../src/checks/registry.ts';
-import { clauses } from '../src/clauses.ts';
-import { packageDir } from '../src/package-root.ts';
-import { runConfigEnv } from '../src/run-config.ts';
+import { clauses } from '../src/core/clauses.ts';
+import { packageDir } from '../src/core/package-root.ts';
+import { runConfigEnv } from '../src/core/run-config.ts';
 import { toolPath } from '../src/runner/processes.ts';
-import { loadSchema, schemaFiles, type JsonSchema } from '../src/schemas.ts';
+import { loadSchema, schemaFiles, type JsonSchema } from '../src/core/schemas.ts';
 
 export const clauseIndexFile = 'docs/clause-index.md';
 

@@ -1,12 +1,12 @@
 /** The specs' HTTP client: every exchange with the target recorded, bounded, paced, and masked for the report. */
 import { expect } from '@playwright/test';
-import { mask, recordedBody, type Evidence, type RecordedRequest } from '../src/evidence.ts';
-import type { RunConfig } from '../src/run-config.ts';
+import { mask, recordedBody, type Evidence, type RecordedRequest } from '../src/core/evidence.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { describeProblems, type Exchange, type Problem } from '../src/checks/index.ts';
-import { describeFetchError } from '../src/runner/preflight.ts';
-import { secretsOfRun } from '../src/runner/profile.ts';
+import { secretsOfRun } from '../src/core/profile.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pacer } from './pace.ts';
+import { describeFetchError } from '../src/core/http.ts';
 
 /** The most of an answer's body the client reads: the rest is dropped, never buffered (a 50 MB answer). */
 const maxResponseBytes = 1024 * 1024;

@@ -20,7 +20,7 @@ import {
   type Opened,
   type Problem,
 } from '../src/checks/index.ts';
-import type { RunConfig } from '../src/run-config.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { requires, tags, test } from './fixtures.ts';
 import { createCheckout, exerciseClasses, forCustomer, getPayment, refusedWhereFree, requireServed, sample, someCustomer } from './flows.ts';
 

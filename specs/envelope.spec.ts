@@ -1,7 +1,7 @@
 /** Reference 2.1 and 9: the response envelope and the paths. */
 import { checkoutVariants, validReference } from '../generators/index.ts';
 import { checkEnvelope, checkReferenceCreated, checkServedAtPath, checkSuccess, isSuccess, paymentIdOf, type Exchange, type Problem } from '../src/checks/index.ts';
-import type { RunConfig } from '../src/run-config.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { tags, test, type Api } from './fixtures.ts';
 import { createCheckout, createReference, getPayment, listMethods, readPayment, sample, someCustomer, someCustomerWithMethod } from './flows.ts';
 

@@ -7,15 +7,15 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
 import fc from 'fast-check';
-import { clause } from '../src/clauses.ts';
-import { attachmentNames, mask, type Observation, type PropertyRun } from '../src/evidence.ts';
-import { readRunConfig, type RunConfig } from '../src/run-config.ts';
+import { clause } from '../src/core/clauses.ts';
+import { attachmentNames, mask, type Observation, type PropertyRun } from '../src/core/evidence.ts';
+import { readRunConfig, type RunConfig } from '../src/core/run-config.ts';
 import type { PayRequest } from '../schemas/generated/types.ts';
 import { describeProblems, show, type Exchange, type Judgement, type Problem } from '../src/checks/index.ts';
-import { operationNamed, pathOf, type OperationName } from '../src/operations.ts';
-import { needs, type Need } from '../src/needs.ts';
-import { chromiumArgs } from '../src/runner/chromium.ts';
-import { secretsOfRun } from '../src/runner/profile.ts';
+import { operationNamed, pathOf, type OperationName } from '../src/core/operations.ts';
+import { needs, type Need } from '../src/core/needs.ts';
+import { chromiumArgs } from '../src/core/chromium.ts';
+import { secretsOfRun } from '../src/core/profile.ts';
 import { capped, createApi, type Api } from './api.ts';
 import { createPacer, defaultConcurrentRequests, inParallel, type Pacer } from './pace.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
@@ -137,7 +137,7 @@ async function attachJson(testInfo: TestInfo, name: string, value: unknown, secr
   await testInfo.attach(name, { body: JSON.stringify(mask(value, secrets), null, 2), contentType: 'application/json' });
 }
 
-/** The test helpers of shared/contracts/test-helpers.md (src/operations.ts), called through the recording client. */
+/** The test helpers of shared/contracts/test-helpers.md (src/core/operations.ts), called through the recording client. */
 export function helperClient(api: Api): Helpers {
   const ok = (status: number) => status >= 200 && status < 300;
   const call = async (name: OperationName, param: string | undefined, body: unknown, accepted: (status: number) => boolean) => {

@@ -1,15 +1,15 @@
 /** Steps that several specs take: create a checkout or a reference, read a payment, list stored methods. */
 import fc from 'fast-check';
 import type { Checkout, CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
-import type { RunConfig } from '../src/run-config.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { card, checkoutVariants } from '../generators/index.ts';
 import { checkCheckoutCreatedForUse, checkListAnswered, checkReferenceCreated, checkSuccess, checkoutOf, freedomTaken, isRefusal, isSuccess, operationOf, paymentIdOf, paymentOf, show, storedMethodsOf, unservedReason, type Exchange } from '../src/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { needs } from '../src/needs.ts';
-import { uuidPattern } from '../src/operations.ts';
+import { needs } from '../src/core/needs.ts';
+import { uuidPattern } from '../src/core/operations.ts';
 import { randomUUID } from 'node:crypto';
 import type { InputClass } from '../generators/index.ts';
-import { attachmentNames, type ClassOutcome } from '../src/evidence.ts';
+import { attachmentNames, type ClassOutcome } from '../src/core/evidence.ts';
 import type { Problem } from '../src/checks/index.ts';
 import { helperClient, helpersUsable, test, type Api } from './fixtures.ts';
 

@@ -6,9 +6,9 @@
 import type { Locator, Page } from '@playwright/test';
 import type { BrowserSelectors, Selector } from '../schemas/generated/profile.ts';
 import type { Card } from '../schemas/generated/types.ts';
-import { needs } from '../src/needs.ts';
+import { needs } from '../src/core/needs.ts';
 import type { PaidWith } from '../src/checks/index.ts';
-import type { RunConfig } from '../src/run-config.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { test, type BrowserPages } from './fixtures.ts';
 
 type Role = keyof BrowserSelectors;

@@ -6,8 +6,8 @@
  */
 import { checkoutVariants } from '../generators/index.ts';
 import { CreateCheckout, ListMethods, PayOnPage, type Command } from '../src/model/index.ts';
-import { needs } from '../src/needs.ts';
-import type { RunConfig } from '../src/run-config.ts';
+import { needs } from '../src/core/needs.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { helpersUsable, requires, tags, test } from './fixtures.ts';
 import { sample } from './flows.ts';
 import { modelTimeoutMs, runModel } from './model-run.ts';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { card, wallet } from '../generators/index.ts';
 import { Departure, finish, startModel, modelCommands, RemoveWebhook, SetWebhook, type Command, type World } from '../src/model/index.ts';
 import type { PaidWith } from '../src/checks/index.ts';
-import type { RunConfig } from '../src/run-config.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { helperClient, leftOut, type Api, type BrowserPages, type Property, type Receiver } from './fixtures.ts';
 import { payOnNewPage } from './hosted-page.ts';
 import { sample } from './flows.ts';

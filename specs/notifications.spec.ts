@@ -3,7 +3,7 @@ import { callbackQueryClasses, validReference } from '../generators/index.ts';
 import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, identifiesPayment, paymentOf, type PaymentNames } from '../src/checks/index.ts';
 import { tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
 import { createClosedReference, createReference, exerciseClasses, getPayment, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
-import type { RunConfig } from '../src/run-config.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { holdingWebhook } from './webhook-lock.ts';
 
 /** A reference valid now, notified at a fresh path of the receiver (or at the webhook, without callbackUrl). */

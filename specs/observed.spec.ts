@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { checkoutVariants, validReference } from '../generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import { paymentIdOf, paymentOf, type Exchange } from '../src/checks/index.ts';
-import { observeSignature } from '../src/observations.ts';
+import { observeSignature } from '../src/core/observations.ts';
 import { helpersUsable, tags, test, waitsOutEventMs } from './fixtures.ts';
 import { createReference, forCustomer, getPayment, listMethods, quietMs, sample, someCustomer } from './flows.ts';
 

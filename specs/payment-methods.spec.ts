@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { card, checkoutVariants, storedMeansClasses, wallet } from '../generators/index.ts';
 import { checkMethodCount, checkMethodStored, checkMethodTypeListed, checkOnlyOwnMethods, checkStoredMethods, foreignMethods, ownMethods, storedMethodsOf, type Exchange, type PaidWith } from '../src/checks/index.ts';
-import type { RunConfig } from '../src/run-config.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { tags, test, type Api, type Helpers } from './fixtures.ts';
 import { createCheckout, exerciseClasses, forCustomer, listMethods, listSettled, listStoredMethods, mustSucceed, sample, samples, withMethod } from './flows.ts';
 import { inParallel } from './pace.ts';

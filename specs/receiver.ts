@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { recordedBody, type RecordedRequest } from '../src/evidence.ts';
+import { recordedBody, type RecordedRequest } from '../src/core/evidence.ts';
 
 export interface ReceivedRequest extends RecordedRequest {
   path: string;

@@ -12,8 +12,8 @@ import {
   type ReferenceStage,
 } from '../generators/index.ts';
 import type { Payment, ReferenceRequest } from '../schemas/generated/types.ts';
-import type { ClassOutcome } from '../src/evidence.ts';
-import { needs } from '../src/needs.ts';
+import type { ClassOutcome } from '../src/core/evidence.ts';
+import { needs } from '../src/core/needs.ts';
 import {
   checkConfirmed,
   checkDistinctReferences,

@@ -2,8 +2,8 @@
 import { card, checkoutVariants, consentRowWithoutRegistration, tokenizationClasses, wallet, type InputClass } from '../generators/index.ts';
 import type { CheckoutRequest, StoredPaymentMethod } from '../schemas/generated/types.ts';
 import { checkMethodStored, checkNothingStored, checkOnlyStorableTypes, isSuccess, methodsAddedSince, storedMethodsOf, type PaidWith } from '../src/checks/index.ts';
-import { needs } from '../src/needs.ts';
-import type { RunConfig } from '../src/run-config.ts';
+import { needs } from '../src/core/needs.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
 import { createCheckoutOfClass, exerciseClasses, forCustomer, listSettled, listStoredMethods, mustSucceed, sample, settleMs, withMethod } from './flows.ts';
 import { payOnNewPage } from './hosted-page.ts';

@@ -5,7 +5,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RunConfig } from '../src/run-config.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
 
 /** Longer than any holder keeps it: past this, the lock is taken over anyway. */
 const staleAfterMs = 45_000;

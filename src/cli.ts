@@ -1,13 +1,14 @@
 /** The command line: "checkout-conformance run|observe|diff|merge|package|sandbox". Usage errors are one line and exit 2. */
 import { readFileSync } from 'node:fs';
 import { observeCommand, observeUsage } from './observe/command.ts';
-import { packageRoot } from './package-root.ts';
-import { BaselineError } from './runner/baseline.ts';
+import { packageRoot } from './core/package-root.ts';
+import { BaselineError } from './report/baseline.ts';
 import { diffCommand, diffUsage } from './runner/diff.ts';
 import { mergeCommand, mergeUsage } from './runner/merge.ts';
-import { parseRunOptions, runUsage, UsageError } from './runner/options.ts';
+import { parseRunOptions, runUsage } from './runner/options.ts';
 import { packageCommand, packageUsage } from './runner/package.ts';
 import { runConformance } from './runner/run.ts';
+import { UsageError } from './core/command-line.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8')) as { version: string };
 

@@ -1,4 +1,4 @@
-/** The shape of the code: no module imports itself back through others (type imports included). */
+/** The shape of the code: no module imports itself back through others (type imports included), and the layers import only downwards. */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
@@ -58,3 +58,13 @@ test('the cycle finder finds a cycle', () => {
   const graph = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
   assert.deepEqual(cyclesOf(graph), [['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
 });
+
+test('layers import downwards: src/core from nothing of the project; nothing but the command line, the mutant catalogue, scripts and tests from src/runner', () => {
+  const graph = importGraph();
+  const reaching = (from: (file: string) => boolean, to: (file: string) => boolean) =>
+    [...graph].flatMap(([file, targets]) => (from(file) ? targets.filter(to).map((target) => `${file} -> ${target}`) : []));
+  assert.deepEqual(reaching((file) => file.startsWith('src/core/'), (target) => !target.startsWith('src/core/') && !target.startsWith('schemas/')), []);
+  const mayUseRunner = (file: string) => /^(src\/runner\/|src\/cli\.ts|mutants\/|scripts\/|bench\/|test\/|playwright\.config\.ts)/.test(file);
+  assert.deepEqual(reaching((file) => !mayUseRunner(file), (target) => target.startsWith('src/runner/')), []);
+});
+

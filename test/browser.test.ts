@@ -1,11 +1,11 @@
 /**
- * Where the browser checks' Chromium comes from (src/runner/chromium.ts), and a run of them with the
+ * Where the browser checks' Chromium comes from (src/core/chromium.ts), and a run of them with the
  * Chromium that `npm install` brings, every other source hidden: a machine with no browser at all.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { browserSourceEnv, findChromium } from '../src/runner/chromium.ts';
+import { browserSourceEnv, findChromium } from '../src/core/chromium.ts';
 import { cli, readReport, tempDir } from './support/cli.ts';
 
 test('the browser: CHROMIUM_PATH first, an unknown source or a missing path named', async () => {

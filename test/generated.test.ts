@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { generatedFiles, renderGenerated } from '../src/generate.ts';
-import { clauses } from '../src/clauses.ts';
+import { clauses } from '../src/core/clauses.ts';
 import { clauseIndexFile, renderClauseIndex } from '../scripts/clause-index.ts';
 
 test('generated files are fresh: npm run generate would change nothing', async () => {

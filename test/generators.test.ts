@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { validateRequest, type RequestBody } from '../src/schemas.ts';
+import { validateRequest, type RequestBody } from '../src/core/schemas.ts';
 import { classifyCheckout } from '../src/checks/checkout-kinds.ts';
 import {
   allowedLayoutCodeCombinations,

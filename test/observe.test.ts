@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { mutants } from '../mutants/catalogue.ts';
 import { startProxy, type RunningProxy } from '../mutants/proxy.ts';
-import { mask } from '../src/evidence.ts';
+import { mask } from '../src/core/evidence.ts';
 import { startObserver } from '../src/observe/observer.ts';
 import { createTrafficState, maxRemembered } from '../src/observe/traffic-state.ts';
-import type { Report } from '../src/runner/report.ts';
+import type { Report } from '../src/report/report.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { startHostileTarget } from './support/hostile-targets.ts';
 

@@ -16,9 +16,9 @@ import {
   type JsonSchema,
   type RequestBody,
   type ResponseBody,
-} from '../src/schemas.ts';
+} from '../src/core/schemas.ts';
 import { generatedFiles } from '../src/generate.ts';
-import { builtInProfile, loadProfile } from '../src/runner/profile.ts';
+import { builtInProfile, loadProfile } from '../src/core/profile.ts';
 import { startPrism } from '../src/runner/target.ts';
 import { brokenCheckouts, brokenReferences, checkoutVariants, validReference, type BrokenCase } from '../generators/index.ts';
 

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { withoutTestHelpers } from '../mutants/catalogue.ts';
 import { startProxy } from '../mutants/proxy.ts';
-import { clauses } from '../src/clauses.ts';
-import { needs } from '../src/needs.ts';
+import { clauses } from '../src/core/clauses.ts';
+import { needs } from '../src/core/needs.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { cli, packageRoot, readReport, tempDir } from './support/cli.ts';
 

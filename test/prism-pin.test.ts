@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
-import { loadProfile, builtInProfile } from '../src/runner/profile.ts';
+import { loadProfile, builtInProfile } from '../src/core/profile.ts';
 import { startPrism } from '../src/runner/target.ts';
 import { packageRoot, tempDir } from './support/cli.ts';
 

@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { validateRequest, validateResponse, type SchemaProblem } from '../src/schemas.ts';
+import { validateRequest, validateResponse, type SchemaProblem } from '../src/core/schemas.ts';
 import { readRealdata, type RealdataExample } from '../src/generate.ts';
 
 const realdata = readRealdata();

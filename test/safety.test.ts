@@ -13,9 +13,9 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { startProxy, type ProxyRequest, type ProxyResponse, type Transform } from '../mutants/proxy.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
-import { luhnValid } from '../src/cards.ts';
-import { builtInProfile, loadProfile } from '../src/runner/profile.ts';
-import type { Profile } from '../src/run-config.ts';
+import { luhnValid } from '../src/core/cards.ts';
+import { builtInProfile, loadProfile } from '../src/core/profile.ts';
+import type { Profile } from '../src/core/run-config.ts';
 import { readReport, tempDir } from './support/cli.ts';
 import { markedRun, reportFiles } from './support/hostile-run.ts';
 

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference, type BrokenCase } from '../generators/index.ts';
-import { testHelperSchema, validateResource, validateResponse } from '../src/schemas.ts';
+import { testHelperSchema, validateResource, validateResponse } from '../src/core/schemas.ts';
 import { call } from '../src/sandbox/client.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 

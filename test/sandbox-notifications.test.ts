@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { validateResource } from '../src/schemas.ts';
+import { validateResource } from '../src/core/schemas.ts';
 import { call } from '../src/sandbox/client.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { isoWithOffset } from '../src/sandbox/time.ts';

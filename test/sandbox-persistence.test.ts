@@ -6,11 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { UsageError } from '../src/runner/options.ts';
 import { call } from '../src/sandbox/client.ts';
 import { sandboxCommand } from '../src/sandbox/command.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 import { isoWithOffset } from '../src/sandbox/time.ts';
+import { UsageError } from '../src/core/command-line.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'sandbox-persistence-'));
 after(() => rmSync(folder, { recursive: true, force: true }));

@@ -13,7 +13,7 @@ import {
   validateResource,
   type JsonSchema,
   type SchemaFile,
-} from '../src/schemas.ts';
+} from '../src/core/schemas.ts';
 
 test('every schema, $defs entry and response body compiles under ajv strict mode', () => {
   const ajv = createAjv();

@@ -1,5 +1,5 @@
 import type { Checkout, CheckoutRequest } from '../../schemas/generated/types.ts';
-import { validateResponse } from '../schemas.ts';
+import { validateResponse } from '../core/schemas.ts';
 import { checkSuccess, fromSchema, isSuccess, onlyClause, operationOf, show, type Exchange, type Problem } from './problem.ts';
 import { checkRefused } from './refusal.ts';
 import { paymentOf } from './references.ts';

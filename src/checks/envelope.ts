@@ -1,4 +1,4 @@
-import { validateResource } from '../schemas.ts';
+import { validateResource } from '../core/schemas.ts';
 import { fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /**

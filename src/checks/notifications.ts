@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../evidence.ts';
+import type { RecordedRequest } from '../core/evidence.ts';
 import { show, type Problem } from './problem.ts';
 
 function holdsValue(node: unknown, wanted: Set<string>): boolean {

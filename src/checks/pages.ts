@@ -1,4 +1,4 @@
-import type { RecordedRequest } from '../evidence.ts';
+import type { RecordedRequest } from '../core/evidence.ts';
 import { isSuccess, show, type Problem } from './problem.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { CardPayRequest, StoredPaymentMethod, WalletPayRequest } from '../../schemas/generated/types.ts';
-import { validateResponse } from '../schemas.ts';
+import { validateResponse } from '../core/schemas.ts';
 import { checkSuccess, fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /** What the customer paid with, as the pay helper or the hosted page was given it. */

@@ -1,5 +1,5 @@
-import type { RecordedRequest, RecordedResponse } from '../evidence.ts';
-import type { SchemaProblem } from '../schemas.ts';
+import type { RecordedRequest, RecordedResponse } from '../core/evidence.ts';
+import type { SchemaProblem } from '../core/schemas.ts';
 
 /** One departure from the reference, named against the clause it breaks. */
 export interface Problem {

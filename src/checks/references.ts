@@ -1,5 +1,5 @@
 import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts';
-import { validateResponse } from '../schemas.ts';
+import { validateResponse } from '../core/schemas.ts';
 import { checkSuccess, fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 function dataOf(exchange: Exchange): Partial<Payment> | undefined {

@@ -1,5 +1,5 @@
-import { served, statusHint } from '../needs.ts';
-import { validateRequest, type RequestBody } from '../schemas.ts';
+import { served, statusHint } from '../core/needs.ts';
+import { validateRequest, type RequestBody } from '../core/schemas.ts';
 import { isRefusal, isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /** A documented rule a request breaks: its clause, and what broke it. */

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { checkoutVariants, beyondRowCases, formatWithOffset, utcOffset, amount as amountArbitrary } from '../../generators/index.ts';
 import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
-import type { RecordedRequest } from '../evidence.ts';
+import type { RecordedRequest } from '../core/evidence.ts';
 import { checkoutOf, describeProblems, isSuccess, paymentIdOf, paymentOf, type Exchange, type PaidWith, type Problem } from '../checks/index.ts';
 import { hasCome, judgeCheckoutCreated, judgeList, judgeNotifications, judgePayment, judgeReferenceCreated, listSettled } from './judge.ts';
 import { checkoutFrom, confirmed, emptyState, insideWindow, owedMethods, webhookChanged, windowOf, type ModelState, type ReferenceModel } from './state.ts';

@@ -3,7 +3,7 @@
  * Where the reference leaves the answer open, these allow every answer it allows.
  */
 import type { Payment as PaymentResource, StoredPaymentMethod } from '../../schemas/generated/types.ts';
-import type { RecordedRequest } from '../evidence.ts';
+import type { RecordedRequest } from '../core/evidence.ts';
 import {
   checkCheckoutAnswer,
   checkConfirmed,

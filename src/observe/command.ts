@@ -1,14 +1,14 @@
 /** "checkout-conformance observe": options, the wait for a signal or --duration, and the report. */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mask } from '../evidence.ts';
-import { httpUrl, integer, parseCommandArgs, UsageError } from '../runner/options.ts';
-import { loadProfile } from '../runner/profile.ts';
-import type { Report } from '../runner/report.ts';
-import { publishReport, say } from '../runner/run.ts';
-import { reportDir } from '../runner/write-report.ts';
+import { mask } from '../core/evidence.ts';
+import { loadProfile } from '../core/profile.ts';
+import type { Report } from '../report/report.ts';
+import { reportDir } from '../report/write.ts';
 import { startObserver } from './observer.ts';
-import { whenParentGone } from '../parent-watch.ts';
+import { whenParentGone } from '../core/parent-watch.ts';
+import { httpUrl, integer, parseCommandArgs, UsageError, say } from '../core/command-line.ts';
+import { publishReport } from '../report/publish.ts';
 
 const liveReportSeconds = 5;
 

@@ -11,7 +11,7 @@ import { checkStoredMethods, storedMethodsOf } from '../checks/payment-methods.t
 import { isSuccess, show, type Exchange, type Problem } from '../checks/problem.ts';
 import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from '../checks/references.ts';
 import { brokenRules, checkRefused, type BrokenRule } from '../checks/refusal.ts';
-import { operationAt, titleOf, type OperationName } from '../operations.ts';
+import { operationAt, titleOf, type OperationName } from '../core/operations.ts';
 
 /** The operations observe judges: the reference's four, and the pay helper (a payment the observer can see). */
 export type Operation = Extract<OperationName, 'createCheckout' | 'listMethods' | 'createReference' | 'getPayment' | 'payCheckout'>;

@@ -3,16 +3,16 @@
  * built from it. Start it in-process with startObserver; the command line is command.ts.
  */
 import { randomInt } from 'node:crypto';
-import { clauses } from '../clauses.ts';
-import { credentialHeaders, secretsOf } from '../evidence.ts';
-import type { Profile } from '../run-config.ts';
-import { defaultRuns } from '../runner/options.ts';
-import { secretsOfRun } from '../runner/profile.ts';
-import { buildReport, type Report } from '../runner/report.ts';
+import { clauses } from '../core/clauses.ts';
+import { credentialHeaders, secretsOf } from '../core/evidence.ts';
+import type { Profile } from '../core/run-config.ts';
+import { secretsOfRun } from '../core/profile.ts';
+import { buildReport, type Report } from '../report/report.ts';
 import { judgeExchange, operationOf } from './judge.ts';
 import { startForwardingProxy, type ForwardedExchange } from './proxy.ts';
 import { createTally } from './tally.ts';
 import { createTrafficState } from './traffic-state.ts';
+import { defaultRuns } from '../core/run-config.ts';
 
 export interface ObserverOptions {
   upstream: string;

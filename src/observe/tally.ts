@@ -5,8 +5,8 @@
  * long observation does not grow without end.
  */
 import type { Problem } from '../checks/problem.ts';
-import type { Evidence, Observation } from '../evidence.ts';
-import type { RawResults, RawTest } from '../runner/raw-results.ts';
+import type { Evidence, Observation } from '../core/evidence.ts';
+import type { RawResults, RawTest } from '../report/raw-results.ts';
 import type { Judged } from './judge.ts';
 
 const maxProblems = 10;

@@ -3,8 +3,8 @@
  * clause by clause. Exit 1 on any regression, for a nightly check after an upgrade.
  */
 import { readFileSync } from 'node:fs';
-import { parseCommandArgs, UsageError } from './options.ts';
-import type { ClauseStatus, Report, ReportClause } from './report.ts';
+import type { ClauseStatus, Report, ReportClause } from '../report/report.ts';
+import { parseCommandArgs, UsageError } from '../core/command-line.ts';
 
 export const diffUsage = `Usage: checkout-conformance diff OLD NEW [--format text|md]
 

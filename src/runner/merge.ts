@@ -5,16 +5,16 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { clauses } from '../clauses.ts';
-import type { RunConfig } from '../run-config.ts';
-import { loadBaseline } from './baseline.ts';
-import { parseCommandArgs, UsageError } from './options.ts';
+import { clauses } from '../core/clauses.ts';
+import type { RunConfig } from '../core/run-config.ts';
+import { loadBaseline } from '../report/baseline.ts';
 import { blobDirOf, mergeBlobReports } from './playwright.ts';
-import { rawResultsFile, type RawResults } from './raw-results.ts';
+import { rawResultsFile, type RawResults } from '../report/raw-results.ts';
 import { readReport } from './diff.ts';
-import { buildReport, type Report } from './report.ts';
-import { publishReport } from './run.ts';
-import { reportDir } from './write-report.ts';
+import { buildReport, type Report } from '../report/report.ts';
+import { reportDir } from '../report/write.ts';
+import { parseCommandArgs, UsageError } from '../core/command-line.ts';
+import { publishReport } from '../report/publish.ts';
 
 export const mergeUsage = `Usage: checkout-conformance merge DIR... [--out DIR] [--baseline FILE]
 

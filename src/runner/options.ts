@@ -1,7 +1,8 @@
 /** The options of "checkout-conformance run", parsed and checked; a bad one is a UsageError. */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+import { httpUrl, integer, parseCommandArgs, UsageError } from '../core/command-line.ts';
+import { defaultRuns } from '../core/run-config.ts';
 
-export class UsageError extends Error {}
 
 export interface RunOptions {
   /** null: start the reference sandbox in-process. */
@@ -30,7 +31,7 @@ export interface RunOptions {
   requestTimeoutMs: number | null;
   /** null: the Playwright config's default. */
   workers: number | null;
-  /** --baseline: a file of waivers (src/runner/baseline.ts). */
+  /** --baseline: a file of waivers (src/report/baseline.ts). */
   baselinePath: string | null;
   /** --shard i/n: this run is part i of n, for "checkout-conformance merge". */
   shard: string | null;
@@ -38,7 +39,6 @@ export interface RunOptions {
   keepArtifacts: boolean;
 }
 
-export const defaultRuns = 100;
 const defaultTimeoutMs = 20 * 60_000;
 
 export const runUsage = `Usage: checkout-conformance run [options]
@@ -130,21 +130,6 @@ const runOptionTypes = {
   'keep-artifacts': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
-/** node's parseArgs, strict, with its errors turned into one-line UsageErrors. */
-export function parseCommandArgs<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
-  try {
-    return parseArgs({ args, allowPositionals: true, strict: true, options });
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const message = (error as Error).message;
-    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      const option = /'([^']+)'/.exec(message)?.[1] ?? message;
-      throw new UsageError(`unknown option ${option}`);
-    }
-    // node's own messages, e.g. "Option '--seed <value>' argument missing", on one line.
-    throw new UsageError(message.replace(/\s*\n\s*/g, ' '));
-  }
-}
 
 function shardOf(text: string): string {
   const match = /^(\d+)\/(\d+)$/.exec(text);
@@ -154,26 +139,7 @@ function shardOf(text: string): string {
   return text;
 }
 
-export function integer(option: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!/^-?\d+$/.test(text) || value < min || value > max) {
-    throw new UsageError(`${option} must be an integer from ${min} to ${max}, not "${text}"`);
-  }
-  return value;
-}
 
-export function httpUrl(option: string, text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UsageError(`${option} must be an absolute http(s) URL, not "${text}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`${option} must be an http(s) URL, not "${text}"`);
-  }
-  return text;
-}
 
 function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -6,12 +6,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { mask } from '../evidence.ts';
-import type { Profile, RunConfig } from '../run-config.ts';
+import { mask } from '../core/evidence.ts';
+import type { Profile, RunConfig } from '../core/run-config.ts';
 import { readReport } from './diff.ts';
-import { parseCommandArgs, UsageError } from './options.ts';
-import type { Report } from './report.ts';
-import { say } from './run.ts';
+import type { Report } from '../report/report.ts';
+import { parseCommandArgs, UsageError, say } from '../core/command-line.ts';
 
 export const packageUsage = `Usage: checkout-conformance package DIR [--out FILE]
 

@@ -1,7 +1,7 @@
 /** Runs the specs: "playwright test" as a child, in its own process group, bounded in time. */
 import { join } from 'node:path';
-import { codeFile, packageDir } from '../package-root.ts';
-import { runConfigEnv } from '../run-config.ts';
+import { codeFile, packageDir } from '../core/package-root.ts';
+import { runConfigEnv } from '../core/run-config.ts';
 import { exited, signalGroup, spawnGroup, startFailure, stopGroup, toolPath } from './processes.ts';
 
 /** Past the run's time-out, Playwright gets this long to stop by itself before it is killed. */

@@ -8,10 +8,11 @@
  */
 import fc from 'fast-check';
 import { checkoutVariants, validReference } from '../../generators/index.ts';
-import { statusHint } from '../needs.ts';
-import type { Profile } from '../run-config.ts';
-import { operationNamed, pathOf, uuidPattern, type OperationName } from '../operations.ts';
-import { describeFetchError, targetUrl } from './preflight.ts';
+import { statusHint } from '../core/needs.ts';
+import type { Profile } from '../core/run-config.ts';
+import { operationNamed, pathOf, uuidPattern, type OperationName } from '../core/operations.ts';
+import { targetUrl } from './preflight.ts';
+import { describeFetchError } from '../core/http.ts';
 
 export interface Probes {
   testHelpers: boolean;

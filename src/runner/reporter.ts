@@ -1,6 +1,6 @@
 /**
  * Playwright reporter: writes every test's outcome, clause IDs and JSON attachments to the run's
- * folder (raw-results.json), masked; src/runner/report.ts builds the conformance report from it.
+ * folder (raw-results.json), masked; src/report/report.ts builds the conformance report from it.
  * A project that names its own run config (metadata.runConfigFile: one candidate of the mutant
  * catalogue, mutants/run.ts) gets its own raw-results.json, in that run's folder.
  */
@@ -8,11 +8,11 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullProject, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { attachmentNames, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../evidence.ts';
+import { attachmentNames, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../core/evidence.ts';
 import type { Judgement } from '../checks/problem.ts';
-import { readRunConfig, type RunConfig } from '../run-config.ts';
-import { secretsOfRun } from './profile.ts';
-import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from './raw-results.ts';
+import { readRunConfig, type RunConfig } from '../core/run-config.ts';
+import { secretsOfRun } from '../core/profile.ts';
+import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from '../report/raw-results.ts';
 
 type Attachment = TestResult['attachments'][number];
 

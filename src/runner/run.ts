@@ -6,22 +6,22 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
-import { clauses } from '../clauses.ts';
-import { mask } from '../evidence.ts';
-import type { Profile, RunConfig } from '../run-config.ts';
-import { describeWaiver, loadBaseline, type Waiver } from './baseline.ts';
-import { describeBrowser, findChromium } from './chromium.ts';
+import { clauses } from '../core/clauses.ts';
+import { mask } from '../core/evidence.ts';
+import type { Profile, RunConfig } from '../core/run-config.ts';
+import { loadBaseline, type Waiver } from '../report/baseline.ts';
+import { describeBrowser, findChromium } from '../core/chromium.ts';
 import type { RunOptions } from './options.ts';
 import { blobDirOf, runPlaywright } from './playwright.ts';
 import { preflight } from './preflight.ts';
 import { probeTarget } from './probe.ts';
-import { runHeaders, secretsOfRun, withoutPlaceholders } from './profile.ts';
-import { clearRawResults, readRawResults, type RawResults } from './raw-results.ts';
-import { buildReport, exitCodeOf, type Report } from './report.ts';
+import { runHeaders, secretsOfRun, withoutPlaceholders } from '../core/profile.ts';
+import { clearRawResults, readRawResults, type RawResults } from '../report/raw-results.ts';
+import { buildReport } from '../report/report.ts';
+import { publishReport } from '../report/publish.ts';
+import { say } from '../core/command-line.ts';
 import { profileFor, startTarget, type Target } from './target.ts';
-import { reportDir, writeReport } from './write-report.ts';
-
-export const say = (line: string) => console.log(`checkout-conformance: ${line}`);
+import { reportDir } from '../report/write.ts';
 
 export async function runConformance(options: RunOptions): Promise<number> {
   const startedAt = new Date();
@@ -93,17 +93,6 @@ export async function runConformance(options: RunOptions): Promise<number> {
   return publishReport(outDir, report, secretsOfRun(headers, profile));
 }
 
-/** Writes the four files, prints the outcome and resolves to the exit code. */
-export function publishReport(outDir: string, report: Report, secrets: readonly string[]): 0 | 1 | 2 {
-  const htmlPath = writeReport(outDir, report, secrets);
-  const counts = Object.entries(report.summary).map(([name, count]) => `${count} ${name}`).join(', ');
-  say(`${report.verdict}: ${counts}`);
-  if (report.reason) say(report.reason);
-  for (const clause of report.clauses) if (clause.waiver) say(`waiver ${describeWaiver(clause.waiver)}`);
-  for (const waiver of report.unusedWaivers) say(`unused waiver ${describeWaiver(waiver)}: it matched no failure`);
-  say(`report ${htmlPath}; ${report.coverage.statement.split('; not verified: ')[0]}`);
-  return exitCodeOf(report.verdict);
-}
 
 /**
  * The specs read the run config from a private file (it holds the credentials); the run's folder

@@ -1,10 +1,10 @@
 /** The target of a run: the reference sandbox in-process, a Prism mock, or a URL given by the user. */
 import { createWriteStream } from 'node:fs';
-import { packageDir } from '../package-root.ts';
-import type { Profile, RunConfig } from '../run-config.ts';
+import { packageDir } from '../core/package-root.ts';
+import type { Profile, RunConfig } from '../core/run-config.ts';
 import type { RunOptions } from './options.ts';
 import { exited, freePort, spawnGroup, startFailure, stopGroup, toolPath } from './processes.ts';
-import { builtInProfile, loadProfile } from './profile.ts';
+import { builtInProfile, loadProfile } from '../core/profile.ts';
 
 export interface Target {
   kind: RunConfig['targetKind'];

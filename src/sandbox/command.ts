@@ -1,9 +1,9 @@
 /** "checkout-conformance sandbox": the reference sandbox alone, until SIGINT or SIGTERM. */
 import { parseArgs } from 'node:util';
-import { integer, UsageError } from '../runner/options.ts';
 import { pageStyleNames, type PageStyleName } from './context.ts';
 import { defaultSandboxOptions, startSandbox, type SandboxOptions } from './index.ts';
-import { whenParentGone } from '../parent-watch.ts';
+import { whenParentGone } from '../core/parent-watch.ts';
+import { integer, UsageError } from '../core/command-line.ts';
 
 export const sandboxUsage = `Usage: checkout-conformance sandbox [options]
 

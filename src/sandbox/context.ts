@@ -1,6 +1,6 @@
 /** What the sandbox's routes share: the context they are built with, and how a path registers its handlers. */
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { operationNamed, type Operation, type OperationName } from '../operations.ts';
+import { operationNamed, type Operation, type OperationName } from '../core/operations.ts';
 import { refuse } from './errors.ts';
 import type { PaymentProcessor } from './payments.ts';
 import type { Store } from './store.ts';
@@ -20,7 +20,7 @@ type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown
 
 const methods: HTTPMethods[] = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'];
 
-/** Serves operations of the table (src/operations.ts), each at its method and path; see `path`. */
+/** Serves operations of the table (src/core/operations.ts), each at its method and path; see `path`. */
 export function serve(app: FastifyInstance, handlers: Partial<Record<OperationName, Handler>>) {
   const byPath = new Map<string, Partial<Record<Operation['method'], Handler>>>();
   for (const [name, handler] of Object.entries(handlers)) {

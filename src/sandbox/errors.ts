@@ -1,4 +1,4 @@
-import { validateResource, type SchemaProblem } from '../schemas.ts';
+import { validateResource, type SchemaProblem } from '../core/schemas.ts';
 import { isoWithOffset } from './time.ts';
 
 /** One reason a request is refused. `field` is a dotted path into the body ('' for the body itself). */

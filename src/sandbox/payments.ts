@@ -1,6 +1,6 @@
 import type { PayAnswer, PayRequest } from '../../schemas/generated/types.ts';
-import { cardBrand, issuerDeclines, luhnValid } from '../cards.ts';
-import { testHelperSchema } from '../schemas.ts';
+import { cardBrand, issuerDeclines, luhnValid } from '../core/cards.ts';
+import { testHelperSchema } from '../core/schemas.ts';
 import { isJsonObject, refuse, validatedBody } from './errors.ts';
 import type { Notifier } from './notifications.ts';
 import { paymentResource, type CheckoutRow, type PaymentRow, type Store } from './store.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import YAML from 'yaml';
-import { packageDir } from '../../src/package-root.ts';
+import { packageDir } from '../../src/core/package-root.ts';
 import { parseRunOptions } from '../../src/runner/options.ts';
 import { spawnGroup, stopGroup } from '../../src/runner/processes.ts';
 

@@ -1,4 +1,4 @@
-import type { RunContext } from '../../src/runner/report.ts';
+import type { RunContext } from '../../src/report/report.ts';
 
 /** The context of a report built in a test: a partial run of seed 42 against an example URL. */
 export function exampleContext(overrides: Partial<RunContext> = {}): RunContext {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { requestBodies, validateRequest, type RequestBody } from '../../schemas.ts';
+import { requestBodies, validateRequest, type RequestBody } from '../../core/schemas.ts';
 import type { CheckoutRequest, ReferenceRequest } from '../../../schemas/generated/types.ts';
 import { serve, type SandboxContext } from '../context.ts';
 import { refuse, validatedBody } from '../errors.ts';
 import { methodNames, offeredMethods, type PayMethod } from '../payments.ts';
-import { uuidPattern } from '../../operations.ts';
+import { uuidPattern } from '../../core/operations.ts';
 import { paymentResource } from '../store.ts';
 import { checkoutTimestamp, isoWithOffset } from '../time.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ConfirmAnswer, ConfirmRequest, RegisterCustomerAnswer, RegisterCustomerRequest, WebhookRequest } from '../../../schemas/generated/types.ts';
-import { testHelperSchema } from '../../schemas.ts';
+import { testHelperSchema } from '../../core/schemas.ts';
 import { serve, type SandboxContext } from '../context.ts';
 import { refuse, validatedBody } from '../errors.ts';
 import { parsePayRequest } from '../payments.ts';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import type { BrowserSource, RunConfig } from '../run-config.ts';
+import type { BrowserSource, RunConfig } from './run-config.ts';
 
 export const browserSources: readonly BrowserSource[] = ['env', 'playwright', 'system', 'npm'];
 export const browserSourceEnv = 'CHECKOUT_CONFORMANCE_BROWSER';

@@ -4,16 +4,16 @@
  * of the MUST and SHOULD clauses, and the run's verdict.
  */
 import { readFileSync } from 'node:fs';
-import type { Clause, ClauseLevel } from '../clauses.ts';
-import type { RunConfig } from '../run-config.ts';
-import { remedyFor } from '../needs.ts';
-import { condenseEvidence, shellQuote } from '../evidence.ts';
-import { packageRoot } from '../package-root.ts';
+import type { Clause, ClauseLevel } from '../core/clauses.ts';
+import type { RunConfig } from '../core/run-config.ts';
+import { remedyFor } from '../core/needs.ts';
+import { condenseEvidence, shellQuote } from '../core/evidence.ts';
+import { packageRoot } from '../core/package-root.ts';
 import { describeProblems } from '../checks/problem.ts';
 import { waive, type ClauseWaiver, type Waiver } from './baseline.ts';
-import { defaultRuns } from './options.ts';
 import type { RawResults, RawTest } from './raw-results.ts';
-import { classesOf, type ClauseClasses } from './report-classes.ts';
+import { classesOf, type ClauseClasses } from './classes.ts';
+import { defaultRuns } from '../core/run-config.ts';
 
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
 export type ClauseStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'untested' | 'observed' | 'waived';

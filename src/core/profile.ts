@@ -1,8 +1,8 @@
 /** Target profiles: read, checked against the Profile type, and merged with --header. */
 import { readFileSync } from 'node:fs';
-import { secretsOf } from '../evidence.ts';
-import { packageRoot } from '../package-root.ts';
-import type { Profile } from '../run-config.ts';
+import { secretsOf } from './evidence.ts';
+import { packageRoot } from './package-root.ts';
+import type { Profile } from './run-config.ts';
 import { jsonFileReader } from './json-file.ts';
 
 export class ProfileError extends Error {}

@@ -2,8 +2,8 @@
  * --baseline: waivers of known failures. A clause that failed (or warned) and has a waiver that has
  * not expired is "waived": it shows in the report but does not make the run non-conformant.
  */
-import type { Clause } from '../clauses.ts';
-import { jsonFileReader } from './json-file.ts';
+import type { Clause } from '../core/clauses.ts';
+import { jsonFileReader } from '../core/json-file.ts';
 
 export class BaselineError extends Error {}
 

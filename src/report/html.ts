@@ -1,8 +1,8 @@
 /** report.html: one self-contained page (no external resource) a partner can open offline. */
-import type { Evidence } from '../evidence.ts';
+import type { Evidence } from '../core/evidence.ts';
 import { describeWaiver } from './baseline.ts';
 import { failuresFirst, skippedUnder, type Report, type ReportClause, type ReportTest } from './report.ts';
-import { describeClassCount, type ClauseClasses } from './report-classes.ts';
+import { describeClassCount, type ClauseClasses } from './classes.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);

@@ -1,7 +1,7 @@
 /** summary.md: the verdict, the counts and the clauses that need a look, for a pull-request comment. */
 import { describeWaiver } from './baseline.ts';
 import { skippedUnder, type Report } from './report.ts';
-import { describeClassCount } from './report-classes.ts';
+import { describeClassCount } from './classes.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 

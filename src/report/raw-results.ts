@@ -2,7 +2,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../checks/problem.ts';
-import type { ClassOutcome, Evidence, Observation, PropertyRun } from '../evidence.ts';
+import type { ClassOutcome, Evidence, Observation, PropertyRun } from '../core/evidence.ts';
 
 export const rawResultsFile = 'raw-results.json';
 /**

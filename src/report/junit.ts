@@ -4,7 +4,7 @@
  * --strict and an INFO observation are not; an incomplete run is an <error>.
  */
 import { failuresFirst, type Report, type ReportClause } from './report.ts';
-import { describeClassCount } from './report-classes.ts';
+import { describeClassCount } from './classes.ts';
 
 export function escapeXml(text: string): string {
   return text

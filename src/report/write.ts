@@ -1,11 +1,11 @@
 /** Writes the four report files, every one of them masked. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { mask } from '../evidence.ts';
+import { mask } from '../core/evidence.ts';
 import type { Report } from './report.ts';
-import { renderHtml } from './report-html.ts';
-import { renderJunit } from './report-junit.ts';
-import { renderSummary } from './report-summary.ts';
+import { renderHtml } from './html.ts';
+import { renderJunit } from './junit.ts';
+import { renderSummary } from './summary.ts';
 
 /** The folder a report goes to: the one given, else reports/<timestamp><suffix>. */
 export function reportDir(given: string | null | undefined, at: Date, suffix = ''): string {

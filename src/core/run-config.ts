@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 
 export const runConfigEnv = 'CHECKOUT_CONFORMANCE_CONFIG';
 
-export type { BrowserSelectors, Capabilities, Profile } from '../schemas/generated/profile.ts';
-import type { Profile } from '../schemas/generated/profile.ts';
+export type { BrowserSelectors, Capabilities, Profile } from '../../schemas/generated/profile.ts';
+import type { Profile } from '../../schemas/generated/profile.ts';
 
 export interface RunConfig {
   baseUrl: string;
@@ -38,7 +38,7 @@ export interface RunConfig {
     | { executablePath: null; reason: string };
 }
 
-/** Where the Chromium came from: CHROMIUM_PATH, Playwright's own, the system's, npm's (src/runner/chromium.ts). */
+/** Where the Chromium came from: CHROMIUM_PATH, Playwright's own, the system's, npm's (src/core/chromium.ts). */
 export type BrowserSource = 'env' | 'playwright' | 'system' | 'npm';
 
 /** The run config in `path`, by default the file the environment variable names. */
@@ -46,3 +46,6 @@ export function readRunConfig(path = process.env[runConfigEnv]): RunConfig {
   if (!path) throw new Error(`${runConfigEnv} is not set: run the specs through "checkout-conformance run"`);
   return JSON.parse(readFileSync(path, 'utf8')) as RunConfig;
 }
+
+/** fast-check cases per property, unless --runs says otherwise. */
+export const defaultRuns = 100;

@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 const compiled = !import.meta.url.endsWith('.ts');
 
-export const packageRoot = new URL(compiled ? '../../' : '../', import.meta.url);
+export const packageRoot = new URL(compiled ? '../../../' : '../../', import.meta.url);
 export const packageDir = fileURLToPath(packageRoot);
 
 /** A module of the suite that a child process loads, by its path without extension: "src/runner/reporter". */
-export const codeFile = (path: string): string => fileURLToPath(new URL(`../${path}${compiled ? '.js' : '.ts'}`, import.meta.url));
+export const codeFile = (path: string): string => fileURLToPath(new URL(`../../${path}${compiled ? '.js' : '.ts'}`, import.meta.url));
