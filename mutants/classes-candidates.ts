@@ -4,19 +4,12 @@
  * pass.
  */
 import type { BenignVariant, Mutant } from './kinds.ts';
-import { answerWhen, editData, editRequest, editStoredMethods, mapStrings, memoSet, rewriteCallbackQuery, takeAsSuccess, withoutOffset, type Json } from './edits.ts';
-import type { ProxyRequest, Route } from './proxy.ts';
+import { amountOf, answerWhen, asksToStore, editData, editRequest, editStoredMethods, mapStrings, memoSet, rewriteCallbackQuery, takeAsSuccess, withoutOffset, payments, type Json } from './edits.ts';
 
-const payments: Route[] = ['createReference', 'getPayment'];
 const int32Limit = 2 ** 31;
 /** What a 32-bit integer column makes of an amount: 2^31 becomes -2^31, 2^53-1 becomes -1. */
 const asInt32 = (amount: number) => amount | 0;
 const isPhoneOfRule = (phone: unknown) => typeof phone === 'string' && /^\+?[0-9]{1,4}#[0-9]{1,20}$/.test(phone);
-const amountOf = (request: ProxyRequest): number => Number((request.json as Json)?.payment?.amount ?? (request.json as Json)?.amount);
-const asksToStore = (body: Json): boolean => {
-  const details = body?.payment?.paymentMethod?.details ?? {};
-  return details.createRegistration === true || details.allowRegistration === true;
-};
 
 /** The phone number repaired into one the sandbox takes where `lets` lets it through, as a validator that checks too little would. */
 const phoneLetThrough = (lets: (phone: string) => boolean) =>

@@ -2,6 +2,7 @@
  * The building blocks of the catalogue: small transforms bound to one operation, and the few
  * value rewrites (timestamps, UUIDs, digits) that several mutants and variants share.
  */
+import { randomUUID } from 'node:crypto';
 import { uuidPattern } from '../src/core/operations.ts';
 import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse, Route, Transform } from './proxy.ts';
 
@@ -202,5 +203,56 @@ export function answeredPayment(answer: (location: string) => ProxyResponse | Pr
       response.headers = replacement.headers;
       Object.assign(response, { status: replacement.status, json: replacement.json, text: replacement.text });
     },
+  };
+}
+
+export const envelopes: Route[] = ['createCheckout', 'listMethods', 'createReference', 'getPayment'];
+export const payments: Route[] = ['createReference', 'getPayment'];
+
+export const amountOf = (request: ProxyRequest): number => Number((request.json as Json)?.payment?.amount ?? (request.json as Json)?.amount);
+export const detailsOf = (body: Json): Json => body?.payment?.paymentMethod?.details ?? {};
+export const asksToStore = (body: Json): boolean => detailsOf(body).createRegistration === true || detailsOf(body).allowRegistration === true;
+export const setDetail = (body: Json, name: string, value: unknown) => {
+  const method = (body.payment ??= {}).paymentMethod ??= {};
+  (method.details ??= {})[name] = value;
+};
+
+/** A stored-method edit that spells a field otherwise. */
+export const renamed = (from: string, to: string) => (method: Json) => {
+  if (!(from in method)) return;
+  method[to] = method[from];
+  delete method[from];
+};
+
+/** Edits the HTML of the ATM payment page (the hosted page of an MB checkout). */
+export function editAtmPage(edit: (html: string) => string): Transform {
+  return {
+    response(response, request, proxy) {
+      const checkout = pageRequested(request, proxy);
+      if (checkout?.request?.payment?.paymentMethod?.code === 'MB' && response.json === undefined) response.text = edit(response.text);
+    },
+  };
+}
+
+/** The URL with its query edited (an unparseable URL as it is). */
+export function withQuery(url: string, edit: (query: URLSearchParams) => void): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  edit(parsed.searchParams);
+  return parsed.toString();
+}
+
+/** The first value a mutant saw under a key, for mutants that repeat it. */
+export function first<T>(proxy: ProxyContext, key: string, value: T): T {
+  if (!proxy.memo.has(key)) proxy.memo.set(key, value);
+  return proxy.memo.get(key) as T;
+}
+
+/** A payment_confirmed notification made up for a payment the target did not confirm. */
+export function fabricatedConfirmation(payment: Json) {
+  const now = new Date().toISOString();
+  return {
+    webhook: { id: randomUUID(), action: 'payment_confirmed', createdAt: now },
+    payments: [{ ...payment, stateDetails: { state: 'confirmed', createdAt: now }, updatedAt: now }],
   };
 }

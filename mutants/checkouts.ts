@@ -1,0 +1,120 @@
+/** Mutants of the CHK clauses: creating checkouts (2.2, 2.3, 4.1). */
+import { randomUUID } from 'node:crypto';
+import {
+  answerWhen,
+  editBody,
+  editData,
+  editRequest,
+  isUuid,
+  layoutOf,
+  withoutOffset,
+  type Json,
+  asksToStore,
+  withQuery,
+  first,
+} from './edits.ts';
+import type { Mutant } from './kinds.ts';
+
+export const checkoutMutants: Mutant[] = [
+  {
+    name: 'checkout-data-in-array',
+    clause: 'CHK-1',
+    description: 'POST /checkouts answers `data` as a one-element array instead of the checkout object.',
+    transform: editBody(['createCheckout'], (body) => (body.data = [body.data])),
+  },
+  {
+    name: 'checkout-empty-paymentId',
+    clause: 'CHK-2',
+    description: '`data.paymentId` is an empty string.',
+    transform: editData(['createCheckout'], (data) => (data.paymentId = '')),
+  },
+  {
+    name: 'checkout-createdAt-with-T',
+    clause: 'CHK-3',
+    description: '`data.createdAt` is written `YYYY-MM-DDTHH:MM:SS`.',
+    transform: editData(['createCheckout'], (data) => typeof data.createdAt === 'string' && (data.createdAt = data.createdAt.replace(' ', 'T'))),
+  },
+  {
+    name: 'checkout-state-renamed',
+    clause: 'CHK-4',
+    description: 'A new checkout is in state `Created` instead of `PaymentReady`.',
+    transform: editData(['createCheckout'], (data) => data.stateDetails && (data.stateDetails.state = 'Created')),
+  },
+  {
+    name: 'checkout-state-timestamp-without-offset',
+    clause: 'CHK-4',
+    description: '`stateDetails.timestamp` carries no offset.',
+    transform: editData(['createCheckout'], (data) => typeof data.stateDetails?.timestamp === 'string' && (data.stateDetails.timestamp = withoutOffset(data.stateDetails.timestamp))),
+  },
+  {
+    name: 'default-layout-without-page_layout',
+    clause: 'CHK-5',
+    description: '`checkoutUrl` of a layout-default checkout lacks the `page_layout` parameter.',
+    transform: editData(['createCheckout'], (data) => typeof data.checkoutUrl === 'string' && (data.checkoutUrl = withQuery(data.checkoutUrl, (query) => query.delete('page_layout')))),
+  },
+  {
+    name: 'store-variant-without-layout-refused',
+    clause: 'CHK-6',
+    disturbs: ['CHK-1'],
+    description: 'A checkout without `page.layout` (the "store a payment method" variant) is refused with 400.',
+    transform: answerWhen((request) => request.route === 'createCheckout' && (request.json as Json)?.page?.layout === undefined, 400),
+  },
+  {
+    name: 'checkout-ids-repeated',
+    clause: 'CHK-7',
+    description: 'Every checkout is answered with the `id` and `paymentId` of the first one.',
+    transform: editData(['createCheckout'], (data, proxy) => {
+      data.id = first(proxy, 'id', data.id);
+      data.paymentId = first(proxy, 'paymentId', data.paymentId);
+    }),
+  },
+  {
+    name: 'checkout-amount-in-major-units',
+    clause: 'CHK-8',
+    description: 'The service reads `payment.amount` as major units: 500 is charged as 500,00.',
+    transform: editRequest('createCheckout', (body) => Number.isInteger(body.payment?.amount) && (body.payment.amount *= 100)),
+  },
+  {
+    name: 'embed-without-action-accepted',
+    clause: 'CHK-9',
+    description: 'Rule 1 broken and accepted: an embed checkout without an `action` redirect is created.',
+    transform: editRequest('createCheckout', (body) => {
+      const hasAction = Array.isArray(body.redirects) && body.redirects.some((redirect: Json) => redirect?.type === 'action');
+      if (layoutOf(body) === 'embed' && !hasAction) body.redirects = [...(Array.isArray(body.redirects) ? body.redirects : []), { type: 'action', url: 'https://merchant.example/added-by-mutant' }];
+    }),
+  },
+  {
+    name: 'registration-rule-3-ignored',
+    clause: 'CHK-10',
+    description: 'Rule 3 broken and accepted: storing with a method other than CC/MW or a layout other than basic/default is created.',
+    transform: editRequest('createCheckout', (body) => {
+      if (!asksToStore(body)) return;
+      const method = body.payment?.paymentMethod;
+      if (method && !['CC', 'MW'].includes(method.code)) method.code = 'CC';
+      if (layoutOf(body) !== undefined && !['basic', 'default'].includes(layoutOf(body) as string)) body.page.layout = 'basic';
+    }),
+  },
+  {
+    name: 'broken-field-types-accepted',
+    clause: 'CHK-11',
+    description: 'Fields of the wrong type or format are silently repaired and the checkout created.',
+    transform: editRequest('createCheckout', (body) => {
+      const payment = body.payment ?? {};
+      const customer = payment.customer ?? {};
+      if ('amount' in payment && !Number.isInteger(payment.amount)) payment.amount = 500;
+      if ('uuid' in customer && !isUuid(customer.uuid)) customer.uuid = randomUUID();
+      if ('phoneNumber' in customer && !/^\+?[0-9]{1,4}#[0-9]{1,20}$/.test(customer.phoneNumber)) customer.phoneNumber = '351#912345678';
+      if ('email' in customer && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(customer.email)) customer.email = 'customer@example.com';
+      if (payment.billingAddress && 'country' in payment.billingAddress && !/^[A-Za-z]{2}$/.test(payment.billingAddress.country)) payment.billingAddress.country = 'PT';
+      for (const redirect of Array.isArray(body.redirects) ? body.redirects : []) {
+        if (redirect && (typeof redirect.url !== 'string' || !URL.canParse(redirect.url))) redirect.url = 'https://merchant.example/done';
+      }
+    }),
+  },
+  {
+    name: 'non-object-body-crashes',
+    clause: 'CHK-12',
+    description: 'POST /checkouts with a body that is not a JSON object answers 500.',
+    transform: answerWhen((request) => request.route === 'createCheckout' && (request.json === null || typeof request.json !== 'object' || Array.isArray(request.json)), 500),
+  },
+];

@@ -1,0 +1,145 @@
+/** Mutants of the REF clauses: payment references and the payments they create (2.5, 2.6, 4.3, 4.4). */
+import {
+  answerWhen,
+  editData,
+  editRequest,
+  withoutOffset,
+  type Json,
+  payments,
+  first,
+} from './edits.ts';
+import type { Mutant } from './kinds.ts';
+
+const referenceOf = (data: Json): Json => data?.referenceDetails ?? {};
+
+export const referenceMutants: Mutant[] = [
+  {
+    name: 'reference-without-callback-refused',
+    clause: 'REF-1',
+    description: 'A reference request without `callbackUrl` is refused with 400.',
+    transform: answerWhen((request) => request.route === 'createReference' && (request.json as Json)?.callbackUrl === undefined, 400),
+  },
+  {
+    name: 'reference-as-number',
+    clause: 'REF-2',
+    description: 'The reference is a JSON number.',
+    transform: editData(payments, (data) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = Number(data.referenceDetails.reference))),
+  },
+  {
+    name: 'reference-leading-zeros-dropped',
+    clause: 'REF-2',
+    description: 'A reference starting with zeros loses them.',
+    transform: editData(payments, (data) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = data.referenceDetails.reference.replace(/^0+/, ''))),
+  },
+  {
+    name: 'reference-ten-digits',
+    clause: 'REF-2',
+    description: 'The reference has 10 digits.',
+    transform: editData(payments, (data) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference += '0')),
+  },
+  {
+    name: 'payment-method-without-name',
+    clause: 'REF-3',
+    description: '`availableMethods[]` of the payment lack `name`.',
+    transform: editData(['getPayment'], (data) => Array.isArray(data.availableMethods) && data.availableMethods.forEach((method: Json) => delete method.name)),
+  },
+  {
+    name: 'payment-timestamps-without-offset',
+    clause: 'REF-4',
+    description: '`createdAt` and `updatedAt` of the payment carry no offset.',
+    transform: editData(['getPayment'], (data) => {
+      for (const field of ['createdAt', 'updatedAt']) if (typeof data[field] === 'string') data[field] = withoutOffset(data[field]);
+    }),
+  },
+  {
+    name: 'payment-amount-in-major-units',
+    clause: 'REF-5',
+    description: 'The payment shows its amount in major units (500 → 5).',
+    transform: editData(payments, (data) => typeof data.amount === 'number' && (data.amount /= 100)),
+  },
+  {
+    name: 'confirmed-state-renamed',
+    clause: 'REF-6',
+    description: 'A confirmed payment is in state `paid` instead of `confirmed`.',
+    transform: editData(payments, (data) => data.stateDetails?.state === 'confirmed' && (data.stateDetails.state = 'paid')),
+  },
+  {
+    name: 'confirmation-outside-window-accepted',
+    clause: 'REF-7',
+    disturbs: ['EVT-4'],
+    description: 'A payment outside the validity window confirms the reference (paidAt moved inside).',
+    transform: editRequest('confirmPayment', (body, proxy, request) => {
+      const validDate = request.param ? proxy.payments.get(request.param)?.request?.validDate : undefined;
+      const [start, end] = [Date.parse(validDate?.start), Date.parse(validDate?.end)];
+      const paidAt = typeof body.paidAt === 'string' ? Date.parse(body.paidAt) : Date.now();
+      if (!Number.isNaN(start) && !Number.isNaN(end) && (paidAt < start || paidAt > end)) body.paidAt = new Date((start + end) / 2).toISOString();
+    }),
+  },
+  {
+    name: 'reference-repeated',
+    clause: 'REF-8',
+    description: 'Every reference gets the reference number of the first one.',
+    transform: editData(payments, (data, proxy) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = first(proxy, 'reference', data.referenceDetails.reference))),
+  },
+  {
+    name: 'reference-end-before-start-accepted',
+    clause: 'REF-9',
+    description: 'A reference whose `validDate.end` is before its start is created (the dates swapped).',
+    transform: editRequest('createReference', (body) => {
+      const validDate = body.validDate;
+      if (validDate && Date.parse(validDate.end) < Date.parse(validDate.start)) [validDate.start, validDate.end] = [validDate.end, validDate.start];
+    }),
+  },
+  {
+    name: 'reference-refusals-crash',
+    clause: 'REF-9',
+    description: 'A refused reference request answers 500 instead of 4xx.',
+    transform: {
+      response(response, request) {
+        if (request.route === 'createReference' && response.status >= 400 && response.status < 500) response.status = 500;
+      },
+    },
+  },
+  {
+    name: 'confirmed-reference-as-number',
+    clause: 'REF-2',
+    description: 'Once confirmed, the payment carries its reference as a number, leading zeros lost.',
+    transform: editData(['getPayment'], (data) => data.stateDetails?.state === 'confirmed' && typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = Number(data.referenceDetails.reference))),
+  },
+  {
+    name: 'confirmed-timestamps-without-offset',
+    clause: 'REF-4',
+    description: 'Once confirmed, `updatedAt` and `stateDetails.createdAt` carry no offset.',
+    transform: editData(['getPayment'], (data) => {
+      if (data.stateDetails?.state !== 'confirmed') return;
+      if (typeof data.updatedAt === 'string') data.updatedAt = withoutOffset(data.updatedAt);
+      if (typeof data.stateDetails.createdAt === 'string') data.stateDetails.createdAt = withoutOffset(data.stateDetails.createdAt);
+    }),
+  },
+  {
+    name: 'window-checked-to-the-minute',
+    clause: 'REF-7',
+    // REF-7's closed window is paid a second after it closed: the mutant confirms it, and notifies (EVT-4).
+    disturbs: ['EVT-4'],
+    description: 'The validity window is checked to the minute: a payment less than a minute outside it confirms the reference.',
+    transform: editRequest('confirmPayment', (body, proxy, request) => {
+      const validDate = request.param ? proxy.payments.get(request.param)?.request?.validDate : undefined;
+      const [start, end] = [Date.parse(validDate?.start), Date.parse(validDate?.end)];
+      const paidAt = typeof body.paidAt === 'string' ? Date.parse(body.paidAt) : Date.now();
+      if (paidAt < start && start - paidAt < 60_000) body.paidAt = new Date(start).toISOString();
+      if (paidAt > end && paidAt - end < 60_000) body.paidAt = new Date(end).toISOString();
+    }),
+  },
+  {
+    name: 'references-recycled-after-100',
+    clause: 'REF-8',
+    description: 'References come from a pool of 100: the 101st reference valid at once repeats the first.',
+    transform: editData(payments, (data, proxy) => {
+      if (typeof referenceOf(data).reference !== 'string') return;
+      const order = [...proxy.payments.keys()].indexOf(data.id);
+      if (order < 0) return;
+      if (order < 100) proxy.memo.set(`reference:${order}`, data.referenceDetails.reference);
+      else data.referenceDetails.reference = proxy.memo.get(`reference:${order % 100}`) ?? data.referenceDetails.reference;
+    }),
+  },
+];

@@ -1,0 +1,96 @@
+/** Mutants of the TOK clauses: what is stored after a payment, and what is not. */
+import { randomUUID } from 'node:crypto';
+import {
+  combine,
+  consentAlwaysOnPage,
+  editData,
+  editRequest,
+  layoutOf,
+  listsOthersMethods,
+  takeAsSuccess,
+  type Json,
+  detailsOf,
+  asksToStore,
+  setDetail,
+} from './edits.ts';
+import type { Mutant } from './kinds.ts';
+
+export const tokenizationMutants: Mutant[] = [
+  {
+    name: 'create-registration-ignored',
+    clause: 'TOK-1',
+    description: '`createRegistration` is ignored: nothing is stored.',
+    transform: editRequest('createCheckout', (body) => delete detailsOf(body).createRegistration),
+  },
+  {
+    name: 'stores-without-consent',
+    clause: 'TOK-2',
+    description: 'The method is stored even when the customer declines the offer (pay helper and hosted form alike).',
+    transform: combine(editRequest('payCheckout', (body) => (body.storeConsent = true)), consentAlwaysOnPage),
+  },
+  {
+    name: 'stores-on-declined-payment',
+    clause: 'TOK-3',
+    description: 'A declined payment (outcome failure, or a card the issuer declines) in a checkout that stores methods is taken as a success.',
+    transform: editRequest('payCheckout', (body, proxy, request) => {
+      const checkout = request.param ? proxy.checkouts.get(request.param) : undefined;
+      if (!checkout || !asksToStore(checkout.request)) return;
+      takeAsSuccess(body);
+    }),
+  },
+  {
+    name: 'stores-always',
+    clause: 'TOK-4',
+    description: 'Every card or wallet checkout of a registered customer stores the method.',
+    transform: editRequest('createCheckout', (body) => {
+      const storable = ['CC', 'MW'].includes(body.payment?.paymentMethod?.code) && [undefined, 'basic', 'default'].includes(layoutOf(body) as string);
+      if (typeof body.payment?.customer?.uuid === 'string' && storable && !asksToStore(body)) setDetail(body, 'createRegistration', true);
+    }),
+  },
+  {
+    name: 'stores-atm-method',
+    clause: 'TOK-5',
+    description: 'A customer who had an ATM (MB) checkout finds an `MB` method in the list.',
+    transform: combine(
+      editRequest('createCheckout', (body, proxy) => {
+        if (body.payment?.paymentMethod?.code === 'MB' && typeof body.payment?.customer?.uuid === 'string') proxy.memo.set(`mb:${body.payment.customer.uuid}`, true);
+      }),
+      editData(['listMethods'], (data, proxy, request) => {
+        if (Array.isArray(data) && proxy.memo.has(`mb:${request.param}`)) data.push({ type: 'MB', uuid: randomUUID() });
+      }),
+    ),
+  },
+  {
+    name: 'methods-leak-across-customers',
+    clause: 'TOK-6',
+    description: "A customer's list also holds every other known customer's methods.",
+    transform: listsOthersMethods(() => true),
+  },
+  {
+    name: 'create-registration-ignored-for-wallets',
+    clause: 'TOK-1',
+    description: '`createRegistration` stores cards only: a mobile wallet paid in such a checkout is not stored.',
+    transform: editRequest('createCheckout', (body) => body.payment?.paymentMethod?.code === 'MW' && delete detailsOf(body).createRegistration),
+  },
+  {
+    name: 'wallet-stored-without-consent',
+    clause: 'TOK-2',
+    description: 'A mobile wallet is stored even where the customer declined the offer.',
+    transform: editRequest('payCheckout', (body) => body.method === 'MW' && body.storeConsent === false && (body.storeConsent = true)),
+  },
+  {
+    name: 'methods-shared-by-card',
+    clause: 'TOK-6',
+    // The model judges whole lists: the other customer's method is an element nobody stored here (PML-1).
+    disturbs: ['PML-1'],
+    description: "A customer's list also holds the methods other customers stored with a card or wallet this customer paid with.",
+    transform: {
+      request(request, proxy) {
+        const customer = request.route === 'payCheckout' && request.param ? proxy.checkouts.get(request.param)?.request?.payment?.customer?.uuid : undefined;
+        const paid = (request.json as Json)?.card?.number ?? (request.json as Json)?.wallet?.number;
+        if (typeof customer === 'string' && typeof paid === 'string') proxy.memo.set(`paid:${customer}:${paid.slice(-3)}`, true);
+      },
+      response: listsOthersMethods((method, customer, proxy) => proxy.memo.has(`paid:${customer}:${String(method?.last4Digitis ?? method?.last3Digitis ?? '').slice(-3)}`)).response,
+    },
+  },
+];
