@@ -70,7 +70,7 @@ function treeMemoryMb(root: number): number {
     }
   }
   const tree = new Set([root]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, parent] of parents) if (tree.has(parent) && !tree.has(pid)) grew = Boolean(tree.add(pid));
   }
@@ -142,10 +142,14 @@ const fullRun = () => conformanceRun([]);
 
 /** A run against the reference sandbox as a process of its own, every answer targetLatencyMs late, by URL and without a profile. */
 async function latencyRun() {
-  const sandbox = spawn(process.execPath, ['bin/checkout-conformance.js', 'sandbox', '--port', '0', '--db', ':memory:', '--latency-ms', String(targetLatencyMs)], {
-    cwd: packageRoot,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const sandbox = spawn(
+    process.execPath,
+    ['bin/checkout-conformance.js', 'sandbox', '--port', '0', '--db', ':memory:', '--latency-ms', String(targetLatencyMs)],
+    {
+      cwd: packageRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let output = '';
@@ -171,7 +175,8 @@ function describeTimed(seconds: number, path: CriticalPath | null): string {
 }
 
 /** Other work on the machine shows in every figure: the load average says how much there was. */
-const describeLoad = ({ load, cpuSeconds }: Timed) => `${cpuSeconds.toFixed(0)} s of CPU, load average ${load[0].toFixed(1)} → ${load[1].toFixed(1)} on ${availableParallelism()} cores`;
+const describeLoad = ({ load, cpuSeconds }: Timed) =>
+  `${cpuSeconds.toFixed(0)} s of CPU, load average ${load[0].toFixed(1)} → ${load[1].toFixed(1)} on ${availableParallelism()} cores`;
 
 /** The run whose time is the median, with its critical path. */
 function medianRun<T extends { seconds: number }>(list: T[]): T {
@@ -205,13 +210,20 @@ function specsApi(baseUrl: string) {
 async function propertyRateRatio(): Promise<number> {
   const sandbox = await startSandbox({ port: 0, db: ':memory:' });
   try {
-    const customer = ((await (await fetch(`${sandbox.url}/test-helpers/customers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as { uuid: string }).uuid;
+    const customer = (
+      (await (
+        await fetch(`${sandbox.url}/test-helpers/customers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      ).json()) as { uuid: string }
+    ).uuid;
     const bodies = fc.sample(anyValidCheckout, { seed, numRuns: propertyCases }).map((request) => forCustomer(request, customer));
     const property = async () => {
       const api = specsApi(sandbox.url);
-      await fc.assert(fc.asyncProperty(anyValidCheckout, async (request) => {
-        checkCheckoutCreated(await api.post('/checkouts', forCustomer(request, customer)));
-      }), { seed, numRuns: propertyCases });
+      await fc.assert(
+        fc.asyncProperty(anyValidCheckout, async (request) => {
+          checkCheckoutCreated(await api.post('/checkouts', forCustomer(request, customer)));
+        }),
+        { seed, numRuns: propertyCases },
+      );
     };
     const plainLoop = async () => {
       for (const body of bodies) {
@@ -248,7 +260,10 @@ async function propertyRateRatio(): Promise<number> {
 async function observeAddedMs(requests = 300): Promise<number> {
   const sandbox = await startSandbox({ port: 0, db: ':memory:' });
   const observer = await startObserver({ upstream: sandbox.url });
-  const body = JSON.stringify({ payment: { amount: 500, code: 'P1', summary: 'Book', paymentMethod: { code: 'MB' } }, page: { language: 'PT', layout: 'web' } });
+  const body = JSON.stringify({
+    payment: { amount: 500, code: 'P1', summary: 'Book', paymentMethod: { code: 'MB' } },
+    page: { language: 'PT', layout: 'web' },
+  });
   const timedPost = async (baseUrl: string) => {
     const started = performance.now();
     const answer = await fetch(`${baseUrl}/checkouts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -302,7 +317,9 @@ if (measureMutants) {
 const line = (figure: string, list: Timed[], goal: number, of: string) => {
   const typical = medianRun(list);
   const met = median(list.map((run) => run.seconds)) <= goal ? 'met' : 'not met';
-  console.log(`${figure.padEnd(44)} ${describeTimed(median(list.map((run) => run.seconds)), typical.path)}; goal ≤ ${goal} s, ${met}${of} (${describeLoad(typical)})`);
+  console.log(
+    `${figure.padEnd(44)} ${describeTimed(median(list.map((run) => run.seconds)), typical.path)}; goal ≤ ${goal} s, ${met}${of} (${describeLoad(typical)})`,
+  );
 };
 const medianOf = (count: number) => (count > 1 ? `, median of ${count} runs` : '');
 console.log('');

@@ -20,13 +20,21 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, creations: { type: 'string', default: '100000' }, connections: { type: 'string', default: '50' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, creations: { type: 'string', default: '100000' }, connections: { type: 'string', default: '50' } },
+});
 const runs = Number(values.runs);
 const creations = Number(values.creations);
 const connections = Number(values.connections);
 
 const body = JSON.stringify({
-  payment: { amount: 500, code: 'BOOK_1', summary: 'Livro', customer: { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' }, paymentMethod: { code: 'CC', details: { allowRegistration: true } } },
+  payment: {
+    amount: 500,
+    code: 'BOOK_1',
+    summary: 'Livro',
+    customer: { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' },
+    paymentMethod: { code: 'CC', details: { allowRegistration: true } },
+  },
   page: { language: 'PT', layout: 'basic' },
 });
 const creationRequest = Buffer.from(

@@ -21,7 +21,12 @@ export default class TimingsReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     const file = process.env[timingsEnv];
     if (!file) return;
-    const timing: TestTiming = { project: test.parent.project()?.name ?? '', title: test.title, startedAt: result.startTime.getTime(), durationMs: result.duration };
+    const timing: TestTiming = {
+      project: test.parent.project()?.name ?? '',
+      title: test.title,
+      startedAt: result.startTime.getTime(),
+      durationMs: result.duration,
+    };
     appendFileSync(file, `${JSON.stringify(timing)}\n`);
   }
 
@@ -32,7 +37,10 @@ export default class TimingsReporter implements Reporter {
 
 export function readTimings(file: string): TestTiming[] {
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as TestTiming);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as TestTiming);
 }
 
 export interface CriticalPath {
@@ -50,7 +58,12 @@ export interface CriticalPath {
  * The critical path of a command that ran from startedAt to endedAt. `oneWorker` names the projects
  * that run in one worker (the mutant catalogue's candidates), whose tests are one chain.
  */
-export function criticalPath(timings: TestTiming[], startedAt: number, endedAt: number, oneWorker: (project: string) => boolean = () => false): CriticalPath | null {
+export function criticalPath(
+  timings: TestTiming[],
+  startedAt: number,
+  endedAt: number,
+  oneWorker: (project: string) => boolean = () => false,
+): CriticalPath | null {
   if (timings.length === 0) return null;
   const chains = new Map<string, number>();
   for (const timing of timings) {

@@ -66,7 +66,10 @@ const storingWithLayout = (layout: string): InputClass[] =>
   }));
 
 const storingWithCode = (code: string): InputClass[] =>
-  registrations.map(([registration, base]) => ({ name: `${registration} with code ${JSON.stringify(code)}`, arbitrary: breaking(base, codePath, fc.constant(code)) }));
+  registrations.map(([registration, base]) => ({
+    name: `${registration} with code ${JSON.stringify(code)}`,
+    arbitrary: breaking(base, codePath, fc.constant(code)),
+  }));
 
 export const brokenCheckouts: BrokenCase[] = [
   brokenCase('embed without redirects', 'CHK-9', 'page.layout embed and no redirects at all (rule 1).', [
@@ -74,9 +77,26 @@ export const brokenCheckouts: BrokenCase[] = [
     { name: 'redirects empty', arbitrary: breaking(embedWeb, ['redirects'], fc.constant([])) },
   ]),
   brokenCase('embed with redirects but none of type action', 'CHK-9', 'page.layout embed, redirects only of other types (rule 1).', [
-    { name: 'one redirect of type success', arbitrary: breaking(embedWeb, ['redirects'], httpsUrl().map((url) => [{ type: 'success', url }])) },
-    { name: 'redirects of other types', arbitrary: breaking(embedWeb, ['redirects'], fc.array(fc.record({ type: otherRedirectTypes, url: httpsUrl() }), { minLength: 2, maxLength: 3 })) },
-    { name: 'a redirect without a type', arbitrary: breaking(embedWeb, ['redirects'], httpsUrl().map((url) => [{ url }])) },
+    {
+      name: 'one redirect of type success',
+      arbitrary: breaking(
+        embedWeb,
+        ['redirects'],
+        httpsUrl().map((url) => [{ type: 'success', url }]),
+      ),
+    },
+    {
+      name: 'redirects of other types',
+      arbitrary: breaking(embedWeb, ['redirects'], fc.array(fc.record({ type: otherRedirectTypes, url: httpsUrl() }), { minLength: 2, maxLength: 3 })),
+    },
+    {
+      name: 'a redirect without a type',
+      arbitrary: breaking(
+        embedWeb,
+        ['redirects'],
+        httpsUrl().map((url) => [{ url }]),
+      ),
+    },
   ]),
   brokenCase('registration with MB', 'CHK-10', 'Storing, or offering to store, a payment method with paymentMethod.code MB (rule 3).', storingWithCode('MB')),
   brokenCase(
@@ -94,7 +114,14 @@ export const brokenCheckouts: BrokenCase[] = [
   ),
   brokenCase('amount not an integer', 'CHK-11', 'payment.amount with a fraction.', [
     ...valueClasses('amount ', anyCheckoutVariant, ['payment', 'amount'], [5.5]),
-    { name: 'amount n + 0.25', arbitrary: breaking(anyCheckoutVariant, ['payment', 'amount'], fc.integer({ min: 0, max: 100_000 }).map((n) => n + 0.25)) },
+    {
+      name: 'amount n + 0.25',
+      arbitrary: breaking(
+        anyCheckoutVariant,
+        ['payment', 'amount'],
+        fc.integer({ min: 0, max: 100_000 }).map((n) => n + 0.25),
+      ),
+    },
   ]),
   brokenCase('amount as a string', 'CHK-11', 'payment.amount written as a string.', [
     ...valueClasses('amount ', anyCheckoutVariant, ['payment', 'amount'], ['500']),
@@ -106,19 +133,51 @@ export const brokenCheckouts: BrokenCase[] = [
   ]),
   brokenCase('customer uuid not a UUID', 'CHK-11', 'payment.customer.uuid that is not a UUID.', [
     ...valueClasses('uuid ', fc.oneof(storeMethod, storeWithConsent), ['payment', 'customer', 'uuid'], ['12345', 'not-a-uuid', 'e2343605-cf46-43de-b20b']),
-    { name: 'uuid of 30 hex digits without dashes', arbitrary: breaking(fc.oneof(storeMethod, storeWithConsent), ['payment', 'customer', 'uuid'], fc.uuid().map((uuid) => uuid.replace(/-/g, '').slice(0, 30))) },
+    {
+      name: 'uuid of 30 hex digits without dashes',
+      arbitrary: breaking(
+        fc.oneof(storeMethod, storeWithConsent),
+        ['payment', 'customer', 'uuid'],
+        fc.uuid().map((uuid) => uuid.replace(/-/g, '').slice(0, 30)),
+      ),
+    },
   ]),
-  brokenCase('country not two letters', 'CHK-11', 'billingAddress.country of three letters, one letter, or digits.', valueClasses('country ', fc.oneof(embedWeb, storeWithConsent), ['payment', 'billingAddress', 'country'], ['PRT', 'P', '12'])),
-  brokenCase('phone number not <country_code>#<number>', 'CHK-11', 'payment.customer.phoneNumber without #, with # but no digits on a side, with letters, or with two #.', [
-    { name: 'phone without #', arbitrary: breaking(embedWeb, ['payment', 'customer', 'phoneNumber'], matching('^\\+?351 ?9[0-9]{8}$')) },
-    ...valueClasses('phone ', embedWeb, ['payment', 'customer', 'phoneNumber'], ['#', '351#', '#912345678', '351#9123abc78', '35x#912345678', '351#912#345678']),
-  ]),
-  brokenCase('e-mail not an e-mail address', 'CHK-11', 'payment.customer.email that is not an e-mail address.', valueClasses('email ', embedWeb, ['payment', 'customer', 'email'], ['jose.silva', 'jose@', '@email.com', 'jose silva@email.com'])),
+  brokenCase(
+    'country not two letters',
+    'CHK-11',
+    'billingAddress.country of three letters, one letter, or digits.',
+    valueClasses('country ', fc.oneof(embedWeb, storeWithConsent), ['payment', 'billingAddress', 'country'], ['PRT', 'P', '12']),
+  ),
+  brokenCase(
+    'phone number not <country_code>#<number>',
+    'CHK-11',
+    'payment.customer.phoneNumber without #, with # but no digits on a side, with letters, or with two #.',
+    [
+      { name: 'phone without #', arbitrary: breaking(embedWeb, ['payment', 'customer', 'phoneNumber'], matching('^\\+?351 ?9[0-9]{8}$')) },
+      ...valueClasses(
+        'phone ',
+        embedWeb,
+        ['payment', 'customer', 'phoneNumber'],
+        ['#', '351#', '#912345678', '351#9123abc78', '35x#912345678', '351#912#345678'],
+      ),
+    ],
+  ),
+  brokenCase(
+    'e-mail not an e-mail address',
+    'CHK-11',
+    'payment.customer.email that is not an e-mail address.',
+    valueClasses('email ', embedWeb, ['payment', 'customer', 'email'], ['jose.silva', 'jose@', '@email.com', 'jose silva@email.com']),
+  ),
   brokenCase(
     'redirect url not a URL',
     'CHK-11',
     'redirects[0].url that is not a URL (no scheme, or spaces).',
-    valueClasses('url ', fc.oneof(embedWeb, embedMobile), ['redirects', '0', 'url'], ['www.shop.example/done', 'not a url', '/relative/path', 'https://shop example/done']),
+    valueClasses(
+      'url ',
+      fc.oneof(embedWeb, embedMobile),
+      ['redirects', '0', 'url'],
+      ['www.shop.example/done', 'not a url', '/relative/path', 'https://shop example/done'],
+    ),
   ),
 ];
 
@@ -143,15 +202,36 @@ const endBeforeStartAsWritten = fc.tuple(reference, fc.integer({ min: 1, max: 12
 
 export const brokenReferences: BrokenCase[] = [
   brokenCase('end before start', 'REF-9', 'validDate.end earlier than validDate.start.', [
-    { name: 'end one second before start', arbitrary: reference.map((request) => ({ ...request, validDate: { ...request.validDate, end: new Date(Date.parse(request.validDate.start) - 1000).toISOString() } })) },
+    {
+      name: 'end one second before start',
+      arbitrary: reference.map((request) => ({
+        ...request,
+        validDate: { ...request.validDate, end: new Date(Date.parse(request.validDate.start) - 1000).toISOString() },
+      })),
+    },
     { name: 'end up to 30 days before start', arbitrary: endBeforeStart },
     { name: 'end before start by instant, after it as written', arbitrary: endBeforeStartAsWritten },
   ]),
-  brokenCase('no MB among availableMethods', 'REF-9', 'availableMethods empty, or with other codes only.', valueClasses('availableMethods ', reference, ['availableMethods'], [[], [{ code: 'CC' }], [{ code: 'mb' }], [{ code: 'CC' }, { code: 'MW' }]])),
-  brokenCase('type other than payment', 'REF-9', 'type refund, PAYMENT, empty or reference.', valueClasses('type ', reference, ['type'], ['refund', 'PAYMENT', '', 'reference'])),
+  brokenCase(
+    'no MB among availableMethods',
+    'REF-9',
+    'availableMethods empty, or with other codes only.',
+    valueClasses('availableMethods ', reference, ['availableMethods'], [[], [{ code: 'CC' }], [{ code: 'mb' }], [{ code: 'CC' }, { code: 'MW' }]]),
+  ),
+  brokenCase(
+    'type other than payment',
+    'REF-9',
+    'type refund, PAYMENT, empty or reference.',
+    valueClasses('type ', reference, ['type'], ['refund', 'PAYMENT', '', 'reference']),
+  ),
   brokenCase('amount zero or negative', 'REF-9', 'amount 0 or below.', [
     ...valueClasses('amount ', reference, ['amount'], [0, -1]),
     { name: 'amount below -1', arbitrary: breaking(reference, ['amount'], fc.integer({ min: -1_000_000, max: -2 })) },
   ]),
-  brokenCase('amount not an integer', 'REF-9', 'amount with a fraction, or written as a string.', valueClasses('amount ', reference, ['amount'], [5.5, 100.25, '100'])),
+  brokenCase(
+    'amount not an integer',
+    'REF-9',
+    'amount with a fraction, or written as a string.',
+    valueClasses('amount ', reference, ['amount'], [5.5, 100.25, '100']),
+  ),
 ];

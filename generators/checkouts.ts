@@ -75,34 +75,29 @@ function embedded(layout: 'embed' | 'default', url: fc.Arbitrary<string>, option
 
 /** The five variants of 4.1, each with exactly the contents its row lists. */
 export const checkoutVariants = {
-  storeMethod: fc.record({ amount: amount(), uuid: fc.uuid(), language: language() }).map(
-    ({ amount, uuid, language }): CheckoutRequest => ({
-      payment: {
-        amount,
-        recurring: { amountQualifier: 'ESTM' },
-        customer: { uuid },
-        paymentMethod: { code: 'CC', details: { createRegistration: true } },
-      },
-      page: { language },
-    }),
-  ),
+  storeMethod: fc.record({ amount: amount(), uuid: fc.uuid(), language: language() }).map(({ amount, uuid, language }): CheckoutRequest => ({
+    payment: {
+      amount,
+      recurring: { amountQualifier: 'ESTM' },
+      customer: { uuid },
+      paymentMethod: { code: 'CC', details: { createRegistration: true } },
+    },
+    page: { language },
+  })),
   storeWithConsent: fc
     .record({ amount: amount(), product: product(), uuid: fc.uuid(), billingAddress: billingAddress(), language: optionalLanguage() })
-    .map(
-      ({ amount, product, uuid, billingAddress, language }): CheckoutRequest =>
-        withoutUndefined({
-          payment: { amount, ...product, customer: { uuid }, billingAddress, paymentMethod: { code: 'CC', details: { allowRegistration: true } } },
-          page: { language, layout: 'basic' },
-        }),
+    .map(({ amount, product, uuid, billingAddress, language }): CheckoutRequest =>
+      withoutUndefined({
+        payment: { amount, ...product, customer: { uuid }, billingAddress, paymentMethod: { code: 'CC', details: { allowRegistration: true } } },
+        page: { language, layout: 'basic' },
+      }),
     ),
   embedWeb: embedded('embed', httpsUrl()),
   embedMobile: embedded('default', deepLink()),
-  atmPage: fc.record({ amount: amount(), product: product(), language: language() }).map(
-    ({ amount, product, language }): CheckoutRequest => ({
-      payment: { amount, ...product, paymentMethod: { code: 'MB' } },
-      page: { language, layout: 'web' },
-    }),
-  ),
+  atmPage: fc.record({ amount: amount(), product: product(), language: language() }).map(({ amount, product, language }): CheckoutRequest => ({
+    payment: { amount, ...product, paymentMethod: { code: 'MB' } },
+    page: { language, layout: 'web' },
+  })),
 } satisfies Record<CheckoutRow, fc.Arbitrary<CheckoutRequest>>;
 export type CheckoutVariant = CheckoutRow;
 

@@ -10,7 +10,15 @@ import { cardBrand } from '../src/core/cards.ts';
 import { card, wallet } from './payment-means.ts';
 import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
 import { inputClass, type InputClass } from './input-class.ts';
-import { allowedLayoutCodeCombinations, checkoutOf, checkoutVariants, rowEdgeCases, variantTitles, withoutUndefined, type LayoutCodeCombination } from './checkouts.ts';
+import {
+  allowedLayoutCodeCombinations,
+  checkoutOf,
+  checkoutVariants,
+  rowEdgeCases,
+  variantTitles,
+  withoutUndefined,
+  type LayoutCodeCombination,
+} from './checkouts.ts';
 import { validReference } from './references.ts';
 import { amountName, everydayAmountEdges, extremeAmounts, formatWithOffset, httpsUrl, utcOffsets, type UtcOffset } from './values.ts';
 
@@ -19,8 +27,19 @@ const withAmount = (request: CheckoutRequest, amount: number): CheckoutRequest =
 /** Amounts on one row: the everyday edges the row must be accepted with, and the extremes a target may refuse (SEC-2). */
 function amountClasses<T>(base: fc.Arbitrary<T>, set: (value: T, amount: number) => T): InputClass<T>[] {
   return [
-    ...everydayAmountEdges.map((amount) => inputClass(amountName(amount), base.map((value) => set(value, amount)))),
-    ...extremeAmounts.map((amount) => inputClass(amountName(amount), base.map((value) => set(value, amount)), 'SEC-2')),
+    ...everydayAmountEdges.map((amount) =>
+      inputClass(
+        amountName(amount),
+        base.map((value) => set(value, amount)),
+      ),
+    ),
+    ...extremeAmounts.map((amount) =>
+      inputClass(
+        amountName(amount),
+        base.map((value) => set(value, amount)),
+        'SEC-2',
+      ),
+    ),
   ];
 }
 
@@ -32,10 +51,16 @@ export const rowClassOf = (variant: keyof typeof checkoutVariants): InputClass<C
   inputClass(`row "${variantTitles[variant]}"`, checkoutVariants[variant] as fc.Arbitrary<CheckoutRequest>);
 const rowClasses = (Object.keys(checkoutVariants) as (keyof typeof checkoutVariants)[]).map(rowClassOf);
 /** Every kind of checkout 2.3 shapes the answer of: the rows of 4.1, and the combinations of layout, code and registration beyond them, which a target may refuse. */
-const createdCheckoutClasses = [...rowClasses, ...allowedLayoutCodeCombinations.map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13'))];
+const createdCheckoutClasses = [
+  ...rowClasses,
+  ...allowedLayoutCodeCombinations.map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
+];
 
 const { storeMethod, storeWithConsent, atmPage } = checkoutVariants;
-const consentWithRecurring = storeWithConsent.map((request): CheckoutRequest => ({ ...request, payment: { ...request.payment, recurring: { amountQualifier: 'ESTM' } } }));
+const consentWithRecurring = storeWithConsent.map((request): CheckoutRequest => ({
+  ...request,
+  payment: { ...request.payment, recurring: { amountQualifier: 'ESTM' } },
+}));
 const storeWithoutRecurring = storeMethod.map((request) => withoutUndefined({ ...request, payment: { ...request.payment, recurring: undefined } }));
 /** The request with paymentMethod.code set and no registration details. */
 const withMethodCode = (request: CheckoutRequest, code: string): CheckoutRequest => ({ ...request, payment: { ...request.payment, paymentMethod: { code } } });
@@ -50,12 +75,23 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
     inputClass('row "embed in web page" with non-ASCII names', rowEdgeCases.nonAsciiNames),
     inputClass('row "embed in web page", action URL with a query', rowEdgeCases.actionUrlWithQuery),
     inputClass('row "embed in web page", action URL with a fragment', rowEdgeCases.actionUrlWithFragment),
-    inputClass('row "store with customer consent" without page.language', storeWithConsent.map(({ page, ...rest }): CheckoutRequest => ({ ...rest, page: { layout: page!.layout } }))),
+    inputClass(
+      'row "store with customer consent" without page.language',
+      storeWithConsent.map(({ page, ...rest }): CheckoutRequest => ({ ...rest, page: { layout: page!.layout } })),
+    ),
     ...amountClasses(atmPage, withAmount),
     inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13'),
-    inputClass('recurring ESTM without registration flags', consentWithRecurring.map((request) => withMethodCode(request, 'CC')), 'CHK-13'),
+    inputClass(
+      'recurring ESTM without registration flags',
+      consentWithRecurring.map((request) => withMethodCode(request, 'CC')),
+      'CHK-13',
+    ),
     createRegistrationWithoutRecurring,
-    inputClass('nothing but amount and method code', atmPage.map(({ payment }): CheckoutRequest => ({ payment: { amount: payment!.amount, paymentMethod: { code: 'MB' } } })), 'CHK-13'),
+    inputClass(
+      'nothing but amount and method code',
+      atmPage.map(({ payment }): CheckoutRequest => ({ payment: { amount: payment!.amount, paymentMethod: { code: 'MB' } } })),
+      'CHK-13',
+    ),
   ],
   'CHK-2': createdCheckoutClasses,
   'CHK-3': createdCheckoutClasses,
@@ -63,9 +99,17 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
   'CHK-6': rowClasses,
   'CHK-5': [
     rowClassOf('embedMobile'),
-    ...allowedLayoutCodeCombinations.filter(({ layout }) => layout === 'default').map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
+    ...allowedLayoutCodeCombinations
+      .filter(({ layout }) => layout === 'default')
+      .map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
   ],
-  'CHK-8': [inputClass('amount 123,456', atmPage.map((request) => withAmount(request, 123_456))), ...amountClasses(atmPage, withAmount)],
+  'CHK-8': [
+    inputClass(
+      'amount 123,456',
+      atmPage.map((request) => withAmount(request, 123_456)),
+    ),
+    ...amountClasses(atmPage, withAmount),
+  ],
 };
 
 /** A checkout that stores nothing: the consent row without its registration details (beyond the rows: a target may refuse it). */
@@ -77,17 +121,17 @@ export const consentRowWithoutRegistration = inputClass('the consent row without
  */
 export const tokenizationClasses: Record<'TOK-1' | 'TOK-2' | 'TOK-3' | 'TOK-4', InputClass<CheckoutRequest>[]> = {
   'TOK-1': [storeMethodRow, createRegistrationWithoutRecurring],
-  'TOK-2': [inputClass(`row "${variantTitles.storeWithConsent}"`, storeWithConsent), inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13')],
+  'TOK-2': [
+    inputClass(`row "${variantTitles.storeWithConsent}"`, storeWithConsent),
+    inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13'),
+  ],
   // A declined payment in every checkout that would store: the request keeps its registration details, and the customer consents where asked.
   'TOK-3': [
     storeMethodRow,
     inputClass(`row "${variantTitles.storeWithConsent}", the customer consenting`, storeWithConsent),
     createRegistrationWithoutRecurring,
   ],
-  'TOK-4': [
-    consentRowWithoutRegistration,
-    inputClass('recurring ESTM without registration flags', consentWithRecurring, 'CHK-13'),
-  ],
+  'TOK-4': [consentRowWithoutRegistration, inputClass('recurring ESTM without registration flags', consentWithRecurring, 'CHK-13')],
 };
 
 const paidByCard = (arbitrary: fc.Arbitrary<CardPayRequest['card']>) => arbitrary.map((paid): CardPayRequest => ({ method: 'CC', card: paid }));
@@ -129,7 +173,10 @@ const openNow = referenceFromNow(-minute, day);
 const withReferenceAmount = (request: ReferenceRequest, amount: number): ReferenceRequest => ({ ...request, amount });
 
 /** Reference classes several clauses exercise. */
-const withCallbackUrl = inputClass('with callbackUrl', fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl })));
+const withCallbackUrl = inputClass(
+  'with callbackUrl',
+  fc.tuple(openNow, httpsUrl()).map(([request, callbackUrl]) => ({ ...request, callbackUrl })),
+);
 const withoutCallbackUrl = inputClass('without callbackUrl', openNow);
 const openingTomorrow = inputClass('window opening tomorrow', referenceFromNow(day, 2 * day));
 const endingInTenMinutes = inputClass('window ending in ten minutes', referenceFromNow(-minute, 10 * minute));
@@ -140,7 +187,10 @@ const widestOffsets = inputClass('start at -12:00, end at +14:00', referenceFrom
 export const referenceClasses: Record<'REF-1' | 'REF-3' | 'REF-5', InputClass<ReferenceRequest>[]> = {
   'REF-1': [
     withCallbackUrl,
-    inputClass('with callbackUrl that has a query', fc.tuple(openNow, httpsUrl({ query: true })).map(([request, callbackUrl]) => ({ ...request, callbackUrl }))),
+    inputClass(
+      'with callbackUrl that has a query',
+      fc.tuple(openNow, httpsUrl({ query: true })).map(([request, callbackUrl]) => ({ ...request, callbackUrl })),
+    ),
     withoutCallbackUrl,
     openingTomorrow,
     endingInTenMinutes,
@@ -149,14 +199,7 @@ export const referenceClasses: Record<'REF-1' | 'REF-3' | 'REF-5', InputClass<Re
     inputClass('start at +05:45, end at -09:30', referenceFromNow(-minute, day, ['+05:45', '-09:30'])),
   ],
   // Confirmed payments (the whole shape is owed once confirmed): windows open now, since only those can be paid.
-  'REF-3': [
-    withCallbackUrl,
-    withoutCallbackUrl,
-    endingInTenMinutes,
-    ninetyDays,
-    widestOffsets,
-    ...amountClasses(openNow, withReferenceAmount),
-  ],
+  'REF-3': [withCallbackUrl, withoutCallbackUrl, endingInTenMinutes, ninetyDays, widestOffsets, ...amountClasses(openNow, withReferenceAmount)],
   'REF-5': [
     ...amountClasses(openNow, withReferenceAmount),
     ...utcOffsets.map((offset) => inputClass(`validDate at ${offset}`, referenceFromNow(-minute, day, [offset, offset]))),
@@ -172,7 +215,10 @@ export const timestampClasses: InputClass<{ request: ReferenceRequest; stage: 'n
   ['-12:00', '+14:00'] as [UtcOffset, UtcOffset],
 ].flatMap((offsets) =>
   (['not yet paid', 'confirmed'] as const).map((stage) =>
-    inputClass(`validDate at ${offsets[0] === offsets[1] ? offsets[0] : offsets.join(' and ')}, ${stage}`, referenceFromNow(-minute, day, offsets).map((request) => ({ request, stage }))),
+    inputClass(
+      `validDate at ${offsets[0] === offsets[1] ? offsets[0] : offsets.join(' and ')}, ${stage}`,
+      referenceFromNow(-minute, day, offsets).map((request) => ({ request, stage })),
+    ),
   ),
 );
 
@@ -203,7 +249,16 @@ function brokenClassesByClause(cases: readonly BrokenCase[]): Record<string, str
 
 /** Every clause's classes by name: what the report lists as not run where no test exercised them. */
 export const classNamesByClause: Record<string, string[]> = {
-  ...Object.fromEntries(Object.entries({ ...checkoutClasses, ...tokenizationClasses, ...referenceClasses, 'REF-4': timestampClasses, 'PML-5': storedMeansClasses, 'EVT-1': callbackQueryClasses }).map(([clause, classes]) => [clause, classes.map((c) => c.name)])),
+  ...Object.fromEntries(
+    Object.entries({
+      ...checkoutClasses,
+      ...tokenizationClasses,
+      ...referenceClasses,
+      'REF-4': timestampClasses,
+      'PML-5': storedMeansClasses,
+      'EVT-1': callbackQueryClasses,
+    }).map(([clause, classes]) => [clause, classes.map((c) => c.name)]),
+  ),
   'REF-2': referenceShapes.flatMap((shape) => referenceStages.map((stage) => referenceClassName(shape.name, stage))),
   ...brokenClassesByClause([...brokenCheckouts, ...brokenReferences]),
 };

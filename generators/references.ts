@@ -30,8 +30,7 @@ function window(around: Date | undefined): fc.Arbitrary<{ start: Date; end: Date
 /** A valid reference request: type payment, MB, a validity window written in several UTC offsets. */
 export function validReference(options: ValidReferenceOptions = {}): fc.Arbitrary<ReferenceRequest> {
   const callback = options.callback ?? 'either';
-  const callbackUrl =
-    callback === 'with' ? httpsUrl() : callback === 'without' ? fc.constant(undefined) : fc.option(httpsUrl(), { nil: undefined });
+  const callbackUrl = callback === 'with' ? httpsUrl() : callback === 'without' ? fc.constant(undefined) : fc.option(httpsUrl(), { nil: undefined });
   return fc
     .record({ amount: amount(), callbackUrl, window: window(options.around), startOffset: utcOffset(), endOffset: utcOffset() })
     .map(({ amount, callbackUrl, window, startOffset, endOffset }) => ({

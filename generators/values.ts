@@ -36,8 +36,7 @@ export const firstName = (options: { nonAscii?: boolean } = {}) =>
   fc.constantFrom(...(options.nonAscii ? nonAsciiFirstNames : [...asciiFirstNames, ...nonAsciiFirstNames]));
 export const lastName = (options: { nonAscii?: boolean } = {}) =>
   fc.constantFrom(...(options.nonAscii ? nonAsciiLastNames : [...asciiLastNames, ...nonAsciiLastNames]));
-export const fullName = (options: { nonAscii?: boolean } = {}) =>
-  fc.tuple(firstName(options), lastName(options)).map(([first, last]) => `${first} ${last}`);
+export const fullName = (options: { nonAscii?: boolean } = {}) => fc.tuple(firstName(options), lastName(options)).map(([first, last]) => `${first} ${last}`);
 
 const patterns = new Map<string, fc.Arbitrary<string>>();
 /**
@@ -53,7 +52,9 @@ export function matching(source: string): fc.Arbitrary<string> {
 const lowerWord = (maxLength = 8) => matching(`^[a-z][a-z0-9]{0,${maxLength - 1}}$`);
 
 export const hostName = (): fc.Arbitrary<string> =>
-  fc.tuple(fc.array(lowerWord(), { minLength: 1, maxLength: 2 }), fc.constantFrom('pt', 'com', 'example', 'shop')).map(([labels, tld]) => [...labels, tld].join('.'));
+  fc
+    .tuple(fc.array(lowerWord(), { minLength: 1, maxLength: 2 }), fc.constantFrom('pt', 'com', 'example', 'shop'))
+    .map(([labels, tld]) => [...labels, tld].join('.'));
 
 export const email = (): fc.Arbitrary<string> =>
   fc.tuple(fc.array(lowerWord(), { minLength: 1, maxLength: 2 }), hostName()).map(([local, host]) => `${local.join('.')}@${host}`);
@@ -65,11 +66,14 @@ export const phoneNumber = (): fc.Arbitrary<string> =>
 export const countryCode = () => fc.constantFrom('PT', 'ES', 'FR', 'DE', 'GB', 'BR');
 
 const queryString = () =>
-  fc.array(fc.tuple(lowerWord(6), matching('^[a-z0-9]{1,8}$')), { minLength: 1, maxLength: 3 }).map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`);
+  fc
+    .array(fc.tuple(lowerWord(6), matching('^[a-z0-9]{1,8}$')), { minLength: 1, maxLength: 3 })
+    .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${v}`).join('&')}`);
 const urlPath = () => fc.array(lowerWord(), { maxLength: 3 }).map((segments) => `/${segments.join('/')}`);
 
 const fragment = () => lowerWord(8).map((word) => `#${word}`);
-const optional = (part: fc.Arbitrary<string>, present: boolean | undefined) => (present === undefined ? fc.option(part, { nil: '' }) : present ? part : fc.constant(''));
+const optional = (part: fc.Arbitrary<string>, present: boolean | undefined) =>
+  present === undefined ? fc.option(part, { nil: '' }) : present ? part : fc.constant('');
 
 /** An https URL, with or without a query string and a fragment of its own. */
 export const httpsUrl = (options: { query?: boolean; fragment?: boolean } = {}): fc.Arbitrary<string> =>
@@ -79,10 +83,12 @@ export const httpsUrl = (options: { query?: boolean; fragment?: boolean } = {}):
 
 /** A custom scheme: a word (myshop) or a reversed domain with dots (com.shop.app), never http(s). */
 const customScheme = () =>
-  fc.oneof(
-    matching('^[a-z][a-z0-9]{2,9}$'),
-    fc.array(lowerWord(6), { minLength: 2, maxLength: 4 }).map((labels) => labels.join('.')),
-  ).filter((scheme) => !scheme.startsWith('http'));
+  fc
+    .oneof(
+      matching('^[a-z][a-z0-9]{2,9}$'),
+      fc.array(lowerWord(6), { minLength: 2, maxLength: 4 }).map((labels) => labels.join('.')),
+    )
+    .filter((scheme) => !scheme.startsWith('http'));
 
 /** A mobile application's deep link, such as myshop://paid?order=12 or com.shop.app://paid#done. */
 export const deepLink = (options: { query?: boolean; fragment?: boolean } = {}): fc.Arbitrary<string> =>
@@ -111,9 +117,7 @@ export function formatWithOffset(instant: Date | number, offset: UtcOffset): str
 
 /** Instants to the second, 2020 to 2040. */
 export const instant = (): fc.Arbitrary<Date> =>
-  fc
-    .integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2040, 0, 1) / 1000 })
-    .map((seconds) => new Date(seconds * 1000));
+  fc.integer({ min: Date.UTC(2020, 0, 1) / 1000, max: Date.UTC(2040, 0, 1) / 1000 }).map((seconds) => new Date(seconds * 1000));
 
 export const utcOffset = () => fc.constantFrom(...utcOffsets);
 

@@ -121,7 +121,10 @@ export const benignVariants: BenignVariant[] = [
   {
     name: 'checkoutUrl-on-localhost',
     description: '`checkoutUrl` names the host `localhost` instead of `127.0.0.1`.',
-    transform: editData(['createCheckout'], (data) => typeof data.checkoutUrl === 'string' && (data.checkoutUrl = data.checkoutUrl.replace('//127.0.0.1:', '//localhost:'))),
+    transform: editData(
+      ['createCheckout'],
+      (data) => typeof data.checkoutUrl === 'string' && (data.checkoutUrl = data.checkoutUrl.replace('//127.0.0.1:', '//localhost:')),
+    ),
   },
   {
     name: 'amounts-above-multibanco-limit-refused',
@@ -131,19 +134,29 @@ export const benignVariants: BenignVariant[] = [
   {
     name: 'method-code-required',
     description: 'A checkout without `payment.paymentMethod.code` is refused with 400: every row of 4.1 names one.',
-    transform: answerWhen((request) => request.route === 'createCheckout' && typeof (request.json as Json)?.payment === 'object' && (request.json as Json)?.payment?.paymentMethod?.code === undefined, 400),
+    transform: answerWhen(
+      (request) =>
+        request.route === 'createCheckout' &&
+        typeof (request.json as Json)?.payment === 'object' &&
+        (request.json as Json)?.payment?.paymentMethod?.code === undefined,
+      400,
+    ),
   },
   {
     name: 'registered-customers-only',
     description: 'Checkouts naming a customer uuid it never registered are refused with 422, and their lists answer 404.',
-    transform: answerWhen((request, proxy) => {
-      const customer = request.route === 'createCheckout' ? (request.json as Json)?.payment?.customer?.uuid : request.route === 'listMethods' ? request.param : undefined;
-      return isUuid(customer) && !proxy.customers.has(customer);
-    }, request => (request.route === 'listMethods' ? 404 : 422)),
+    transform: answerWhen(
+      (request, proxy) => {
+        const customer =
+          request.route === 'createCheckout' ? (request.json as Json)?.payment?.customer?.uuid : request.route === 'listMethods' ? request.param : undefined;
+        return isUuid(customer) && !proxy.customers.has(customer);
+      },
+      (request) => (request.route === 'listMethods' ? 404 : 422),
+    ),
   },
   {
     name: 'pending-payment-sparse',
-    description: 'A payment not yet paid is in state `pending_payment` and lacks `updatedAt`, `stateDetails.createdAt` and the methods\' `type` and `name`.',
+    description: "A payment not yet paid is in state `pending_payment` and lacks `updatedAt`, `stateDetails.createdAt` and the methods' `type` and `name`.",
     transform: editData(payments, (data) => {
       if (data.stateDetails?.state === 'confirmed') return;
       data.stateDetails = { state: 'pending_payment' };
@@ -178,20 +191,27 @@ export const benignVariants: BenignVariant[] = [
       response(response, request, proxy) {
         const checkout = pageRequested(request, proxy);
         if (!checkout || layoutOf(checkout.request) === 'embed' || response.json !== undefined) return;
-        response.text = response.text.replace(/<main>([\s\S]*)<\/main>/, (_match, content: string) =>
-          `<main></main><script>setTimeout(function () { document.querySelector('main').innerHTML = ${JSON.stringify(content).replace(/</g, '\\u003c')}; }, 500)</script>`);
+        response.text = response.text.replace(
+          /<main>([\s\S]*)<\/main>/,
+          (_match, content: string) =>
+            `<main></main><script>setTimeout(function () { document.querySelector('main').innerHTML = ${JSON.stringify(content).replace(/</g, '\\u003c')}; }, 500)</script>`,
+        );
       },
     },
   },
   {
     name: 'redirect-by-meta-refresh',
     description: 'After paying, the hosted page sends the browser on with `<meta http-equiv="refresh">` instead of a 303.',
-    transform: answeredPayment((location) => answerHtml(200, `<meta http-equiv="refresh" content="0;url=${escapeAttribute(location)}"><p>Payment done, returning to the shop…</p>`)),
+    transform: answeredPayment((location) =>
+      answerHtml(200, `<meta http-equiv="refresh" content="0;url=${escapeAttribute(location)}"><p>Payment done, returning to the shop…</p>`),
+    ),
   },
   {
     name: 'redirect-by-script',
     description: 'After paying, the hosted page sends the browser on with a script (`location.replace`) instead of a 303.',
-    transform: answeredPayment((location) => answerHtml(200, `<p>Payment done, returning to the shop…</p><script>location.replace(${JSON.stringify(location).replace(/</g, '\\u003c')})</script>`)),
+    transform: answeredPayment((location) =>
+      answerHtml(200, `<p>Payment done, returning to the shop…</p><script>location.replace(${JSON.stringify(location).replace(/</g, '\\u003c')})</script>`),
+    ),
   },
   {
     name: 'helpers-answer-202',
@@ -200,14 +220,20 @@ export const benignVariants: BenignVariant[] = [
       request(request, proxy) {
         if (request.route !== 'payCheckout' && request.route !== 'confirmPayment') return;
         setTimeout(() => void proxy.callUpstream('POST', request.path, request.json ?? {}).catch(() => undefined), 300);
-        const action = request.route === 'payCheckout' ? proxy.checkouts.get(request.param ?? '')?.request?.redirects?.find((redirect: Json) => redirect?.type === 'action')?.url : undefined;
-        return answer(202, { accepted: true, ...(request.route === 'payCheckout' && { checkoutId: request.param, redirectUrl: action ? redirectWithId(action, request.param ?? '') : null }) });
+        const action =
+          request.route === 'payCheckout'
+            ? proxy.checkouts.get(request.param ?? '')?.request?.redirects?.find((redirect: Json) => redirect?.type === 'action')?.url
+            : undefined;
+        return answer(202, {
+          accepted: true,
+          ...(request.route === 'payCheckout' && { checkoutId: request.param, redirectUrl: action ? redirectWithId(action, request.param ?? '') : null }),
+        });
       },
     },
   },
   {
     name: 'late-notifications',
-    description: 'Every notification arrives 1.5 s after the confirmation, within the profile\'s eventMs.',
+    description: "Every notification arrives 1.5 s after the confirmation, within the profile's eventMs.",
     transform: editNotifications((delivery, proxy) => {
       setTimeout(() => void proxy.deliver(delivery).catch(() => undefined), 1500);
       return [];

@@ -31,7 +31,12 @@ export const mutants: Mutant[] = [
   ...modelCandidates.mutants,
 ];
 
-export const benignVariants: BenignVariant[] = [...sandboxBenignVariants, ...classCandidates.benignVariants, ...freedoms.benignVariants, ...modelCandidates.benignVariants];
+export const benignVariants: BenignVariant[] = [
+  ...sandboxBenignVariants,
+  ...classCandidates.benignVariants,
+  ...freedoms.benignVariants,
+  ...modelCandidates.benignVariants,
+];
 
 /** A target with no test helpers (a real provider's sandbox): every /test-helpers path answers 404. */
 export const withoutTestHelpers: Transform = {

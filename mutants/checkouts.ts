@@ -1,18 +1,6 @@
 /** Mutants of the CHK clauses: creating checkouts (2.2, 2.3, 4.1). */
 import { randomUUID } from 'node:crypto';
-import {
-  answerWhen,
-  editBody,
-  editData,
-  editRequest,
-  isUuid,
-  layoutOf,
-  withoutOffset,
-  type Json,
-  asksToStore,
-  withQuery,
-  first,
-} from './edits.ts';
+import { answerWhen, editBody, editData, editRequest, isUuid, layoutOf, withoutOffset, type Json, asksToStore, withQuery, first } from './edits.ts';
 import type { Mutant } from './kinds.ts';
 
 export const checkoutMutants: Mutant[] = [
@@ -44,13 +32,19 @@ export const checkoutMutants: Mutant[] = [
     name: 'checkout-state-timestamp-without-offset',
     clause: 'CHK-4',
     description: '`stateDetails.timestamp` carries no offset.',
-    transform: editData(['createCheckout'], (data) => typeof data.stateDetails?.timestamp === 'string' && (data.stateDetails.timestamp = withoutOffset(data.stateDetails.timestamp))),
+    transform: editData(
+      ['createCheckout'],
+      (data) => typeof data.stateDetails?.timestamp === 'string' && (data.stateDetails.timestamp = withoutOffset(data.stateDetails.timestamp)),
+    ),
   },
   {
     name: 'default-layout-without-page_layout',
     clause: 'CHK-5',
     description: '`checkoutUrl` of a layout-default checkout lacks the `page_layout` parameter.',
-    transform: editData(['createCheckout'], (data) => typeof data.checkoutUrl === 'string' && (data.checkoutUrl = withQuery(data.checkoutUrl, (query) => query.delete('page_layout')))),
+    transform: editData(
+      ['createCheckout'],
+      (data) => typeof data.checkoutUrl === 'string' && (data.checkoutUrl = withQuery(data.checkoutUrl, (query) => query.delete('page_layout'))),
+    ),
   },
   {
     name: 'store-variant-without-layout-refused',
@@ -80,7 +74,8 @@ export const checkoutMutants: Mutant[] = [
     description: 'Rule 1 broken and accepted: an embed checkout without an `action` redirect is created.',
     transform: editRequest('createCheckout', (body) => {
       const hasAction = Array.isArray(body.redirects) && body.redirects.some((redirect: Json) => redirect?.type === 'action');
-      if (layoutOf(body) === 'embed' && !hasAction) body.redirects = [...(Array.isArray(body.redirects) ? body.redirects : []), { type: 'action', url: 'https://merchant.example/added-by-mutant' }];
+      if (layoutOf(body) === 'embed' && !hasAction)
+        body.redirects = [...(Array.isArray(body.redirects) ? body.redirects : []), { type: 'action', url: 'https://merchant.example/added-by-mutant' }];
     }),
   },
   {
@@ -105,7 +100,8 @@ export const checkoutMutants: Mutant[] = [
       if ('uuid' in customer && !isUuid(customer.uuid)) customer.uuid = randomUUID();
       if ('phoneNumber' in customer && !/^\+?[0-9]{1,4}#[0-9]{1,20}$/.test(customer.phoneNumber)) customer.phoneNumber = '351#912345678';
       if ('email' in customer && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(customer.email)) customer.email = 'customer@example.com';
-      if (payment.billingAddress && 'country' in payment.billingAddress && !/^[A-Za-z]{2}$/.test(payment.billingAddress.country)) payment.billingAddress.country = 'PT';
+      if (payment.billingAddress && 'country' in payment.billingAddress && !/^[A-Za-z]{2}$/.test(payment.billingAddress.country))
+        payment.billingAddress.country = 'PT';
       for (const redirect of Array.isArray(body.redirects) ? body.redirects : []) {
         if (redirect && (typeof redirect.url !== 'string' || !URL.canParse(redirect.url))) redirect.url = 'https://merchant.example/done';
       }
@@ -115,6 +111,9 @@ export const checkoutMutants: Mutant[] = [
     name: 'non-object-body-crashes',
     clause: 'CHK-12',
     description: 'POST /checkouts with a body that is not a JSON object answers 500.',
-    transform: answerWhen((request) => request.route === 'createCheckout' && (request.json === null || typeof request.json !== 'object' || Array.isArray(request.json)), 500),
+    transform: answerWhen(
+      (request) => request.route === 'createCheckout' && (request.json === null || typeof request.json !== 'object' || Array.isArray(request.json)),
+      500,
+    ),
   },
 ];

@@ -4,7 +4,21 @@
  * pass.
  */
 import type { BenignVariant, Mutant } from './kinds.ts';
-import { amountOf, answerWhen, asksToStore, editData, editRequest, editStoredMethods, mapStrings, memoSet, rewriteCallbackQuery, takeAsSuccess, withoutOffset, payments, type Json } from './edits.ts';
+import {
+  amountOf,
+  answerWhen,
+  asksToStore,
+  editData,
+  editRequest,
+  editStoredMethods,
+  mapStrings,
+  memoSet,
+  rewriteCallbackQuery,
+  takeAsSuccess,
+  withoutOffset,
+  payments,
+  type Json,
+} from './edits.ts';
 
 const int32Limit = 2 ** 31;
 /** What a 32-bit integer column makes of an amount: 2^31 becomes -2^31, 2^53-1 becomes -1. */
@@ -29,8 +43,12 @@ export const mutants: Mutant[] = [
   {
     name: 'storing-checkout-createdAt-with-T',
     clause: 'CHK-3',
-    description: 'A checkout that stores the method (createRegistration or allowRegistration) answers `data.createdAt` written with `T`; every other checkout is right.',
-    transform: editData(['createCheckout'], (data, _proxy, request) => asksToStore(request.json) && typeof data.createdAt === 'string' && (data.createdAt = data.createdAt.replace(' ', 'T'))),
+    description:
+      'A checkout that stores the method (createRegistration or allowRegistration) answers `data.createdAt` written with `T`; every other checkout is right.',
+    transform: editData(
+      ['createCheckout'],
+      (data, _proxy, request) => asksToStore(request.json) && typeof data.createdAt === 'string' && (data.createdAt = data.createdAt.replace(' ', 'T')),
+    ),
   },
   {
     name: 'reference-zeros-dropped-once-confirmed',
@@ -71,7 +89,8 @@ export const mutants: Mutant[] = [
     clause: 'CHK-10',
     description: 'page.layout is read in lower case: storing with layout BASIC or Default is created.',
     transform: editRequest('createCheckout', (body) => {
-      if (typeof body.page?.layout === 'string' && ['basic', 'default'].includes(body.page.layout.toLowerCase())) body.page.layout = body.page.layout.toLowerCase();
+      if (typeof body.page?.layout === 'string' && ['basic', 'default'].includes(body.page.layout.toLowerCase()))
+        body.page.layout = body.page.layout.toLowerCase();
     }),
   },
   {
@@ -91,7 +110,8 @@ export const mutants: Mutant[] = [
     clause: 'CHK-9',
     description: 'Rule 1 is checked only where redirects has elements: an embed checkout with redirects [] is created.',
     transform: editRequest('createCheckout', (body) => {
-      if (body.page?.layout === 'embed' && Array.isArray(body.redirects) && body.redirects.length === 0) body.redirects = [{ type: 'action', url: 'https://merchant.example/added-by-mutant' }];
+      if (body.page?.layout === 'embed' && Array.isArray(body.redirects) && body.redirects.length === 0)
+        body.redirects = [{ type: 'action', url: 'https://merchant.example/added-by-mutant' }];
     }),
   },
   {
@@ -99,7 +119,8 @@ export const mutants: Mutant[] = [
     clause: 'CHK-9',
     description: 'A redirect without a type is taken as one of type action.',
     transform: editRequest('createCheckout', (body) => {
-      for (const redirect of Array.isArray(body.redirects) ? body.redirects : []) if (redirect && typeof redirect === 'object' && redirect.type === undefined) redirect.type = 'action';
+      for (const redirect of Array.isArray(body.redirects) ? body.redirects : [])
+        if (redirect && typeof redirect === 'object' && redirect.type === undefined) redirect.type = 'action';
     }),
   },
   {
@@ -108,7 +129,8 @@ export const mutants: Mutant[] = [
     description: 'validDate.end is compared with validDate.start as strings: an end before the start, written at a later offset, is taken.',
     transform: editRequest('createReference', (body) => {
       const { start, end } = body.validDate ?? {};
-      if (typeof start === 'string' && typeof end === 'string' && end > start && Date.parse(end) < Date.parse(start)) body.validDate.end = new Date(Date.parse(start) + 86_400_000).toISOString();
+      if (typeof start === 'string' && typeof end === 'string' && end > start && Date.parse(end) < Date.parse(start))
+        body.validDate.end = new Date(Date.parse(start) + 86_400_000).toISOString();
     }),
   },
   {
@@ -124,13 +146,15 @@ export const mutants: Mutant[] = [
     clause: 'TOK-4',
     description: 'A recurring (ESTM) checkout is taken as one that stores the method, with neither createRegistration nor allowRegistration.',
     transform: editRequest('createCheckout', (body) => {
-      if (isRecurring(body) && !asksToStore(body) && body.payment?.paymentMethod) body.payment.paymentMethod.details = { ...body.payment.paymentMethod.details, createRegistration: true };
+      if (isRecurring(body) && !asksToStore(body) && body.payment?.paymentMethod)
+        body.payment.paymentMethod.details = { ...body.payment.paymentMethod.details, createRegistration: true };
     }),
   },
   {
     name: 'declined-consenting-payment-stores',
     clause: 'TOK-3',
-    description: 'A declined payment in an `allowRegistration` checkout whose customer consented is taken as a success and stores the method; a declined payment with `createRegistration` stores nothing.',
+    description:
+      'A declined payment in an `allowRegistration` checkout whose customer consented is taken as a success and stores the method; a declined payment with `createRegistration` stores nothing.',
     transform: editRequest('payCheckout', (body, proxy, request) => {
       const checkout = request.param ? proxy.checkouts.get(request.param) : undefined;
       if (checkout?.request?.payment?.paymentMethod?.details?.allowRegistration !== true || body.storeConsent !== true || body.outcome !== 'failure') return;
@@ -157,7 +181,7 @@ export const mutants: Mutant[] = [
   {
     name: 'callback-query-decoded',
     clause: 'EVT-1',
-    description: "The notification goes to callbackUrl with its query percent-decoded: a plain query arrives as sent, an encoded `&` or space does not.",
+    description: 'The notification goes to callbackUrl with its query percent-decoded: a plain query arrives as sent, an encoded `&` or space does not.',
     transform: rewriteCallbackQuery(decodeURIComponent),
   },
   {
@@ -165,7 +189,8 @@ export const mutants: Mutant[] = [
     clause: 'REF-4',
     // The instant is lost with the offset: the echo of validDate (REF-5) breaks too.
     disturbs: ['REF-5'],
-    description: 'A validity instant the request wrote at an offset of a half or three quarters of an hour (+05:30, +05:45, -09:30) is answered without its offset; whole-hour offsets are kept.',
+    description:
+      'A validity instant the request wrote at an offset of a half or three quarters of an hour (+05:30, +05:45, -09:30) is answered without its offset; whole-hour offsets are kept.',
     transform: editData(payments, (data) => {
       for (const edge of ['start', 'end']) {
         const instant = data.validDate?.[edge];
@@ -204,7 +229,8 @@ export const benignVariants: BenignVariant[] = [
   },
   {
     name: 'callback-query-reencoded',
-    description: 'The notification goes to callbackUrl with its query encoded anew (a space as +, names and values otherwise as sent): the same query, written otherwise.',
+    description:
+      'The notification goes to callbackUrl with its query encoded anew (a space as +, names and values otherwise as sent): the same query, written otherwise.',
     transform: rewriteCallbackQuery((query) => new URLSearchParams(query).toString()),
   },
 ];

@@ -16,7 +16,10 @@ export function pageRequested(request: ProxyRequest, proxy: ProxyContext) {
 }
 
 /** A customer's list also holds the methods of other known customers that `leaks` picks, as `shown` writes them. */
-export function listsOthersMethods(leaks: (method: Json, customer: string, proxy: ProxyContext) => boolean, shown: (method: Json) => Json = (method) => method): Transform {
+export function listsOthersMethods(
+  leaks: (method: Json, customer: string, proxy: ProxyContext) => boolean,
+  shown: (method: Json) => Json = (method) => method,
+): Transform {
   return {
     async response(response, request, proxy) {
       const data = (response.json as Json)?.data;
@@ -102,7 +105,10 @@ export function answer(status: number, json: Json): ProxyResponse {
 }
 
 /** Answers the requests the predicate picks with the given status (or the status for that request), as a target that refuses or crashes would. */
-export function answerWhen(predicate: (request: ProxyRequest, proxy: ProxyContext) => boolean, status: number | ((request: ProxyRequest) => number)): Transform {
+export function answerWhen(
+  predicate: (request: ProxyRequest, proxy: ProxyContext) => boolean,
+  status: number | ((request: ProxyRequest) => number),
+): Transform {
   return {
     request: (request, proxy) =>
       predicate(request, proxy) ? answer(typeof status === 'number' ? status : status(request), { success: false, error: 'refused by the proxy' }) : undefined,
@@ -127,7 +133,10 @@ export function combine(...transforms: Transform[]): Transform {
     },
     redirect: (location, proxy) => transforms.reduce((url, transform) => transform.redirect?.(url, proxy) ?? url, location),
     notification: (delivery, proxy) =>
-      transforms.reduce<Delivery[]>((deliveries, transform) => (transform.notification ? deliveries.flatMap((d) => transform.notification!(d, proxy)) : deliveries), [delivery]),
+      transforms.reduce<Delivery[]>(
+        (deliveries, transform) => (transform.notification ? deliveries.flatMap((d) => transform.notification!(d, proxy)) : deliveries),
+        [delivery],
+      ),
     delayMs: transforms.reduce((total, transform) => total + (transform.delayMs ?? 0), 0),
   };
 }
@@ -183,7 +192,12 @@ export function nextDigits(digits: string): string {
 
 /** An HTML page answered by the proxy itself. */
 export function answerHtml(status: number, body: string): ProxyResponse {
-  return { status, headers: { 'content-type': 'text/html; charset=utf-8' }, json: undefined, text: `<!doctype html><html><head><meta charset="utf-8"><title>Payment</title></head><body>${body}</body></html>` };
+  return {
+    status,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+    json: undefined,
+    text: `<!doctype html><html><head><meta charset="utf-8"><title>Payment</title></head><body>${body}</body></html>`,
+  };
 }
 
 export function escapeAttribute(value: string): string {
@@ -213,7 +227,7 @@ export const amountOf = (request: ProxyRequest): number => Number((request.json 
 export const detailsOf = (body: Json): Json => body?.payment?.paymentMethod?.details ?? {};
 export const asksToStore = (body: Json): boolean => detailsOf(body).createRegistration === true || detailsOf(body).allowRegistration === true;
 export const setDetail = (body: Json, name: string, value: unknown) => {
-  const method = (body.payment ??= {}).paymentMethod ??= {};
+  const method = ((body.payment ??= {}).paymentMethod ??= {});
   (method.details ??= {})[name] = value;
 };
 

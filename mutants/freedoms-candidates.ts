@@ -169,7 +169,8 @@ export const benignVariants: BenignVariant[] = [
     description: 'POST /checkouts and POST /payments/references answer 202 Accepted on success, as asynchronous APIs do.',
     transform: {
       response(response, request) {
-        if ((request.route === 'createCheckout' || request.route === 'createReference') && response.status >= 200 && response.status < 300) response.status = 202;
+        if ((request.route === 'createCheckout' || request.route === 'createReference') && response.status >= 200 && response.status < 300)
+          response.status = 202;
       },
     },
   },
@@ -178,7 +179,8 @@ export const benignVariants: BenignVariant[] = [
     freedom: 'CHK-13',
     description: 'A checkout in a currency other than the euro is refused with 422 (the provider takes euros only).',
     transform: refuseWhen(
-      (request) => request.route === 'createCheckout' && (request.json as Json)?.payment?.currency !== undefined && (request.json as Json)?.payment?.currency !== 'EUR',
+      (request) =>
+        request.route === 'createCheckout' && (request.json as Json)?.payment?.currency !== undefined && (request.json as Json)?.payment?.currency !== 'EUR',
       422,
       'Unsupported currency',
       'only EUR is accepted',
@@ -205,7 +207,10 @@ export const benignVariants: BenignVariant[] = [
     transform: {
       request(request) {
         if (apiRoutes.has(request.route) && !request.headers.authorization) {
-          return { ...problem(401, 'Unauthorized', 'credentials required'), headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Basic realm="api"' } };
+          return {
+            ...problem(401, 'Unauthorized', 'credentials required'),
+            headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Basic realm="api"' },
+          };
         }
       },
     },
@@ -213,8 +218,14 @@ export const benignVariants: BenignVariant[] = [
   {
     name: 'full-pages-only-as-4.1-shows-them',
     freedom: 'CHK-13',
-    description: 'Layout web only for the ATM page (MB) and layout basic only to store a method, as the rows of 4.1 show them: any other checkout of those layouts is refused with 422.',
-    transform: refuseWhen((request) => request.route === 'createCheckout' && !fullPageAsShown(request.json), 422, 'Unsupported layout', 'web is the ATM page, basic the page that stores'),
+    description:
+      'Layout web only for the ATM page (MB) and layout basic only to store a method, as the rows of 4.1 show them: any other checkout of those layouts is refused with 422.',
+    transform: refuseWhen(
+      (request) => request.route === 'createCheckout' && !fullPageAsShown(request.json),
+      422,
+      'Unsupported layout',
+      'web is the ATM page, basic the page that stores',
+    ),
   },
   {
     name: 'rate-limited',

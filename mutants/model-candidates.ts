@@ -61,7 +61,10 @@ const notifiesAnother: Transform = {
     if (!other || !to) return;
     tried.add(other.id);
     const payment = ((await proxy.callUpstream('GET', `/payments/${encodeURIComponent(other.id)}`)).json as Json)?.data;
-    const body = { webhook: { id: randomUUID(), action: 'payment_confirmed', createdAt: new Date().toISOString() }, payments: [{ ...payment, stateDetails: { state: 'confirmed' } }] };
+    const body = {
+      webhook: { id: randomUUID(), action: 'payment_confirmed', createdAt: new Date().toISOString() },
+      payments: [{ ...payment, stateDetails: { state: 'confirmed' } }],
+    };
     await proxy.deliver({ channel: other.callbackUrl ? 'callback' : 'webhook', to, json: body, headers: {} });
   },
 };
@@ -114,13 +117,14 @@ export const mutants: Mutant[] = [
     clause: 'TOK-1',
     // A method stored with consent is forgotten the same way.
     disturbs: ['TOK-2'],
-    description: "A declined payment of a customer removes the methods the customer had stored before from their list.",
+    description: 'A declined payment of a customer removes the methods the customer had stored before from their list.',
     transform: declineForgetsStored,
   },
   {
     name: 'page-stores-without-consent',
     clause: 'TOK-2',
-    description: 'The hosted page stores the method where the customer declined the offer to store it (the pay helper honours the answer): only a payment on the page shows it.',
+    description:
+      'The hosted page stores the method where the customer declined the offer to store it (the pay helper honours the answer): only a payment on the page shows it.',
     transform: consentAlwaysOnPage,
   },
   {

@@ -13,20 +13,28 @@ export const notificationMutants: Mutant[] = [
     name: 'callback-notification-sent-to-webhook',
     clause: 'EVT-1',
     description: 'Notifications meant for `callbackUrl` go to the webhook instead.',
-    transform: editNotifications((delivery, proxy) => (delivery.channel !== 'callback' ? [delivery] : proxy.webhookUrl ? [{ ...delivery, to: proxy.webhookUrl }] : [])),
+    transform: editNotifications((delivery, proxy) =>
+      delivery.channel !== 'callback' ? [delivery] : proxy.webhookUrl ? [{ ...delivery, to: proxy.webhookUrl }] : [],
+    ),
   },
   {
     name: 'webhook-notification-sent-to-callback',
     clause: 'EVT-2',
     description: 'Notifications meant for the webhook go to the last callbackUrl instead (or nowhere).',
-    transform: editNotifications((delivery, proxy) => (delivery.channel !== 'webhook' ? [delivery] : proxy.lastCallbackUrl ? [{ ...delivery, to: proxy.lastCallbackUrl }] : [])),
+    transform: editNotifications((delivery, proxy) =>
+      delivery.channel !== 'webhook' ? [delivery] : proxy.lastCallbackUrl ? [{ ...delivery, to: proxy.lastCallbackUrl }] : [],
+    ),
   },
   {
     name: 'notification-without-ids',
     clause: 'EVT-3',
     description: 'Notifications carry no id and no reference of any kind.',
     transform: editNotifications((delivery) => {
-      eachObject(delivery.json, (object) => Object.keys(object).filter((key) => /id$/i.test(key) || key === 'reference').forEach((key) => delete object[key]));
+      eachObject(delivery.json, (object) =>
+        Object.keys(object)
+          .filter((key) => /id$/i.test(key) || key === 'reference')
+          .forEach((key) => delete object[key]),
+      );
       return [delivery];
     }),
   },
@@ -43,7 +51,9 @@ export const notificationMutants: Mutant[] = [
     name: 'callback-query-dropped',
     clause: 'EVT-1',
     description: 'Notifications go to `callbackUrl` without its query string.',
-    transform: editNotifications((delivery) => [delivery.channel === 'callback' && URL.canParse(delivery.to) ? { ...delivery, to: delivery.to.replace(/\?.*$/, '') } : delivery]),
+    transform: editNotifications((delivery) => [
+      delivery.channel === 'callback' && URL.canParse(delivery.to) ? { ...delivery, to: delivery.to.replace(/\?.*$/, '') } : delivery,
+    ]),
   },
   {
     name: 'late-notification-for-unpaid-reference',

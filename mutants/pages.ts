@@ -1,16 +1,5 @@
 /** Mutants of the PAGE clauses: the hosted, embedded and mobile payment pages. */
-import {
-  answeredPayment,
-  answerHtml,
-  escapeAttribute,
-  editRequest,
-  layoutOf,
-  nextDigits,
-  pageRequested,
-  detailsOf,
-  editAtmPage,
-  withQuery,
-} from './edits.ts';
+import { answeredPayment, answerHtml, escapeAttribute, editRequest, layoutOf, nextDigits, pageRequested, detailsOf, editAtmPage, withQuery } from './edits.ts';
 import type { Mutant } from './kinds.ts';
 
 export const pageMutants: Mutant[] = [
@@ -21,7 +10,8 @@ export const pageMutants: Mutant[] = [
     transform: {
       request(request, proxy) {
         const checkout = pageRequested(request, proxy);
-        if (checkout && layoutOf(checkout.request) !== 'embed') return { status: 500, headers: { 'content-type': 'text/html' }, json: undefined, text: '<h1>Internal Server Error</h1>' };
+        if (checkout && layoutOf(checkout.request) !== 'embed')
+          return { status: 500, headers: { 'content-type': 'text/html' }, json: undefined, text: '<h1>Internal Server Error</h1>' };
       },
     },
   },
@@ -32,7 +22,8 @@ export const pageMutants: Mutant[] = [
     transform: {
       request(request, proxy) {
         const checkout = pageRequested(request, proxy);
-        if (checkout && layoutOf(checkout.request) === 'embed') return { status: 200, headers: { 'content-type': 'application/javascript' }, json: undefined, text: '/* widget unavailable */' };
+        if (checkout && layoutOf(checkout.request) === 'embed')
+          return { status: 200, headers: { 'content-type': 'application/javascript' }, json: undefined, text: '/* widget unavailable */' };
       },
     },
   },
@@ -83,7 +74,8 @@ export const pageMutants: Mutant[] = [
     description: 'The embed script fills the first form of the merchant page, not `form.paymentWidgets`.',
     transform: {
       response(response, request, proxy) {
-        if (pageRequested(request, proxy) && response.json === undefined) response.text = response.text.replaceAll("querySelector('form.paymentWidgets')", "querySelector('form')");
+        if (pageRequested(request, proxy) && response.json === undefined)
+          response.text = response.text.replaceAll("querySelector('form.paymentWidgets')", "querySelector('form')");
       },
     },
   },
@@ -113,7 +105,10 @@ export const pageMutants: Mutant[] = [
     clause: 'PAGE-3',
     description: 'After paying, the service itself requests the action URL and shows the customer a page of its own.',
     transform: answeredPayment(async (location) => {
-      if (/^https?:/i.test(location)) await fetch(location).then((answer) => answer.arrayBuffer()).catch(() => undefined);
+      if (/^https?:/i.test(location))
+        await fetch(location)
+          .then((answer) => answer.arrayBuffer())
+          .catch(() => undefined);
       return answerHtml(200, '<p>Payment done. You may close this page.</p>');
     }),
   },
@@ -127,7 +122,9 @@ export const pageMutants: Mutant[] = [
     name: 'atm-page-other-entity',
     clause: 'PAGE-5',
     description: 'The ATM payment page shows another entity than the payment has.',
-    transform: editAtmPage((html) => html.replace(/(data-testid="atm-entity">)([0-9]+)/, (_match, before: string, entity: string) => `${before}${nextDigits(entity)}`)),
+    transform: editAtmPage((html) =>
+      html.replace(/(data-testid="atm-entity">)([0-9]+)/, (_match, before: string, entity: string) => `${before}${nextDigits(entity)}`),
+    ),
   },
   {
     name: 'consent-offered-on-basic-only',

@@ -12,13 +12,13 @@ export const storedMethodMutants: Mutant[] = [
   {
     name: 'stored-method-uuid-not-a-uuid',
     clause: 'PML-2',
-    description: 'A stored method\'s `uuid` is written without dashes.',
+    description: "A stored method's `uuid` is written without dashes.",
     transform: editStoredMethods((method) => typeof method.uuid === 'string' && (method.uuid = method.uuid.replace(/-/g, ''))),
   },
   {
     name: 'last4Digits-spelled-correctly',
     clause: 'PML-3',
-    description: 'A card carries `last4Digits`, not the reference\'s `last4Digitis`.',
+    description: "A card carries `last4Digits`, not the reference's `last4Digitis`.",
     transform: editStoredMethods(renamed('last4Digitis', 'last4Digits')),
   },
   {
@@ -30,7 +30,7 @@ export const storedMethodMutants: Mutant[] = [
   {
     name: 'last3Digits-spelled-correctly',
     clause: 'PML-4',
-    description: 'A wallet carries `last3Digits`, not the reference\'s `last3Digitis`.',
+    description: "A wallet carries `last3Digits`, not the reference's `last3Digitis`.",
     transform: editStoredMethods(renamed('last3Digitis', 'last3Digits')),
   },
   {

@@ -1,13 +1,5 @@
 /** Mutants of the REF clauses: payment references and the payments they create (2.5, 2.6, 4.3, 4.4). */
-import {
-  answerWhen,
-  editData,
-  editRequest,
-  withoutOffset,
-  type Json,
-  payments,
-  first,
-} from './edits.ts';
+import { answerWhen, editData, editRequest, withoutOffset, type Json, payments, first } from './edits.ts';
 import type { Mutant } from './kinds.ts';
 
 const referenceOf = (data: Json): Json => data?.referenceDetails ?? {};
@@ -23,13 +15,19 @@ export const referenceMutants: Mutant[] = [
     name: 'reference-as-number',
     clause: 'REF-2',
     description: 'The reference is a JSON number.',
-    transform: editData(payments, (data) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = Number(data.referenceDetails.reference))),
+    transform: editData(
+      payments,
+      (data) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = Number(data.referenceDetails.reference)),
+    ),
   },
   {
     name: 'reference-leading-zeros-dropped',
     clause: 'REF-2',
     description: 'A reference starting with zeros loses them.',
-    transform: editData(payments, (data) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = data.referenceDetails.reference.replace(/^0+/, ''))),
+    transform: editData(
+      payments,
+      (data) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = data.referenceDetails.reference.replace(/^0+/, '')),
+    ),
   },
   {
     name: 'reference-ten-digits',
@@ -79,7 +77,11 @@ export const referenceMutants: Mutant[] = [
     name: 'reference-repeated',
     clause: 'REF-8',
     description: 'Every reference gets the reference number of the first one.',
-    transform: editData(payments, (data, proxy) => typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = first(proxy, 'reference', data.referenceDetails.reference))),
+    transform: editData(
+      payments,
+      (data, proxy) =>
+        typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = first(proxy, 'reference', data.referenceDetails.reference)),
+    ),
   },
   {
     name: 'reference-end-before-start-accepted',
@@ -104,7 +106,13 @@ export const referenceMutants: Mutant[] = [
     name: 'confirmed-reference-as-number',
     clause: 'REF-2',
     description: 'Once confirmed, the payment carries its reference as a number, leading zeros lost.',
-    transform: editData(['getPayment'], (data) => data.stateDetails?.state === 'confirmed' && typeof referenceOf(data).reference === 'string' && (data.referenceDetails.reference = Number(data.referenceDetails.reference))),
+    transform: editData(
+      ['getPayment'],
+      (data) =>
+        data.stateDetails?.state === 'confirmed' &&
+        typeof referenceOf(data).reference === 'string' &&
+        (data.referenceDetails.reference = Number(data.referenceDetails.reference)),
+    ),
   },
   {
     name: 'confirmed-timestamps-without-offset',

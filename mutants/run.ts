@@ -178,7 +178,12 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
     for (const candidate of list) targets.push(await startTarget(candidate, shared, configDir));
     // Benign variants first: they run every test, so they should not be the ones left at the end.
     const ordered = [...targets].sort((a, b) => Number(a.candidate.clause !== null) - Number(b.candidate.clause !== null));
-    const manifest: ManifestEntry[] = ordered.map(({ candidate, run, runConfigFile }) => ({ name: candidate.name, clause: candidate.clause, runConfigFile, outDir: run.outDir }));
+    const manifest: ManifestEntry[] = ordered.map(({ candidate, run, runConfigFile }) => ({
+      name: candidate.name,
+      clause: candidate.clause,
+      runConfigFile,
+      outDir: run.outDir,
+    }));
     const manifestFile = join(configDir, 'manifest.json');
     writeFileSync(manifestFile, JSON.stringify(manifest));
     // Playwright's console reporter would print every expected failure of every mutant: the matrix says what matters.
@@ -202,37 +207,62 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
 }
 
 /** The candidate's report, built as `checkout-conformance run` builds it, and judged; its folder is kept only when the outcome is unexpected. */
-function outcomeOf(candidate: Candidate, run: RunConfig, times: { startedAt: string; finishedAt: string }, runFailure: string | null, effects: number): Outcome {
+function outcomeOf(
+  candidate: Candidate,
+  run: RunConfig,
+  times: { startedAt: string; finishedAt: string },
+  runFailure: string | null,
+  effects: number,
+): Outcome {
   let raw: RawResults | null = null;
   try {
     raw = JSON.parse(readFileSync(join(run.outDir, rawResultsFile), 'utf8')) as RawResults;
   } catch {
     // No results: the report says so.
   }
-  const report = buildReport(clauses(), raw, {
-    baseUrl: run.baseUrl,
-    targetKind: run.targetKind,
-    profileName: run.profile.name,
-    profilePath: null,
-    findings: [],
-    seed: run.seed,
-    runs: run.runs,
-    strict: run.strict,
-    // A mutant runs the checks of its own clause only: the run is partial by design.
-    allowPartial: candidate.clause !== null,
-    grep: candidate.clause,
-    shard: null,
-    ...times,
-  }, runFailure);
+  const report = buildReport(
+    clauses(),
+    raw,
+    {
+      baseUrl: run.baseUrl,
+      targetKind: run.targetKind,
+      profileName: run.profile.name,
+      profilePath: null,
+      findings: [],
+      seed: run.seed,
+      runs: run.runs,
+      strict: run.strict,
+      // A mutant runs the checks of its own clause only: the run is partial by design.
+      allowPartial: candidate.clause !== null,
+      grep: candidate.clause,
+      shard: null,
+      ...times,
+    },
+    runFailure,
+  );
   const failedClauses = report.clauses.filter((clause) => clause.status === 'failed').map((clause) => clause.id);
   const collateral = candidate.clause ? failedClauses.filter((id) => id !== candidate.clause && !candidate.disturbs.includes(id)) : [];
   // A variant that stopped matching what the suite sends would pass as conformant having changed nothing.
   const fired = effects > 0;
   const asExpected = fired && (candidate.clause ? failedClauses.includes(candidate.clause) && collateral.length === 0 : report.verdict === 'conformant');
-  const problem = !fired ? 'no effect: its transform never fired' : collateral.length > 0 ? `collateral blame: ${collateral.join(', ')} failed too` : report.reason;
+  const problem = !fired
+    ? 'no effect: its transform never fired'
+    : collateral.length > 0
+      ? `collateral blame: ${collateral.join(', ')} failed too`
+      : report.reason;
   if (asExpected) rmSync(run.outDir, { recursive: true, force: true });
   else writeReport(run.outDir, report, secretsOfRun(run.headers, run.profile));
-  return { name: candidate.name, clause: candidate.clause, verdict: report.verdict, failedClauses, collateral, effects, asExpected, problem, reportDir: asExpected ? null : run.outDir };
+  return {
+    name: candidate.name,
+    clause: candidate.clause,
+    verdict: report.verdict,
+    failedClauses,
+    collateral,
+    effects,
+    asExpected,
+    problem,
+    reportDir: asExpected ? null : run.outDir,
+  };
 }
 
 export function formatMatrix(outcomes: Outcome[]): string {
@@ -245,7 +275,11 @@ export function formatMatrix(outcomes: Outcome[]): string {
   ]);
   const header = ['mutant', 'expected clause', 'verdict', 'clauses failed', 'result'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) => cell.padEnd(widths[column]))
+      .join('  ')
+      .trimEnd();
   const problems = outcomes
     .filter((outcome) => !outcome.asExpected)
     .map((outcome) => `  ${outcome.name}: ${outcome.problem ?? 'see the report'} (${outcome.reportDir})`);

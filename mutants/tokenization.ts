@@ -26,7 +26,10 @@ export const tokenizationMutants: Mutant[] = [
     name: 'stores-without-consent',
     clause: 'TOK-2',
     description: 'The method is stored even when the customer declines the offer (pay helper and hosted form alike).',
-    transform: combine(editRequest('payCheckout', (body) => (body.storeConsent = true)), consentAlwaysOnPage),
+    transform: combine(
+      editRequest('payCheckout', (body) => (body.storeConsent = true)),
+      consentAlwaysOnPage,
+    ),
   },
   {
     name: 'stores-on-declined-payment',
@@ -53,7 +56,8 @@ export const tokenizationMutants: Mutant[] = [
     description: 'A customer who had an ATM (MB) checkout finds an `MB` method in the list.',
     transform: combine(
       editRequest('createCheckout', (body, proxy) => {
-        if (body.payment?.paymentMethod?.code === 'MB' && typeof body.payment?.customer?.uuid === 'string') proxy.memo.set(`mb:${body.payment.customer.uuid}`, true);
+        if (body.payment?.paymentMethod?.code === 'MB' && typeof body.payment?.customer?.uuid === 'string')
+          proxy.memo.set(`mb:${body.payment.customer.uuid}`, true);
       }),
       editData(['listMethods'], (data, proxy, request) => {
         if (Array.isArray(data) && proxy.memo.has(`mb:${request.param}`)) data.push({ type: 'MB', uuid: randomUUID() });
@@ -90,7 +94,9 @@ export const tokenizationMutants: Mutant[] = [
         const paid = (request.json as Json)?.card?.number ?? (request.json as Json)?.wallet?.number;
         if (typeof customer === 'string' && typeof paid === 'string') proxy.memo.set(`paid:${customer}:${paid.slice(-3)}`, true);
       },
-      response: listsOthersMethods((method, customer, proxy) => proxy.memo.has(`paid:${customer}:${String(method?.last4Digitis ?? method?.last3Digitis ?? '').slice(-3)}`)).response,
+      response: listsOthersMethods((method, customer, proxy) =>
+        proxy.memo.has(`paid:${customer}:${String(method?.last4Digitis ?? method?.last3Digitis ?? '').slice(-3)}`),
+      ).response,
     },
   },
 ];

@@ -54,7 +54,12 @@ interface ListedSuite {
 function specTests(): Map<string, string[]> {
   const env = { ...process.env };
   delete env[runConfigEnv];
-  const listed = execFileSync(process.execPath, [toolPath('@playwright/test', 'playwright'), 'test', '--list', '--reporter=json'], { cwd: packageDir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const listed = execFileSync(process.execPath, [toolPath('@playwright/test', 'playwright'), 'test', '--list', '--reporter=json'], {
+    cwd: packageDir,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const byClause = new Map<string, Set<string>>();
   const visit = (suite: ListedSuite, titles: string[]) => {
     for (const spec of suite.specs ?? []) {
@@ -90,7 +95,10 @@ export function renderClauseIndex(): string {
     '',
     '| clause | level | statement |',
     '|---|---|---|',
-    ...clauses().map((clause) => `| [${clause.id}](#${clause.id.toLowerCase()}) | ${clause.level} | ${clause.statement.replace(/\|/g, '\\|').split('. ')[0].replace(/\.$/, '')}. |`),
+    ...clauses().map(
+      (clause) =>
+        `| [${clause.id}](#${clause.id.toLowerCase()}) | ${clause.level} | ${clause.statement.replace(/\|/g, '\\|').split('. ')[0].replace(/\.$/, '')}. |`,
+    ),
     '',
   ];
   for (const clause of clauses()) {

@@ -116,32 +116,40 @@ export function createApi(
 
   /** One exchange, through the pacer: the request as sent and the answer as read (cut at maxResponseBytes). */
   async function exchangeOnce(request: RecordedRequest, rawBody: string | undefined, path: string): Promise<Exchange> {
-    return pacer.send(async () => {
-      const started = Date.now();
-      let answer: Response;
-      let body: { text: string; cut: boolean };
-      try {
-        // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
-        answer = await fetch(request.url, {
-          method: request.method,
-          headers: request.headers,
-          body: rawBody,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        body = await readBody(answer, maxResponseBytes);
-      } catch (error) {
-        const why = describeFetchError(error, timeoutMs);
-        notes.push({ request, response: null, note: `no complete answer: ${why}` });
-        throw new Error(`${request.method} ${path}: no complete answer (${why})`);
-      }
-      const exchange: Exchange = {
-        request,
-        response: { status: answer.status, headers: Object.fromEntries(answer.headers), body: body.cut ? body.text : recordedBody(body.text), durationMs: Date.now() - started },
-      };
-      if (body.cut) cutBodies.add(exchange);
-      return exchange;
-    }, ({ response }) => ({ status: response.status, durationMs: response.durationMs ?? 0 }));
+    return pacer.send(
+      async () => {
+        const started = Date.now();
+        let answer: Response;
+        let body: { text: string; cut: boolean };
+        try {
+          // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
+          answer = await fetch(request.url, {
+            method: request.method,
+            headers: request.headers,
+            body: rawBody,
+            redirect: 'manual',
+            signal: AbortSignal.timeout(timeoutMs),
+          });
+          body = await readBody(answer, maxResponseBytes);
+        } catch (error) {
+          const why = describeFetchError(error, timeoutMs);
+          notes.push({ request, response: null, note: `no complete answer: ${why}` });
+          throw new Error(`${request.method} ${path}: no complete answer (${why})`);
+        }
+        const exchange: Exchange = {
+          request,
+          response: {
+            status: answer.status,
+            headers: Object.fromEntries(answer.headers),
+            body: body.cut ? body.text : recordedBody(body.text),
+            durationMs: Date.now() - started,
+          },
+        };
+        if (body.cut) cutBodies.add(exchange);
+        return exchange;
+      },
+      ({ response }) => ({ status: response.status, durationMs: response.durationMs ?? 0 }),
+    );
   }
 
   async function send(options: SendOptions): Promise<Exchange> {
@@ -214,4 +222,3 @@ export function createApi(
     },
   };
 }
-

@@ -53,26 +53,31 @@ test.describe('creating checkouts', () => {
 
   // A row of 4.1 must be accepted; a valid checkout beyond the rows may be refused (bounds and
   // required fields are not shown), and what the target refused is recorded (CHK-13).
-  test('every valid checkout the target accepts is answered per 2.3, every row of 4.1 is accepted (every class, then a property)', { tag: tags('CHK-1', 'CHK-6', 'CHK-13') }, async ({ run, api, property, observe }) => {
-    const customer = await someCustomer(run, api);
-    const refusedBeyondRows: unknown[] = [];
-    const recordRefusal = (exchange: Exchange) => refusedBeyondRows.push({ request: exchange.request.body, status: exchange.response.status, body: exchange.response.body });
-    try {
-      await exerciseClasses(run, api, 'CHK-1', checkoutClasses['CHK-1'], async (request, inputClass) => {
-        const exchange = await api.post('/checkouts', forCustomer(request, customer));
-        const refused = refusedWhereFree(exchange);
-        if (refused) recordRefusal(exchange);
-        return refused ?? answeredPer23(run, checkCheckoutAnswer(exchange));
-      });
-      await property(anyValidCheckout, async (request) => {
-        const exchange = await api.post('/checkouts', forCustomer(request, customer));
-        if (freedomTaken(exchange)) recordRefusal(exchange);
-        return answeredPer23(run, checkCheckoutAnswer(exchange));
-      });
-    } finally {
-      await observe.record('valid checkouts beyond the rows of 4.1 that the target refused', refusedBeyondRows);
-    }
-  });
+  test(
+    'every valid checkout the target accepts is answered per 2.3, every row of 4.1 is accepted (every class, then a property)',
+    { tag: tags('CHK-1', 'CHK-6', 'CHK-13') },
+    async ({ run, api, property, observe }) => {
+      const customer = await someCustomer(run, api);
+      const refusedBeyondRows: unknown[] = [];
+      const recordRefusal = (exchange: Exchange) =>
+        refusedBeyondRows.push({ request: exchange.request.body, status: exchange.response.status, body: exchange.response.body });
+      try {
+        await exerciseClasses(run, api, 'CHK-1', checkoutClasses['CHK-1'], async (request, inputClass) => {
+          const exchange = await api.post('/checkouts', forCustomer(request, customer));
+          const refused = refusedWhereFree(exchange);
+          if (refused) recordRefusal(exchange);
+          return refused ?? answeredPer23(run, checkCheckoutAnswer(exchange));
+        });
+        await property(anyValidCheckout, async (request) => {
+          const exchange = await api.post('/checkouts', forCustomer(request, customer));
+          if (freedomTaken(exchange)) recordRefusal(exchange);
+          return answeredPer23(run, checkCheckoutAnswer(exchange));
+        });
+      } finally {
+        await observe.record('valid checkouts beyond the rows of 4.1 that the target refused', refusedBeyondRows);
+      }
+    },
+  );
 
   const fieldClauses: Array<['CHK-2' | 'CHK-3' | 'CHK-4', string]> = [
     ['CHK-2', 'id, paymentId and checkoutUrl are non-empty strings; checkoutUrl is absolute and opens'],
@@ -89,7 +94,8 @@ test.describe('creating checkouts', () => {
         api.require(checkSuccess(exchange, 'CHK-1'));
         const problems = checkCheckoutCreated(exchange).filter((problem) => problem.clause === clause);
         const url = checkoutOf(exchange)?.checkoutUrl;
-        if (clause === 'CHK-2' && run.profile.capabilities.hostedPages && typeof url === 'string' && URL.canParse(url)) problems.push(...checkCheckoutUrlOpens(await open(url, run.profile.timeouts.requestMs)));
+        if (clause === 'CHK-2' && run.profile.capabilities.hostedPages && typeof url === 'string' && URL.canParse(url))
+          problems.push(...checkCheckoutUrlOpens(await open(url, run.profile.timeouts.requestMs)));
         return problems;
       });
     });
@@ -103,10 +109,14 @@ test.describe('creating checkouts', () => {
       return refusedWhereFree(exchange) ?? checkCheckoutAnswer(exchange);
     });
     const defaultLayout = anyValidCheckout.filter((request) => request.page?.layout === 'default');
-    await property(fc.oneof(checkoutVariants.embedMobile, defaultLayout), async (request) => {
-      const exchange = await api.post('/checkouts', forCustomer(request, customer));
-      return checkCheckoutAnswer(exchange);
-    }, { runs: Math.min(run.runs, 25) });
+    await property(
+      fc.oneof(checkoutVariants.embedMobile, defaultLayout),
+      async (request) => {
+        const exchange = await api.post('/checkouts', forCustomer(request, customer));
+        return checkCheckoutAnswer(exchange);
+      },
+      { runs: Math.min(run.runs, 25) },
+    );
   });
 
   test('two checkouts created one after the other get different ids and paymentIds', { tag: tags('CHK-7') }, async ({ run, api }) => {
@@ -117,25 +127,29 @@ test.describe('creating checkouts', () => {
     api.expectNoProblems(checkDistinctCheckouts(first.exchange, second.exchange));
   });
 
-  test('the payment of a checkout, where GET /payments/{paymentId} shows it, is for the amount sent (every amount class)', { tag: tags('CHK-8') }, async ({ run, api }) => {
-    requires(run, 'stateful');
-    let notShown: string | null = null;
-    let shown = 0;
-    await exerciseClasses(run, api, 'CHK-8', checkoutClasses['CHK-8'], async (request, inputClass) => {
-      const exchange = await api.post('/checkouts', request);
-      const refused = refusedWhereFree(exchange);
-      if (refused) return refused;
-      api.require(checkCheckoutUsable(exchange));
-      const payment = await getPayment(api, checkoutOf(exchange)!.paymentId);
-      if (payment.response.status >= 400 || paymentOf(payment)?.amount === undefined) {
-        notShown = `the target does not show the payment of a checkout at GET /payments/{paymentId} (answered ${payment.response.status})`;
-        return { skipped: notShown };
-      }
-      shown += 1;
-      return checkChargedAmount(payment, { amount: request.payment!.amount! });
-    });
-    test.skip(shown === 0 && notShown !== null, notShown ?? '');
-  });
+  test(
+    'the payment of a checkout, where GET /payments/{paymentId} shows it, is for the amount sent (every amount class)',
+    { tag: tags('CHK-8') },
+    async ({ run, api }) => {
+      requires(run, 'stateful');
+      let notShown: string | null = null;
+      let shown = 0;
+      await exerciseClasses(run, api, 'CHK-8', checkoutClasses['CHK-8'], async (request, inputClass) => {
+        const exchange = await api.post('/checkouts', request);
+        const refused = refusedWhereFree(exchange);
+        if (refused) return refused;
+        api.require(checkCheckoutUsable(exchange));
+        const payment = await getPayment(api, checkoutOf(exchange)!.paymentId);
+        if (payment.response.status >= 400 || paymentOf(payment)?.amount === undefined) {
+          notShown = `the target does not show the payment of a checkout at GET /payments/{paymentId} (answered ${payment.response.status})`;
+          return { skipped: notShown };
+        }
+        shown += 1;
+        return checkChargedAmount(payment, { amount: request.payment!.amount! });
+      });
+      test.skip(shown === 0 && notShown !== null, notShown ?? '');
+    },
+  );
 });
 
 test.describe('refusing broken checkouts', () => {

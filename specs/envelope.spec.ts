@@ -1,6 +1,15 @@
 /** Reference 2.1 and 9: the response envelope and the paths. */
 import { checkoutVariants, validReference } from '../generators/index.ts';
-import { checkEnvelope, checkReferenceCreated, checkServedAtPath, checkSuccess, isSuccess, paymentIdOf, type Exchange, type Problem } from '../src/checks/index.ts';
+import {
+  checkEnvelope,
+  checkReferenceCreated,
+  checkServedAtPath,
+  checkSuccess,
+  isSuccess,
+  paymentIdOf,
+  type Exchange,
+  type Problem,
+} from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { tags, test, type Api } from './fixtures.ts';
 import { createCheckout, createReference, getPayment, listMethods, readPayment, sample, someCustomer, someCustomerWithMethod } from './flows.ts';
@@ -32,7 +41,10 @@ test.describe('response envelope', () => {
 
   test('GET /customers/{uuid}/paymentMethods answers the envelope with date, success and data', { tag: tags('ENV-1') }, async ({ run, api }) => {
     const lists = await answeredLists(run, api);
-    test.skip(lists.length === 0, 'no list to judge: no test helpers to store a method (none, or a live target), and the target answers 4xx for a customer with nothing stored (PML-7)');
+    test.skip(
+      lists.length === 0,
+      'no list to judge: no test helpers to store a method (none, or a live target), and the target answers 4xx for a customer with nothing stored (PML-7)',
+    );
     api.expectNoProblems(lists.flatMap((list) => checkEnvelope(list, { versioned: true })));
   });
 

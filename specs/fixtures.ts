@@ -84,7 +84,11 @@ export interface PropertyOptions<T = unknown> {
 }
 /** What a case answers where it was not run (a time budget over): the property run records only the cases that ran. */
 export const leftOut = Symbol('left out');
-export type Property = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<Problem[] | typeof leftOut>, options?: PropertyOptions<T>) => Promise<void>;
+export type Property = <T>(
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<Problem[] | typeof leftOut>,
+  options?: PropertyOptions<T>,
+) => Promise<void>;
 
 /** Pages in the run's Chromium, each in a fresh context (a device's settings for mobile emulation). */
 export interface BrowserPages {
@@ -118,15 +122,23 @@ const concurrentRequests = (run: RunConfig) => run.profile.requests?.concurrent 
  * Whether the predicate finds no problem in any of the values, tried `concurrency` at a time (no
  * new one starts after a failure, a problem or an error), and of how many it ran (not left out).
  */
-async function allHold<T>(values: T[], predicate: (value: T) => Promise<Problem[] | typeof leftOut>, concurrency: number): Promise<{ held: boolean; ran: number }> {
+async function allHold<T>(
+  values: T[],
+  predicate: (value: T) => Promise<Problem[] | typeof leftOut>,
+  concurrency: number,
+): Promise<{ held: boolean; ran: number }> {
   let ran = 0;
   try {
-    await inParallel(values, async (value) => {
-      const problems = await predicate(value);
-      if (problems === leftOut) return;
-      ran++;
-      if (problems.length > 0) throw new Error('a problem');
-    }, concurrency);
+    await inParallel(
+      values,
+      async (value) => {
+        const problems = await predicate(value);
+        if (problems === leftOut) return;
+        ran++;
+        if (problems.length > 0) throw new Error('a problem');
+      },
+      concurrency,
+    );
     return { held: true, ran };
   } catch {
     return { held: false, ran };
@@ -238,9 +250,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
           lastFailure = { problems, exchanges: api.exchanges.slice(from) };
           throw new Error(describeProblems(problems));
         }),
-        { seed: run.seed, numRuns: runs, examples: examples.map((example) => [example]), ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs }) },
+        {
+          seed: run.seed,
+          numRuns: runs,
+          examples: examples.map((example) => [example]),
+          ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs }),
+        },
       );
-      const propertyRun: PropertyRun = { seed: run.seed, runs, ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }) };
+      const propertyRun: PropertyRun = {
+        seed: run.seed,
+        runs,
+        ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }),
+      };
       await attachRun(propertyRun);
       if (!result.failed) return;
       // Keep only the counterexample's exchanges as evidence: replay it once.

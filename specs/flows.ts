@@ -3,7 +3,23 @@ import fc from 'fast-check';
 import type { Checkout, CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { card, checkoutVariants } from '../generators/index.ts';
-import { checkCheckoutCreatedForUse, checkListAnswered, checkReferenceCreated, checkSuccess, checkoutOf, freedomTaken, isRefusal, isSuccess, operationOf, paymentIdOf, paymentOf, show, storedMethodsOf, unservedReason, type Exchange } from '../src/checks/index.ts';
+import {
+  checkCheckoutCreatedForUse,
+  checkListAnswered,
+  checkReferenceCreated,
+  checkSuccess,
+  checkoutOf,
+  freedomTaken,
+  isRefusal,
+  isSuccess,
+  operationOf,
+  paymentIdOf,
+  paymentOf,
+  show,
+  storedMethodsOf,
+  unservedReason,
+  type Exchange,
+} from '../src/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { needs } from '../src/core/needs.ts';
 import { uuidPattern } from '../src/core/operations.ts';
@@ -176,9 +192,19 @@ export const settleMs = (run: RunConfig, helperAnswer: Exchange) => (helperAnswe
  * eventMs; 'unchanged' reads until it does or, after a 202, eventMs has passed (a target that
  * confirms late is seen), and the judgement is then of the last read.
  */
-export async function readSettled(run: RunConfig, api: Api, paymentId: string, expected: 'confirmed' | 'unchanged', helperAnswer?: Exchange): Promise<Exchange> {
+export async function readSettled(
+  run: RunConfig,
+  api: Api,
+  paymentId: string,
+  expected: 'confirmed' | 'unchanged',
+  helperAnswer?: Exchange,
+): Promise<Exchange> {
   const withinMs = expected === 'confirmed' ? run.profile.timeouts.eventMs : helperAnswer ? settleMs(run, helperAnswer) : 0;
-  const exchange = await readUntil(() => getPayment(api, paymentId), (read) => paymentOf(read)?.stateDetails?.state === 'confirmed', withinMs);
+  const exchange = await readUntil(
+    () => getPayment(api, paymentId),
+    (read) => paymentOf(read)?.stateDetails?.state === 'confirmed',
+    withinMs,
+  );
   api.require(checkSuccess(exchange, 'REF-3'));
   return exchange;
 }

@@ -42,7 +42,10 @@ export function paymentForm(run: RunConfig, page: Page): Locator {
 
 /** Waits (up to requestMs) for what a page may render by script after it loaded; absent is an answer too. */
 export async function rendered(run: RunConfig, locator: Locator): Promise<void> {
-  await locator.first().waitFor({ state: 'attached', timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
+  await locator
+    .first()
+    .waitFor({ state: 'attached', timeout: run.profile.timeouts.requestMs })
+    .catch(() => undefined);
 }
 
 /**
@@ -50,11 +53,24 @@ export async function rendered(run: RunConfig, locator: Locator): Promise<void> 
  * its fields filled (on the page or in their frame), the option to store the method set where
  * asked, the pay button pressed.
  */
-export async function payOnPage(run: RunConfig, page: Page, paid: PaidWith, options: { storeConsent?: boolean; whereOffered?: boolean } = {}): Promise<{ consentOffered: boolean }> {
+export async function payOnPage(
+  run: RunConfig,
+  page: Page,
+  paid: PaidWith,
+  options: { storeConsent?: boolean; whereOffered?: boolean } = {},
+): Promise<{ consentOffered: boolean }> {
   const fields: [Role, string][] =
     paid.method === 'CC'
-      ? [['cardNumber', paid.card.number], ['cardHolder', paid.card.holder], ['expireMonth', paid.card.expireMonth], ['expireYear', paid.card.expireYear]]
-      : [['walletCountryCode', paid.wallet.countryCode], ['walletNumber', paid.wallet.number]];
+      ? [
+          ['cardNumber', paid.card.number],
+          ['cardHolder', paid.card.holder],
+          ['expireMonth', paid.card.expireMonth],
+          ['expireYear', paid.card.expireYear],
+        ]
+      : [
+          ['walletCountryCode', paid.wallet.countryCode],
+          ['walletNumber', paid.wallet.number],
+        ];
   const located = fields.map(([role, value]) => [requiredRole(run, page, role), value] as const);
   const pay = requiredRole(run, page, 'payButton');
   await rendered(run, pay);
@@ -76,7 +92,13 @@ export async function payOnPage(run: RunConfig, page: Page, paid: PaidWith, opti
  * Opens checkoutUrl in a page of its own and pays there (see payOnPage), then waits (up to
  * requestMs) for the page the payment leads to; the page's context is closed after.
  */
-export async function payOnNewPage(run: RunConfig, browserPages: BrowserPages, checkoutUrl: string, paid: PaidWith, options: { storeConsent?: boolean; whereOffered?: boolean } = {}): Promise<{ consentOffered: boolean }> {
+export async function payOnNewPage(
+  run: RunConfig,
+  browserPages: BrowserPages,
+  checkoutUrl: string,
+  paid: PaidWith,
+  options: { storeConsent?: boolean; whereOffered?: boolean } = {},
+): Promise<{ consentOffered: boolean }> {
   const page = await browserPages.newPage();
   try {
     await page.goto(checkoutUrl);

@@ -43,10 +43,19 @@ const minimumModelRuns = 4;
  * method in a list tells which payment it came from, in whichever sequence.
  */
 function meansOf(run: RunConfig, share: MeansShare): World['payWith'] {
-  const payable = fc.oneof(card().map((paid): PaidWith => ({ method: 'CC', card: paid })), wallet().map((paid): PaidWith => ({ method: 'MW', wallet: paid })));
+  const payable = fc.oneof(
+    card().map((paid): PaidWith => ({ method: 'CC', card: paid })),
+    wallet().map((paid): PaidWith => ({ method: 'MW', wallet: paid })),
+  );
   const last3 = (paid: PaidWith) => (paid.method === 'CC' ? paid.card.number : paid.wallet.number).slice(-3);
   const [from, to] = meansShares[share];
-  const pool = sample(run, fc.uniqueArray(payable.filter((paid) => last3(paid) !== '002'), { minLength: meansPerRun, maxLength: meansPerRun, selector: last3 })).slice(from, to);
+  const pool = sample(
+    run,
+    fc.uniqueArray(
+      payable.filter((paid) => last3(paid) !== '002'),
+      { minLength: meansPerRun, maxLength: meansPerRun, selector: last3 },
+    ),
+  ).slice(from, to);
   const cards = pool.filter((paid) => paid.method === 'CC');
   const wallets = pool.filter((paid) => paid.method === 'MW');
   const declined = sample(run, fc.array(card({ declined: true }), { minLength: 64, maxLength: 64 }));

@@ -15,7 +15,12 @@ async function referenceFor(run: RunConfig, api: Api, callbackUrl: string | unde
 }
 
 /** Waits for a request at the path that satisfies the predicate, then takes every request received there so far as evidence. */
-async function receivedAt(api: Api, receiver: Receiver, path: string, options: { until?: (request: ReceivedRequest) => boolean; timeoutMs: number; note: string }): Promise<ReceivedRequest[]> {
+async function receivedAt(
+  api: Api,
+  receiver: Receiver,
+  path: string,
+  options: { until?: (request: ReceivedRequest) => boolean; timeoutMs: number; note: string },
+): Promise<ReceivedRequest[]> {
   const until = options.until ?? (() => true);
   await receiver.waitFor((request) => request.path === path && until(request), options.timeoutMs);
   const received = receiver.received(path);
@@ -32,17 +37,24 @@ function callbackAddress(receiver: Receiver): { path: string; url: string } {
 }
 
 test.describe('notifications to callbackUrl', () => {
-  test('a paid and confirmed reference is notified at its callbackUrl, its query kept, naming the payment, which then reads confirmed (every class)', { tag: tags('EVT-1', 'EVT-3', 'REF-6') }, async ({ run, api, interbank, receiver }) => {
-    await exerciseClasses(run, api, 'EVT-1', callbackQueryClasses, async (query) => {
-      const path = receiver.newPath('callback');
-      const address = `${receiver.urlOf(path)}${query}`;
-      const payment = await referenceFor(run, api, address);
-      await mustSucceed(api, interbank.confirm(payment.id));
-      const withinMs = run.profile.timeouts.eventMs;
-      const received = await receivedAt(api, receiver, path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
-      return [...checkNotified(received, { payment, clause: 'EVT-1', where: 'callbackUrl', address, withinMs }), ...checkConfirmed(await readSettled(run, api, payment.id, 'confirmed'))];
-    });
-  });
+  test(
+    'a paid and confirmed reference is notified at its callbackUrl, its query kept, naming the payment, which then reads confirmed (every class)',
+    { tag: tags('EVT-1', 'EVT-3', 'REF-6') },
+    async ({ run, api, interbank, receiver }) => {
+      await exerciseClasses(run, api, 'EVT-1', callbackQueryClasses, async (query) => {
+        const path = receiver.newPath('callback');
+        const address = `${receiver.urlOf(path)}${query}`;
+        const payment = await referenceFor(run, api, address);
+        await mustSucceed(api, interbank.confirm(payment.id));
+        const withinMs = run.profile.timeouts.eventMs;
+        const received = await receivedAt(api, receiver, path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
+        return [
+          ...checkNotified(received, { payment, clause: 'EVT-1', where: 'callbackUrl', address, withinMs }),
+          ...checkConfirmed(await readSettled(run, api, payment.id, 'confirmed')),
+        ];
+      });
+    },
+  );
 
   test('no notification is sent for a reference that was not paid', { tag: [...tags('EVT-4'), waitsOutEventMs] }, async ({ run, api, receiver }) => {
     const callback = callbackAddress(receiver);
@@ -51,16 +63,20 @@ test.describe('notifications to callbackUrl', () => {
     api.expectNoProblems(checkNotNotified(received, { why: 'for an unpaid reference' }));
   });
 
-  test('a payment outside the validity window confirms nothing and notifies nothing', { tag: [...tags('EVT-4', 'REF-7'), waitsOutEventMs] }, async ({ run, api, interbank, receiver }) => {
-    const callback = callbackAddress(receiver);
-    const { paymentId } = await createClosedReference(api, { ...sample(run, validReference({ callback: 'without' })), callbackUrl: callback.url });
-    const confirmation = await interbank.confirm(paymentId);
-    const received = await receivedAt(api, receiver, callback.path, { timeoutMs: quietMs(run), note: 'received after a payment outside the window' });
-    api.expectNoProblems([
-      ...checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }),
-      ...checkNotNotified(received, { why: 'after a payment outside the window' }),
-    ]);
-  });
+  test(
+    'a payment outside the validity window confirms nothing and notifies nothing',
+    { tag: [...tags('EVT-4', 'REF-7'), waitsOutEventMs] },
+    async ({ run, api, interbank, receiver }) => {
+      const callback = callbackAddress(receiver);
+      const { paymentId } = await createClosedReference(api, { ...sample(run, validReference({ callback: 'without' })), callbackUrl: callback.url });
+      const confirmation = await interbank.confirm(paymentId);
+      const received = await receivedAt(api, receiver, callback.path, { timeoutMs: quietMs(run), note: 'received after a payment outside the window' });
+      api.expectNoProblems([
+        ...checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }),
+        ...checkNotNotified(received, { why: 'after a payment outside the window' }),
+      ]);
+    },
+  );
 });
 
 // The webhook is global to the target: these tests set it, one after the other, in one worker, which
@@ -69,7 +85,12 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
   test.describe.configure({ mode: 'serial' });
 
   // The model of the whole service (model.spec.ts) sets it too, in another worker: one at a time.
-  async function withWebhook(run: RunConfig, interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> }, receiver: Receiver, body: (webhookPath: string) => Promise<void>) {
+  async function withWebhook(
+    run: RunConfig,
+    interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> },
+    receiver: Receiver,
+    body: (webhookPath: string) => Promise<void>,
+  ) {
     const webhookPath = receiver.newPath('webhook');
     await holdingWebhook(run, async () => {
       await interbank.setWebhook(receiver.urlOf(webhookPath));
@@ -82,27 +103,37 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
   }
 
   // The webhook hears of every reference without callbackUrl, other tests' included: what counts is what names this payment.
-  test('a confirmed reference without callbackUrl is notified at the configured webhook, naming the payment', { tag: tags('EVT-2', 'EVT-3') }, async ({ run, api, interbank, receiver }) => {
-    await withWebhook(run, interbank, receiver, async (webhookPath) => {
-      const payment = await referenceFor(run, api, undefined);
-      await mustSucceed(api, interbank.confirm(payment.id));
-      const withinMs = run.profile.timeouts.eventMs;
-      const received = await receivedAt(api, receiver, webhookPath, { until: naming(payment), timeoutMs: withinMs, note: 'received at the webhook' });
-      api.expectNoProblems(checkNotified(received, { payment, clause: 'EVT-2', where: 'the webhook', address: receiver.urlOf(webhookPath), withinMs }));
-    });
-  });
+  test(
+    'a confirmed reference without callbackUrl is notified at the configured webhook, naming the payment',
+    { tag: tags('EVT-2', 'EVT-3') },
+    async ({ run, api, interbank, receiver }) => {
+      await withWebhook(run, interbank, receiver, async (webhookPath) => {
+        const payment = await referenceFor(run, api, undefined);
+        await mustSucceed(api, interbank.confirm(payment.id));
+        const withinMs = run.profile.timeouts.eventMs;
+        const received = await receivedAt(api, receiver, webhookPath, { until: naming(payment), timeoutMs: withinMs, note: 'received at the webhook' });
+        api.expectNoProblems(checkNotified(received, { payment, clause: 'EVT-2', where: 'the webhook', address: receiver.urlOf(webhookPath), withinMs }));
+      });
+    },
+  );
 
   // Whether the webhook also hears of it is not said by the reference (section 6), so it is not checked.
-  test('a reference with callbackUrl is notified at its callbackUrl even where a webhook is configured', { tag: tags('EVT-1') }, async ({ run, api, interbank, receiver }) => {
-    await withWebhook(run, interbank, receiver, async () => {
-      const callback = callbackAddress(receiver);
-      const payment = await referenceFor(run, api, callback.url);
-      await mustSucceed(api, interbank.confirm(payment.id));
-      const withinMs = run.profile.timeouts.eventMs;
-      const received = await receivedAt(api, receiver, callback.path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
-      api.expectNoProblems(checkNotified(received, { payment, clause: 'EVT-1', where: 'callbackUrl (a webhook being configured too)', address: callback.url, withinMs }));
-    });
-  });
+  test(
+    'a reference with callbackUrl is notified at its callbackUrl even where a webhook is configured',
+    { tag: tags('EVT-1') },
+    async ({ run, api, interbank, receiver }) => {
+      await withWebhook(run, interbank, receiver, async () => {
+        const callback = callbackAddress(receiver);
+        const payment = await referenceFor(run, api, callback.url);
+        await mustSucceed(api, interbank.confirm(payment.id));
+        const withinMs = run.profile.timeouts.eventMs;
+        const received = await receivedAt(api, receiver, callback.path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
+        api.expectNoProblems(
+          checkNotified(received, { payment, clause: 'EVT-1', where: 'callbackUrl (a webhook being configured too)', address: callback.url, withinMs }),
+        );
+      });
+    },
+  );
 
   test('no notification reaches the webhook for a reference that was not paid', { tag: tags('EVT-4') }, async ({ run, api, interbank, receiver }) => {
     await withWebhook(run, interbank, receiver, async (webhookPath) => {

@@ -38,13 +38,23 @@ test.describe('hosted pages', () => {
   for (const layout of ['web', 'basic', 'default'] as const) {
     test(`checkoutUrl of a ${layout} checkout opens a payment page`, { tag: tags('PAGE-1') }, async ({ run, api, browserPages }) => {
       const rows = { basic: checkoutVariants.storeWithConsent, default: checkoutVariants.embedMobile };
-      const checkout = await createIfAccepted(api, layout === 'web' ? withLayout(sample(run, checkoutVariants.atmPage), layout) : forCustomer(sample(run, rows[layout]), await someCustomer(run, api)));
+      const checkout = await createIfAccepted(
+        api,
+        layout === 'web' ? withLayout(sample(run, checkoutVariants.atmPage), layout) : forCustomer(sample(run, rows[layout]), await someCustomer(run, api)),
+      );
       test.skip(!checkout, 'the target refused a card checkout of layout web, beyond the rows of 4.1 (recorded under CHK-13)');
       const page = await browserPages.newPage();
       const response = await page.goto(checkout!.checkoutUrl);
       const form = paymentForm(run, page);
       await rendered(run, form);
-      api.expectNoProblems(checkPaymentPageOpens({ url: checkout!.checkoutUrl, status: response?.status() ?? null, formCount: await form.count(), text: await page.locator('body').innerText() }));
+      api.expectNoProblems(
+        checkPaymentPageOpens({
+          url: checkout!.checkoutUrl,
+          status: response?.status() ?? null,
+          formCount: await form.count(),
+          text: await page.locator('body').innerText(),
+        }),
+      );
     });
   }
 
@@ -57,31 +67,44 @@ test.describe('hosted pages', () => {
     api.expectNoProblems(checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: 0, text }, { atm: true }));
   });
 
-  test('the embed script renders the payment form inside form.paymentWidgets of the merchant page', { tag: tags('PAGE-2') }, async ({ run, api, receiver, browserPages }) => {
-    const { checkout } = await createCheckout(api, sample(run, checkoutVariants.embedWeb));
-    const page = await browserPages.newPage();
-    await page.goto(receiver.merchantPageUrl(checkout.checkoutUrl));
-    const widgets = page.locator('form.paymentWidgets');
-    const payButton = run.profile.selectors?.payButton;
-    const inside = widgets.locator(typeof payButton === 'string' ? payButton : 'input, button, select, iframe');
-    await inside.first().waitFor({ state: 'attached' }).catch(() => undefined);
-    api.expectNoProblems(checkFormInsideWidgets({ scriptUrl: checkout.checkoutUrl, formCount: await inside.count(), html: await widgets.innerHTML() }));
-  });
+  test(
+    'the embed script renders the payment form inside form.paymentWidgets of the merchant page',
+    { tag: tags('PAGE-2') },
+    async ({ run, api, receiver, browserPages }) => {
+      const { checkout } = await createCheckout(api, sample(run, checkoutVariants.embedWeb));
+      const page = await browserPages.newPage();
+      await page.goto(receiver.merchantPageUrl(checkout.checkoutUrl));
+      const widgets = page.locator('form.paymentWidgets');
+      const payButton = run.profile.selectors?.payButton;
+      const inside = widgets.locator(typeof payButton === 'string' ? payButton : 'input, button, select, iframe');
+      await inside
+        .first()
+        .waitFor({ state: 'attached' })
+        .catch(() => undefined);
+      api.expectNoProblems(checkFormInsideWidgets({ scriptUrl: checkout.checkoutUrl, formCount: await inside.count(), html: await widgets.innerHTML() }));
+    },
+  );
 
-  test('paying in the browser sends it to the action URL with id, its own query kept, and nothing is posted there', { tag: tags('PAGE-3', 'PAGE-7') }, async ({ run, api, receiver, browserPages }) => {
-    const action = actionUrl(receiver);
-    const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
-    const page = await browserPages.newPage();
-    await page.goto(receiver.merchantPageUrl(checkout.checkoutUrl));
-    await payByCard(run, page, sample(run, card()));
-    // The browser itself must land there (a 30x, a script or a meta refresh): a request to the action URL from elsewhere, or a link on the page, is not the redirect.
-    const actionPage = new URL(action.url);
-    await page.waitForURL((url) => url.origin === actionPage.origin && url.pathname === actionPage.pathname, { timeout: run.profile.timeouts.eventMs }).catch(() => undefined);
-    api.expectNoProblems([
-      ...checkRedirect(page.url(), { actionUrl: action.url, checkoutId: checkout.id, clause: 'PAGE-3' }),
-      ...checkNothingPostedToAction(receiver.received(action.path), { browserVisited: true }),
-    ]);
-  });
+  test(
+    'paying in the browser sends it to the action URL with id, its own query kept, and nothing is posted there',
+    { tag: tags('PAGE-3', 'PAGE-7') },
+    async ({ run, api, receiver, browserPages }) => {
+      const action = actionUrl(receiver);
+      const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
+      const page = await browserPages.newPage();
+      await page.goto(receiver.merchantPageUrl(checkout.checkoutUrl));
+      await payByCard(run, page, sample(run, card()));
+      // The browser itself must land there (a 30x, a script or a meta refresh): a request to the action URL from elsewhere, or a link on the page, is not the redirect.
+      const actionPage = new URL(action.url);
+      await page
+        .waitForURL((url) => url.origin === actionPage.origin && url.pathname === actionPage.pathname, { timeout: run.profile.timeouts.eventMs })
+        .catch(() => undefined);
+      api.expectNoProblems([
+        ...checkRedirect(page.url(), { actionUrl: action.url, checkoutId: checkout.id, clause: 'PAGE-3' }),
+        ...checkNothingPostedToAction(receiver.received(action.path), { browserVisited: true }),
+      ]);
+    },
+  );
 
   for (const deepLink of deepLinks) {
     test(`the redirect in a mobile webview goes to the deep link ${deepLink} with id`, { tag: tags('PAGE-4') }, async ({ run, api, browserPages }) => {
@@ -112,7 +135,13 @@ test.describe('hosted pages', () => {
     if (referenceAt) await rendered(run, referenceAt);
     else await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
     const text = await page.locator('body').innerText();
-    const textAt = async (at: typeof referenceAt) => (at ? ((await at.first().textContent({ timeout: run.profile.timeouts.requestMs }).catch(() => null)) ?? '') : text);
+    const textAt = async (at: typeof referenceAt) =>
+      at
+        ? ((await at
+            .first()
+            .textContent({ timeout: run.profile.timeouts.requestMs })
+            .catch(() => null)) ?? '')
+        : text;
     const probe = { url: checkout.checkoutUrl, text, referenceText: await textAt(referenceAt), entityText: await textAt(entityAt) };
     // A stateless mock's payment query answers its example, not this checkout's payment.
     const shown = run.profile.capabilities.stateful ? paymentOf(await getPayment(api, checkout.paymentId))?.referenceDetails : undefined;
@@ -120,25 +149,40 @@ test.describe('hosted pages', () => {
   });
 
   // Rule 3 allows storing for CC and MW in layouts basic and default; a target may refuse the layout default (classifyCheckout).
-  const storingPages = [['basic', 'CC'], ['default', 'CC'], ['basic', 'MW'], ['default', 'MW']] as const;
+  const storingPages = [
+    ['basic', 'CC'],
+    ['default', 'CC'],
+    ['basic', 'MW'],
+    ['default', 'MW'],
+  ] as const;
   for (const [layout, code] of storingPages) {
-    test(`the option to store the method is offered with allowRegistration, and only then (${code}, layout ${layout})`, { tag: tags('PAGE-6') }, async ({ run, api, browserPages }) => {
-      const offering = forCustomer(withMethod(withLayout(sample(run, checkoutVariants.storeWithConsent), layout, code), code, { allowRegistration: true }), await someCustomer(run, api));
-      const problems: Problem[] = [];
-      for (const [request, allowRegistration] of [[offering, true], [withMethod(offering, code), false]] as const) {
-        const checkout = await createIfAccepted(api, request);
-        // A checkout without the offer that the target refuses (beyond the rows) offers nothing: only the other is judged.
-        if (!checkout && !allowRegistration) continue;
-        test.skip(!checkout, `the target refused a checkout beyond the rows of 4.1 (${code}, layout ${layout}): rule 3 allows it, 4.1 does not list it`);
-        const page = await browserPages.newPage();
-        await page.goto(checkout!.checkoutUrl, { waitUntil: 'load' });
-        const consent = consentControl(run, page);
-        // Where the option is owed, wait for it; where it is not, wait for the form to be there before saying it is absent.
-        await rendered(run, allowRegistration ? consent : (optionalRole(run, page, 'payButton') ?? page.locator('button, input[type=submit]')));
-        problems.push(...checkConsentOffer({ url: checkout!.checkoutUrl, consentOffered: (await consent.count()) > 0 }, { allowRegistration }));
-      }
-      api.expectNoProblems(problems);
-    });
+    test(
+      `the option to store the method is offered with allowRegistration, and only then (${code}, layout ${layout})`,
+      { tag: tags('PAGE-6') },
+      async ({ run, api, browserPages }) => {
+        const offering = forCustomer(
+          withMethod(withLayout(sample(run, checkoutVariants.storeWithConsent), layout, code), code, { allowRegistration: true }),
+          await someCustomer(run, api),
+        );
+        const problems: Problem[] = [];
+        for (const [request, allowRegistration] of [
+          [offering, true],
+          [withMethod(offering, code), false],
+        ] as const) {
+          const checkout = await createIfAccepted(api, request);
+          // A checkout without the offer that the target refuses (beyond the rows) offers nothing: only the other is judged.
+          if (!checkout && !allowRegistration) continue;
+          test.skip(!checkout, `the target refused a checkout beyond the rows of 4.1 (${code}, layout ${layout}): rule 3 allows it, 4.1 does not list it`);
+          const page = await browserPages.newPage();
+          await page.goto(checkout!.checkoutUrl, { waitUntil: 'load' });
+          const consent = consentControl(run, page);
+          // Where the option is owed, wait for it; where it is not, wait for the form to be there before saying it is absent.
+          await rendered(run, allowRegistration ? consent : (optionalRole(run, page, 'payButton') ?? page.locator('button, input[type=submit]')));
+          problems.push(...checkConsentOffer({ url: checkout!.checkoutUrl, consentOffered: (await consent.count()) > 0 }, { allowRegistration }));
+        }
+        api.expectNoProblems(problems);
+      },
+    );
   }
 
   test('the hosted page shows the amount in major units', { tag: tags('CHK-8') }, async ({ run, api, browserPages }) => {
@@ -157,34 +201,50 @@ test.describe('hosted pages', () => {
 test.describe('redirects through the pay helper', () => {
   // Every form an action URL may take: a target that glues "?id=" or "&id=" to the end gets one of them wrong.
   const actionForms = ['', '?order=7', '#receipt', '?order=7&lang=pt#receipt', '?'];
-  test("the pay helper's redirectUrl is the action URL with id, for every form of action URL", { tag: tags('PAGE-3') }, async ({ run, api, helpers, receiver }) => {
-    const problems: Problem[] = [];
-    for (const form of actionForms) {
-      const url = `${receiver.urlOf(receiver.newPath('action'))}${form}`;
-      const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), url));
-      const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
-      problems.push(...checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: url, checkoutId: checkout.id, clause: 'PAGE-3' }));
-    }
-    api.expectNoProblems(problems);
-  });
+  test(
+    "the pay helper's redirectUrl is the action URL with id, for every form of action URL",
+    { tag: tags('PAGE-3') },
+    async ({ run, api, helpers, receiver }) => {
+      const problems: Problem[] = [];
+      for (const form of actionForms) {
+        const url = `${receiver.urlOf(receiver.newPath('action'))}${form}`;
+        const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), url));
+        const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
+        problems.push(
+          ...checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: url, checkoutId: checkout.id, clause: 'PAGE-3' }),
+        );
+      }
+      api.expectNoProblems(problems);
+    },
+  );
 
-  test("the pay helper's redirectUrl for a mobile checkout is the deep link with id, for every form of deep link", { tag: tags('PAGE-4') }, async ({ run, api, helpers }) => {
-    const problems: Problem[] = [];
-    for (const deepLink of [...deepLinks, 'myshop://paid', 'com.shop.app://paid#done']) {
-      const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedMobile), deepLink));
-      const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
-      problems.push(...checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: deepLink, checkoutId: checkout.id, clause: 'PAGE-4' }));
-    }
-    api.expectNoProblems(problems);
-  });
+  test(
+    "the pay helper's redirectUrl for a mobile checkout is the deep link with id, for every form of deep link",
+    { tag: tags('PAGE-4') },
+    async ({ run, api, helpers }) => {
+      const problems: Problem[] = [];
+      for (const deepLink of [...deepLinks, 'myshop://paid', 'com.shop.app://paid#done']) {
+        const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedMobile), deepLink));
+        const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
+        problems.push(
+          ...checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: deepLink, checkoutId: checkout.id, clause: 'PAGE-4' }),
+        );
+      }
+      api.expectNoProblems(problems);
+    },
+  );
 
-  test('the service posts nothing to the action URL: the redirect is the browser\'s', { tag: [...tags('PAGE-7'), waitsOutEventMs] }, async ({ run, api, helpers, receiver }) => {
-    const action = actionUrl(receiver);
-    const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
-    await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
-    await receiver.waitFor((request) => request.path === action.path, quietMs(run));
-    const received = receiver.received(action.path);
-    for (const request of received) api.note({ request, response: null, note: 'received at the action URL with no browser involved' });
-    api.expectNoProblems(checkNothingPostedToAction(received, { browserVisited: false }));
-  });
+  test(
+    "the service posts nothing to the action URL: the redirect is the browser's",
+    { tag: [...tags('PAGE-7'), waitsOutEventMs] },
+    async ({ run, api, helpers, receiver }) => {
+      const action = actionUrl(receiver);
+      const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
+      await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
+      await receiver.waitFor((request) => request.path === action.path, quietMs(run));
+      const received = receiver.received(action.path);
+      for (const request of received) api.note({ request, response: null, note: 'received at the action URL with no browser involved' });
+      api.expectNoProblems(checkNothingPostedToAction(received, { browserVisited: false }));
+    },
+  );
 });

@@ -1,10 +1,32 @@
 /** Reference 2.4 and 4.2: listing a customer's stored payment methods. */
 import { randomUUID } from 'node:crypto';
 import { card, checkoutVariants, storedMeansClasses, wallet } from '../generators/index.ts';
-import { checkMethodCount, checkMethodStored, checkMethodTypeListed, checkOnlyOwnMethods, checkStoredMethods, foreignMethods, ownMethods, storedMethodsOf, type Exchange, type PaidWith } from '../src/checks/index.ts';
+import {
+  checkMethodCount,
+  checkMethodStored,
+  checkMethodTypeListed,
+  checkOnlyOwnMethods,
+  checkStoredMethods,
+  foreignMethods,
+  ownMethods,
+  storedMethodsOf,
+  type Exchange,
+  type PaidWith,
+} from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { tags, test, type Api, type Helpers } from './fixtures.ts';
-import { createCheckout, exerciseClasses, forCustomer, listMethods, listSettled, listStoredMethods, mustSucceed, sample, samples, withMethod } from './flows.ts';
+import {
+  createCheckout,
+  exerciseClasses,
+  forCustomer,
+  listMethods,
+  listSettled,
+  listStoredMethods,
+  mustSucceed,
+  sample,
+  samples,
+  withMethod,
+} from './flows.ts';
 import { inParallel } from './pace.ts';
 
 /** More stored methods than a first page of ten would show. */
@@ -61,10 +83,14 @@ test.describe('stored payment methods', () => {
     api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
   });
 
-  test(`a customer with ${manyMethods} stored methods gets all of them, one element each`, { tag: tags('PML-1', 'PML-6', 'TOK-6') }, async ({ run, api, helpers }) => {
-    const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 1, { cards: manyMethods / 2, wallets: manyMethods / 2 });
-    api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
-  });
+  test(
+    `a customer with ${manyMethods} stored methods gets all of them, one element each`,
+    { tag: tags('PML-1', 'PML-6', 'TOK-6') },
+    async ({ run, api, helpers }) => {
+      const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 1, { cards: manyMethods / 2, wallets: manyMethods / 2 });
+      api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
+    },
+  );
 
   // The element of the type a clause is about must be there for its fields to be judged.
   const elementClauses: Array<[string, string, 'CC' | 'MW' | undefined]> = [
@@ -84,7 +110,10 @@ test.describe('stored payment methods', () => {
     await exerciseClasses(run, api, 'PML-5', storedMeansClasses, async (paid) => {
       const customer = await helpers.registerCustomer();
       const before = storedMethodsOf(await listStoredMethods(api, customer));
-      const { checkout } = await createCheckout(api, forCustomer(withMethod(sample(run, checkoutVariants.storeMethod), paid.method, { createRegistration: true }), customer));
+      const { checkout } = await createCheckout(
+        api,
+        forCustomer(withMethod(sample(run, checkoutVariants.storeMethod), paid.method, { createRegistration: true }), customer),
+      );
       await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', ...paid }));
       const judged = (exchange: Exchange) => checkMethodStored(exchange, { paidWith: paid, clause: 'TOK-1', before });
       return judged(await listSettled(api, customer, (exchange) => judged(exchange).length === 0, run.profile.timeouts.eventMs));
@@ -94,11 +123,21 @@ test.describe('stored payment methods', () => {
   // Runs on any target, those without test helpers (a mock) included: whatever list it answers must be well formed.
   // A stateful target stores nothing for a UUID no one registered: what it lists there is another customer's (a mock answers its example).
   // A method listed here fails TOK-6, but seeing none verifies nothing of it: no method need be stored anywhere.
-  test('the list answered for a customer the suite did not set up is shaped as 2.4', { tag: tags('PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6') }, async ({ run, api }) => {
-    const exchange = await listMethods(api, randomUUID());
-    test.skip(exchange.response.status >= 400, `the target answers ${exchange.response.status} for a customer it does not know (PML-7), so there is no list to check`);
-    const nobodys = { before: [], paid: [] };
-    const stateful = run.profile.capabilities.stateful;
-    api.expectNoProblems([...(stateful ? checkOnlyOwnMethods(exchange, nobodys) : []), ...checkStoredMethods(exchange, { foreign: stateful ? foreignMethods(exchange, nobodys) : [] })]);
-  });
+  test(
+    'the list answered for a customer the suite did not set up is shaped as 2.4',
+    { tag: tags('PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6') },
+    async ({ run, api }) => {
+      const exchange = await listMethods(api, randomUUID());
+      test.skip(
+        exchange.response.status >= 400,
+        `the target answers ${exchange.response.status} for a customer it does not know (PML-7), so there is no list to check`,
+      );
+      const nobodys = { before: [], paid: [] };
+      const stateful = run.profile.capabilities.stateful;
+      api.expectNoProblems([
+        ...(stateful ? checkOnlyOwnMethods(exchange, nobodys) : []),
+        ...checkStoredMethods(exchange, { foreign: stateful ? foreignMethods(exchange, nobodys) : [] }),
+      ]);
+    },
+  );
 });

@@ -71,7 +71,9 @@ export async function startReceiver(options: { host: string; publicUrl: string |
     if (url.pathname === '/merchant/embed') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(merchantPage(url.searchParams.get('checkoutUrl') ?? ''));
     } else if (received.method === 'GET') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<!doctype html><title>Merchant</title><p data-testid="merchant-landing">Back at the merchant</p>');
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<!doctype html><title>Merchant</title><p data-testid="merchant-landing">Back at the merchant</p>');
     } else {
       response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
     }

@@ -28,12 +28,29 @@ import {
   type Problem,
 } from '../src/checks/index.ts';
 import { helperClient, helpersUsable, requires, tags, test, type Receiver } from './fixtures.ts';
-import { createReference, referenceCreated, exerciseClasses, getPayment, createClosedReference, futureWindow, mustSucceed, readPayment, readSettled, recordClasses, refusedWhereFree, requireServed, sample, samples } from './flows.ts';
+import {
+  createReference,
+  referenceCreated,
+  exerciseClasses,
+  getPayment,
+  createClosedReference,
+  futureWindow,
+  mustSucceed,
+  readPayment,
+  readSettled,
+  recordClasses,
+  refusedWhereFree,
+  requireServed,
+  sample,
+  samples,
+} from './flows.ts';
 import { inParallel } from './pace.ts';
 
 /** The request with its callbackUrl (where it has one) moved to the suite's receiver, its query kept: a test's notifications stay on this machine. */
 const callbackAtReceiver = (receiver: Receiver, request: ReferenceRequest): ReferenceRequest =>
-  request.callbackUrl === undefined ? request : { ...request, callbackUrl: `${receiver.urlOf(receiver.newPath('callback'))}${new URL(request.callbackUrl).search}` };
+  request.callbackUrl === undefined
+    ? request
+    : { ...request, callbackUrl: `${receiver.urlOf(receiver.newPath('callback'))}${new URL(request.callbackUrl).search}` };
 
 /** A reference's shape: no, one or several leading zeros. */
 const shapeOf = (reference: string) => (/^[0-9]{9}$/.test(reference) ? referenceShapes.find(({ pattern }) => pattern.test(reference))?.name : undefined);
@@ -45,19 +62,25 @@ const manyReferences = 120;
 
 test.describe('payment references', () => {
   test('a valid reference request succeeds, with and without callbackUrl (every class)', { tag: tags('REF-1') }, async ({ run, api, receiver }) => {
-    await exerciseClasses(run, api, 'REF-1', referenceClasses['REF-1'], async (request) => checkReferenceCreated(await api.post('/payments/references', callbackAtReceiver(receiver, request))));
+    await exerciseClasses(run, api, 'REF-1', referenceClasses['REF-1'], async (request) =>
+      checkReferenceCreated(await api.post('/payments/references', callbackAtReceiver(receiver, request))),
+    );
   });
 
-  test('references are 9-digit strings, leading zeros kept, and distinct while valid at the same time (property)', { tag: tags('REF-2', 'REF-8') }, async ({ run, api, property }) => {
-    const seen: Partial<Payment>[] = [];
-    await property(validReference({ callback: 'without', around: new Date() }), async (request) => {
-      const { paymentId } = await createReference(api, request);
-      const exchange = await getPayment(api, paymentId);
-      const payment = paymentOf(exchange);
-      if (payment) seen.push(payment);
-      return [...checkPayment(exchange, { stage: 'not yet paid' }), ...(run.profile.capabilities.stateful ? checkDistinctReferences(seen) : [])];
-    });
-  });
+  test(
+    'references are 9-digit strings, leading zeros kept, and distinct while valid at the same time (property)',
+    { tag: tags('REF-2', 'REF-8') },
+    async ({ run, api, property }) => {
+      const seen: Partial<Payment>[] = [];
+      await property(validReference({ callback: 'without', around: new Date() }), async (request) => {
+        const { paymentId } = await createReference(api, request);
+        const exchange = await getPayment(api, paymentId);
+        const payment = paymentOf(exchange);
+        if (payment) seen.push(payment);
+        return [...checkPayment(exchange, { stage: 'not yet paid' }), ...(run.profile.capabilities.stateful ? checkDistinctReferences(seen) : [])];
+      });
+    },
+  );
 
   test(`${manyReferences} references valid at the same time are all distinct`, { tag: tags('REF-8') }, async ({ run, api }) => {
     requires(run, 'stateful');
@@ -66,10 +89,14 @@ test.describe('payment references', () => {
     api.expectNoProblems(checkDistinctReferences(payments.filter((payment) => payment !== undefined)));
   });
 
-  test('a payment not yet paid carries the fields of 2.6 it has with their documented types and offsets', { tag: tags('REF-2', 'REF-4') }, async ({ run, api }) => {
-    const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without' })));
-    api.expectNoProblems(checkPayment(await readPayment(api, paymentId), { stage: 'not yet paid' }));
-  });
+  test(
+    'a payment not yet paid carries the fields of 2.6 it has with their documented types and offsets',
+    { tag: tags('REF-2', 'REF-4') },
+    async ({ run, api }) => {
+      const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without' })));
+      api.expectNoProblems(checkPayment(await readPayment(api, paymentId), { stage: 'not yet paid' }));
+    },
+  );
 
   test('a confirmed payment is answered with the whole shape of 2.6 (every class)', { tag: tags('REF-3') }, async ({ run, api, interbank, receiver }) => {
     await exerciseClasses(run, api, 'REF-3', referenceClasses['REF-3'], async (request, inputClass) => {
@@ -82,91 +109,110 @@ test.describe('payment references', () => {
     });
   });
 
-  test('every timestamp of the payment has an offset, before and after confirmation, whatever offsets the request wrote (every class)', { tag: tags('REF-4') }, async ({ run, api }) => {
-    const helpers = helpersUsable(run) ? helperClient(api) : null;
-    await exerciseClasses(run, api, 'REF-4', timestampClasses, async ({ request, stage }) => {
-      if (stage === 'confirmed' && !helpers) return { skipped: needs.interbank.reason };
-      const { paymentId } = await createReference(api, request);
-      if (stage === 'confirmed') await mustSucceed(api, helpers!.confirm(paymentId));
-      const read = stage === 'confirmed' ? await readSettled(run, api, paymentId, 'confirmed') : await readPayment(api, paymentId);
-      return checkPayment(read, { stage }).filter((problem) => problem.clause === 'REF-4');
-    });
-  });
+  test(
+    'every timestamp of the payment has an offset, before and after confirmation, whatever offsets the request wrote (every class)',
+    { tag: tags('REF-4') },
+    async ({ run, api }) => {
+      const helpers = helpersUsable(run) ? helperClient(api) : null;
+      await exerciseClasses(run, api, 'REF-4', timestampClasses, async ({ request, stage }) => {
+        if (stage === 'confirmed' && !helpers) return { skipped: needs.interbank.reason };
+        const { paymentId } = await createReference(api, request);
+        if (stage === 'confirmed') await mustSucceed(api, helpers!.confirm(paymentId));
+        const read = stage === 'confirmed' ? await readSettled(run, api, paymentId, 'confirmed') : await readPayment(api, paymentId);
+        return checkPayment(read, { stage }).filter((problem) => problem.clause === 'REF-4');
+      });
+    },
+  );
 
-  test('the payment echoes the amount, the validity instants and the method codes requested (every class, then a property)', { tag: tags('REF-5') }, async ({ run, api, property }) => {
-    requires(run, 'stateful');
-    await exerciseClasses(run, api, 'REF-5', referenceClasses['REF-5'], async (requested, inputClass) => {
-      const exchange = await api.post('/payments/references', requested);
-      const refused = refusedWhereFree(exchange, inputClass);
-      if (refused) return refused;
-      api.require(checkReferenceCreated(exchange));
-      const paymentId = paymentIdOf(exchange);
-      if (paymentId === undefined) return { skipped: needs.paymentId.reason };
-      return checkPaymentEchoes(await readPayment(api, paymentId), { requested });
-    });
-    await property(validReference(), async (requested) => {
-      const { paymentId } = await createReference(api, requested);
-      return checkPaymentEchoes(await readPayment(api, paymentId), { requested });
-    });
-  });
+  test(
+    'the payment echoes the amount, the validity instants and the method codes requested (every class, then a property)',
+    { tag: tags('REF-5') },
+    async ({ run, api, property }) => {
+      requires(run, 'stateful');
+      await exerciseClasses(run, api, 'REF-5', referenceClasses['REF-5'], async (requested, inputClass) => {
+        const exchange = await api.post('/payments/references', requested);
+        const refused = refusedWhereFree(exchange, inputClass);
+        if (refused) return refused;
+        api.require(checkReferenceCreated(exchange));
+        const paymentId = paymentIdOf(exchange);
+        if (paymentId === undefined) return { skipped: needs.paymentId.reason };
+        return checkPaymentEchoes(await readPayment(api, paymentId), { requested });
+      });
+      await property(validReference(), async (requested) => {
+        const { paymentId } = await createReference(api, requested);
+        return checkPaymentEchoes(await readPayment(api, paymentId), { requested });
+      });
+    },
+  );
 
   // The target draws the reference: one in ten starts with 0, one in a hundred with 00. The suite
   // creates references until it has each shape, and reads each at every stage of its payment.
-  test('references with no, one and several leading zeros keep them before payment, after a refused payment and once confirmed', { tag: tags('REF-2') }, async ({ run, api }) => {
-    requires(run, 'stateful');
-    const found = new Map<string, { paymentId: string; request: ReferenceRequest }>();
-    const problems: Problem[] = [];
-    const evidence: Exchange[] = [];
-    const judge = (exchange: Exchange, stage: ReferenceStage, shape: string | undefined) => {
-      const departures = checkPayment(exchange, { stage: stage === 'confirmed' ? 'confirmed' : 'not yet paid' });
-      if (departures.length === 0) return;
-      problems.push(...departures.map((problem) => ({ ...problem, message: `${problem.message} (class: ${shape ? referenceClassName(shape, stage) : `${stage}, a reference not of 9 digits`})` })));
-      evidence.push(exchange);
-    };
-    // The creation's answer is not shown (REF-10): where it names a 9-digit reference, that picks the
-    // shape and only the first of each is read; any other is read and judged.
-    const requests = samples(run, validReference({ callback: 'without', around: new Date() }), referenceSearchBound);
-    const deadline = Date.now() + referenceSearchMs;
-    let created = 0;
-    while (created < requests.length && found.size < referenceShapes.length && problems.length === 0 && Date.now() < deadline) {
-      const batch = requests.slice(created, created + 10);
-      created += batch.length;
-      await Promise.all(batch.map(async (request) => {
-        const { exchange: creation, paymentId } = await createReference(api, request);
-        const answered = paymentOf(creation)?.referenceDetails?.reference;
-        const answeredShape = typeof answered === 'string' ? shapeOf(answered) : undefined;
-        if (answeredShape && found.has(answeredShape)) return;
-        const exchange = await getPayment(api, paymentId);
-        const reference = String(paymentOf(exchange)?.referenceDetails?.reference ?? '');
-        const shape = shapeOf(reference);
-        judge(exchange, 'not yet paid', shape);
-        if (shape && !found.has(shape)) found.set(shape, { paymentId, request });
-      }));
-    }
-    const helpers = helpersUsable(run) ? helperClient(api) : null;
-    for (const [shape, { paymentId, request }] of found) {
-      if (!helpers) continue;
-      const afterEnd = new Date(Date.parse(request.validDate.end) + 1000).toISOString();
-      const refusedPayment = await helpers.confirm(paymentId, afterEnd);
-      judge(await readSettled(run, api, paymentId, 'unchanged', refusedPayment), 'after a payment outside its window was refused', shape);
-      await mustSucceed(api, helpers.confirm(paymentId));
-      judge(await readSettled(run, api, paymentId, 'confirmed'), 'confirmed', shape);
-    }
-    const outcomes: ClassOutcome[] = referenceShapes.flatMap(({ name }) =>
-      referenceStages.map((stage) => ({
-        clause: 'REF-2',
-        name: referenceClassName(name, stage),
-        skipped: !found.has(name)
-          ? `no reference of this shape came in ${created} references${problems.length > 0 ? ' (the search stopped at the first departure)' : created < requests.length ? ` (the search stopped after ${referenceSearchMs / 1000} s)` : ''}`
-          : stage !== 'not yet paid' && !helpers
-            ? needs.interbank.reason
-            : null,
-      })),
-    );
-    await recordClasses(outcomes);
-    if (problems.length > 0) api.forget(evidence);
-    api.expectNoProblems(problems);
-  });
+  test(
+    'references with no, one and several leading zeros keep them before payment, after a refused payment and once confirmed',
+    { tag: tags('REF-2') },
+    async ({ run, api }) => {
+      requires(run, 'stateful');
+      const found = new Map<string, { paymentId: string; request: ReferenceRequest }>();
+      const problems: Problem[] = [];
+      const evidence: Exchange[] = [];
+      const judge = (exchange: Exchange, stage: ReferenceStage, shape: string | undefined) => {
+        const departures = checkPayment(exchange, { stage: stage === 'confirmed' ? 'confirmed' : 'not yet paid' });
+        if (departures.length === 0) return;
+        problems.push(
+          ...departures.map((problem) => ({
+            ...problem,
+            message: `${problem.message} (class: ${shape ? referenceClassName(shape, stage) : `${stage}, a reference not of 9 digits`})`,
+          })),
+        );
+        evidence.push(exchange);
+      };
+      // The creation's answer is not shown (REF-10): where it names a 9-digit reference, that picks the
+      // shape and only the first of each is read; any other is read and judged.
+      const requests = samples(run, validReference({ callback: 'without', around: new Date() }), referenceSearchBound);
+      const deadline = Date.now() + referenceSearchMs;
+      let created = 0;
+      while (created < requests.length && found.size < referenceShapes.length && problems.length === 0 && Date.now() < deadline) {
+        const batch = requests.slice(created, created + 10);
+        created += batch.length;
+        await Promise.all(
+          batch.map(async (request) => {
+            const { exchange: creation, paymentId } = await createReference(api, request);
+            const answered = paymentOf(creation)?.referenceDetails?.reference;
+            const answeredShape = typeof answered === 'string' ? shapeOf(answered) : undefined;
+            if (answeredShape && found.has(answeredShape)) return;
+            const exchange = await getPayment(api, paymentId);
+            const reference = String(paymentOf(exchange)?.referenceDetails?.reference ?? '');
+            const shape = shapeOf(reference);
+            judge(exchange, 'not yet paid', shape);
+            if (shape && !found.has(shape)) found.set(shape, { paymentId, request });
+          }),
+        );
+      }
+      const helpers = helpersUsable(run) ? helperClient(api) : null;
+      for (const [shape, { paymentId, request }] of found) {
+        if (!helpers) continue;
+        const afterEnd = new Date(Date.parse(request.validDate.end) + 1000).toISOString();
+        const refusedPayment = await helpers.confirm(paymentId, afterEnd);
+        judge(await readSettled(run, api, paymentId, 'unchanged', refusedPayment), 'after a payment outside its window was refused', shape);
+        await mustSucceed(api, helpers.confirm(paymentId));
+        judge(await readSettled(run, api, paymentId, 'confirmed'), 'confirmed', shape);
+      }
+      const outcomes: ClassOutcome[] = referenceShapes.flatMap(({ name }) =>
+        referenceStages.map((stage) => ({
+          clause: 'REF-2',
+          name: referenceClassName(name, stage),
+          skipped: !found.has(name)
+            ? `no reference of this shape came in ${created} references${problems.length > 0 ? ' (the search stopped at the first departure)' : created < requests.length ? ` (the search stopped after ${referenceSearchMs / 1000} s)` : ''}`
+            : stage !== 'not yet paid' && !helpers
+              ? needs.interbank.reason
+              : null,
+        })),
+      );
+      await recordClasses(outcomes);
+      if (problems.length > 0) api.forget(evidence);
+      api.expectNoProblems(problems);
+    },
+  );
 
   test('a confirmed payment is confirmed, and updatedAt is not earlier than createdAt', { tag: tags('REF-6') }, async ({ run, api, interbank }) => {
     const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without', around: new Date() })));
@@ -188,13 +234,21 @@ test.describe('payment references', () => {
 
   // The window is written to the second: a target that compares days, minutes or local times lets these through.
   for (const edge of ['start', 'end'] as const) {
-    test(`a payment one second ${edge === 'start' ? 'before validDate.start' : 'after validDate.end'} does not confirm the reference`, { tag: tags('REF-7') }, async ({ run, api, interbank }) => {
-      const requested = sample(run, validReference({ callback: 'without', around: new Date() }));
-      const { paymentId } = await createReference(api, requested);
-      const paidAt = new Date(Date.parse(requested.validDate[edge]) + (edge === 'start' ? -1000 : 1000)).toISOString();
-      const confirmation = await interbank.confirm(paymentId, paidAt);
-      api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: `after a payment at ${paidAt}, one second outside the window` }));
-    });
+    test(
+      `a payment one second ${edge === 'start' ? 'before validDate.start' : 'after validDate.end'} does not confirm the reference`,
+      { tag: tags('REF-7') },
+      async ({ run, api, interbank }) => {
+        const requested = sample(run, validReference({ callback: 'without', around: new Date() }));
+        const { paymentId } = await createReference(api, requested);
+        const paidAt = new Date(Date.parse(requested.validDate[edge]) + (edge === 'start' ? -1000 : 1000)).toISOString();
+        const confirmation = await interbank.confirm(paymentId, paidAt);
+        api.expectNoProblems(
+          checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), {
+            why: `after a payment at ${paidAt}, one second outside the window`,
+          }),
+        );
+      },
+    );
   }
 });
 

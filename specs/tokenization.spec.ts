@@ -1,7 +1,15 @@
 /** Reference 1, 3 and 4.1: storing payment methods after a payment, for cards (CC) and mobile wallets (MW) alike. */
 import { card, checkoutVariants, consentRowWithoutRegistration, tokenizationClasses, wallet, type InputClass } from '../generators/index.ts';
 import type { CheckoutRequest, StoredPaymentMethod } from '../schemas/generated/types.ts';
-import { checkMethodStored, checkNothingStored, checkOnlyStorableTypes, isSuccess, methodsAddedSince, storedMethodsOf, type PaidWith } from '../src/checks/index.ts';
+import {
+  checkMethodStored,
+  checkNothingStored,
+  checkOnlyStorableTypes,
+  isSuccess,
+  methodsAddedSince,
+  storedMethodsOf,
+  type PaidWith,
+} from '../src/checks/index.ts';
 import { needs } from '../src/core/needs.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
@@ -98,38 +106,48 @@ test.describe('storing payment methods', () => {
   for (const method of methods) {
     const name = method === 'CC' ? 'card' : 'mobile wallet';
 
-    test(`a ${name} paid in a createRegistration checkout is stored for the customer, with its values (with and without recurring ESTM)`, { tag: tags('TOK-1', 'PML-5') }, async ({ run, api, browserPages }) => {
-      const pays = payer(run, api, browserPages);
-      const customers = await pays.customers(tokenizationClasses['TOK-1'].length);
-      const paid = paidWith(run, method, { abroad: true });
-      await exerciseClasses(run, api, 'TOK-1', tokenizationClasses['TOK-1'], async (request, inputClass) => {
-        const customer = customers[tokenizationClasses['TOK-1'].indexOf(inputClass)];
-        const before = await storedBefore(api, customer);
-        const settled = await pays.pay(withMethod(request, method, { createRegistration: true }), customer, paid, { inputClass });
-        if (typeof settled !== 'number') return settled;
-        return checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-1', before), { paidWith: paid, clause: 'TOK-1', before });
-      });
-    });
+    test(
+      `a ${name} paid in a createRegistration checkout is stored for the customer, with its values (with and without recurring ESTM)`,
+      { tag: tags('TOK-1', 'PML-5') },
+      async ({ run, api, browserPages }) => {
+        const pays = payer(run, api, browserPages);
+        const customers = await pays.customers(tokenizationClasses['TOK-1'].length);
+        const paid = paidWith(run, method, { abroad: true });
+        await exerciseClasses(run, api, 'TOK-1', tokenizationClasses['TOK-1'], async (request, inputClass) => {
+          const customer = customers[tokenizationClasses['TOK-1'].indexOf(inputClass)];
+          const before = await storedBefore(api, customer);
+          const settled = await pays.pay(withMethod(request, method, { createRegistration: true }), customer, paid, { inputClass });
+          if (typeof settled !== 'number') return settled;
+          return checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-1', before), { paidWith: paid, clause: 'TOK-1', before });
+        });
+      },
+    );
 
-    test(`with allowRegistration, a ${name} is stored where the customer consents (with and without recurring ESTM)`, { tag: tags('TOK-2', 'PML-5') }, async ({ run, api, browserPages }) => {
-      const pays = payer(run, api, browserPages);
-      const customers = await pays.customers(tokenizationClasses['TOK-2'].length);
-      const paid = paidWith(run, method);
-      await exerciseClasses(run, api, 'TOK-2', tokenizationClasses['TOK-2'], async (request, inputClass) => {
-        const customer = customers[tokenizationClasses['TOK-2'].indexOf(inputClass)];
-        const before = await storedBefore(api, customer);
-        const settled = await pays.pay(withMethod(request, method, { allowRegistration: true }), customer, paid, { storeConsent: true, inputClass });
-        if (typeof settled !== 'number') return settled;
-        return checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-2', before), { paidWith: paid, clause: 'TOK-2', before });
-      });
-    });
+    test(
+      `with allowRegistration, a ${name} is stored where the customer consents (with and without recurring ESTM)`,
+      { tag: tags('TOK-2', 'PML-5') },
+      async ({ run, api, browserPages }) => {
+        const pays = payer(run, api, browserPages);
+        const customers = await pays.customers(tokenizationClasses['TOK-2'].length);
+        const paid = paidWith(run, method);
+        await exerciseClasses(run, api, 'TOK-2', tokenizationClasses['TOK-2'], async (request, inputClass) => {
+          const customer = customers[tokenizationClasses['TOK-2'].indexOf(inputClass)];
+          const before = await storedBefore(api, customer);
+          const settled = await pays.pay(withMethod(request, method, { allowRegistration: true }), customer, paid, { storeConsent: true, inputClass });
+          if (typeof settled !== 'number') return settled;
+          return checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-2', before), { paidWith: paid, clause: 'TOK-2', before });
+        });
+      },
+    );
 
     test(`with allowRegistration, no ${name} is stored where the customer declines`, { tag: tags('TOK-2') }, async ({ run, api, browserPages }) => {
       const pays = payer(run, api, browserPages);
       const [customer] = await pays.customers(1);
       const before = await storedBefore(api, customer);
       const settle = await pays.pay(storing(run, method, 'allowRegistration'), customer, paidWith(run, method), { storeConsent: false });
-      api.expectNoProblems(checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-2', why: 'where the customer declined', before }));
+      api.expectNoProblems(
+        checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-2', why: 'where the customer declined', before }),
+      );
     });
 
     test(`a declined ${name} payment stores nothing, in every checkout that would store it`, { tag: tags('TOK-3') }, async ({ run, api, browserPages }) => {
@@ -143,49 +161,88 @@ test.describe('storing payment methods', () => {
         const storing = withMethod(request, method, request.payment?.paymentMethod?.details);
         const settle = await pays.pay(storing, customer, declined, { outcome: 'failure', storeConsent: true, whereOffered: true, inputClass });
         if (typeof settle !== 'number') return settle;
-        return checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-3', why: `after a declined payment (${inputClass.name})`, before });
+        return checkNothingStored(await listOnceSettled(api, customer, settle, before), {
+          clause: 'TOK-3',
+          why: `after a declined payment (${inputClass.name})`,
+          before,
+        });
       });
     });
 
-    test(`a ${name} payment in a checkout without createRegistration or allowRegistration stores nothing (with and without recurring ESTM)`, { tag: tags('TOK-4') }, async ({ run, api, browserPages }) => {
-      const pays = payer(run, api, browserPages);
-      const [customer] = await pays.customers(1);
-      await exerciseClasses(run, api, 'TOK-4', tokenizationClasses['TOK-4'], async (request, inputClass) => {
-        const before = await storedBefore(api, customer);
-        const settle = await pays.pay(withMethod(request, method), customer, paidWith(run, method), { storeConsent: true, whereOffered: true, inputClass });
-        if (typeof settle !== 'number') return settle;
-        return checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-4', why: `without createRegistration or allowRegistration (${inputClass.name})`, before });
-      });
-    });
+    test(
+      `a ${name} payment in a checkout without createRegistration or allowRegistration stores nothing (with and without recurring ESTM)`,
+      { tag: tags('TOK-4') },
+      async ({ run, api, browserPages }) => {
+        const pays = payer(run, api, browserPages);
+        const [customer] = await pays.customers(1);
+        await exerciseClasses(run, api, 'TOK-4', tokenizationClasses['TOK-4'], async (request, inputClass) => {
+          const before = await storedBefore(api, customer);
+          const settle = await pays.pay(withMethod(request, method), customer, paidWith(run, method), { storeConsent: true, whereOffered: true, inputClass });
+          if (typeof settle !== 'number') return settle;
+          return checkNothingStored(await listOnceSettled(api, customer, settle, before), {
+            clause: 'TOK-4',
+            why: `without createRegistration or allowRegistration (${inputClass.name})`,
+            before,
+          });
+        });
+      },
+    );
 
-    test(`a ${name} stored for one customer is not in another customer's list, even where the other pays with it too`, { tag: tags('TOK-6') }, async ({ run, api, browserPages }) => {
-      const pays = payer(run, api, browserPages);
-      const [owner, other] = await pays.customers(2);
-      const paid = paidWith(run, method);
-      const [ownerBefore, otherBefore] = [await storedBefore(api, owner), await storedBefore(api, other)];
-      await pays.pay(storing(run, method, 'createRegistration'), owner, paid);
-      await listOnceStored(run, api, owner, paid, 'TOK-1', ownerBefore);
-      const problems = checkNothingStored(await listSettled(api, other, () => true, 0), { clause: 'TOK-6', why: "of another customer's payment", before: otherBefore });
-      // The same card or wallet paid by the other customer, in a checkout that stores nothing (where the target takes one).
-      const settle = await pays.pay(withMethod(sample(run, consentRowWithoutRegistration.arbitrary), method), other, paid, { inputClass: consentRowWithoutRegistration });
-      if (typeof settle === 'number') problems.push(...checkNothingStored(await listOnceSettled(api, other, settle, otherBefore), { clause: 'TOK-6', why: 'after paying without storing with a method another customer stored', before: otherBefore }));
-      api.expectNoProblems(problems);
-    });
+    test(
+      `a ${name} stored for one customer is not in another customer's list, even where the other pays with it too`,
+      { tag: tags('TOK-6') },
+      async ({ run, api, browserPages }) => {
+        const pays = payer(run, api, browserPages);
+        const [owner, other] = await pays.customers(2);
+        const paid = paidWith(run, method);
+        const [ownerBefore, otherBefore] = [await storedBefore(api, owner), await storedBefore(api, other)];
+        await pays.pay(storing(run, method, 'createRegistration'), owner, paid);
+        await listOnceStored(run, api, owner, paid, 'TOK-1', ownerBefore);
+        const problems = checkNothingStored(await listSettled(api, other, () => true, 0), {
+          clause: 'TOK-6',
+          why: "of another customer's payment",
+          before: otherBefore,
+        });
+        // The same card or wallet paid by the other customer, in a checkout that stores nothing (where the target takes one).
+        const settle = await pays.pay(withMethod(sample(run, consentRowWithoutRegistration.arbitrary), method), other, paid, {
+          inputClass: consentRowWithoutRegistration,
+        });
+        if (typeof settle === 'number')
+          problems.push(
+            ...checkNothingStored(await listOnceSettled(api, other, settle, otherBefore), {
+              clause: 'TOK-6',
+              why: 'after paying without storing with a method another customer stored',
+              before: otherBefore,
+            }),
+          );
+        api.expectNoProblems(problems);
+      },
+    );
   }
 
-  test('only cards and mobile wallets are ever stored, an ATM payment asked to be stored included', { tag: tags('TOK-5') }, async ({ run, api, browserPages }) => {
-    const pays = payer(run, api, browserPages);
-    const [customer] = await pays.customers(1);
-    const paid = paidWith(run, 'CC');
-    const before = await storedBefore(api, customer);
-    await pays.pay(storing(run, 'CC', 'createRegistration'), customer, paid);
-    await listOnceStored(run, api, customer, paid, 'TOK-1', before);
-    // Rule 3 says this is refused (CHK-10); where a target takes it anyway, paying must still store no
-    // MB. Only the pay helper can pay it: on a page, an ATM reference is paid by the interbank network.
-    const atm = await api.post('/checkouts', forCustomer(withMethod(sample(run, checkoutVariants.storeMethod), 'MB', { createRegistration: true }), customer));
-    const atmCheckout = (atm.response.body as { data?: { id?: string } })?.data?.id;
-    const payment = helpersUsable(run) && isSuccess(atm.response.status) && atmCheckout ? await helperClient(api).pay(atmCheckout, { outcome: 'success', method: 'MB' }) : atm;
-    const settled = await listSettled(api, customer, (exchange) => checkOnlyStorableTypes(exchange).length > 0, settleMs(run, payment));
-    api.expectNoProblems(checkOnlyStorableTypes(settled));
-  });
+  test(
+    'only cards and mobile wallets are ever stored, an ATM payment asked to be stored included',
+    { tag: tags('TOK-5') },
+    async ({ run, api, browserPages }) => {
+      const pays = payer(run, api, browserPages);
+      const [customer] = await pays.customers(1);
+      const paid = paidWith(run, 'CC');
+      const before = await storedBefore(api, customer);
+      await pays.pay(storing(run, 'CC', 'createRegistration'), customer, paid);
+      await listOnceStored(run, api, customer, paid, 'TOK-1', before);
+      // Rule 3 says this is refused (CHK-10); where a target takes it anyway, paying must still store no
+      // MB. Only the pay helper can pay it: on a page, an ATM reference is paid by the interbank network.
+      const atm = await api.post(
+        '/checkouts',
+        forCustomer(withMethod(sample(run, checkoutVariants.storeMethod), 'MB', { createRegistration: true }), customer),
+      );
+      const atmCheckout = (atm.response.body as { data?: { id?: string } })?.data?.id;
+      const payment =
+        helpersUsable(run) && isSuccess(atm.response.status) && atmCheckout
+          ? await helperClient(api).pay(atmCheckout, { outcome: 'success', method: 'MB' })
+          : atm;
+      const settled = await listSettled(api, customer, (exchange) => checkOnlyStorableTypes(exchange).length > 0, settleMs(run, payment));
+      api.expectNoProblems(checkOnlyStorableTypes(settled));
+    },
+  );
 });

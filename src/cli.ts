@@ -38,7 +38,13 @@ export async function main(args: string[]): Promise<number | null> {
       console.log(version);
       return 0;
     }
-    const helpOf = new Map([['run', runUsage], ['observe', observeUsage], ['diff', diffUsage], ['merge', mergeUsage], ['package', packageUsage]]).get(command);
+    const helpOf = new Map([
+      ['run', runUsage],
+      ['observe', observeUsage],
+      ['diff', diffUsage],
+      ['merge', mergeUsage],
+      ['package', packageUsage],
+    ]).get(command);
     if (helpOf && (rest.includes('--help') || rest.includes('-h'))) {
       console.log(helpOf);
       return 0;

@@ -1,6 +1,16 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { compile } from 'json-schema-to-typescript';
-import { gathersOnlyDefs, loadSchema, namedSchemas, requestBodies, responseBodies, schemaDir, schemaFiles, type JsonSchema, type SchemaFile } from './core/schemas.ts';
+import {
+  gathersOnlyDefs,
+  loadSchema,
+  namedSchemas,
+  requestBodies,
+  responseBodies,
+  schemaDir,
+  schemaFiles,
+  type JsonSchema,
+  type SchemaFile,
+} from './core/schemas.ts';
 import { parseClauseCatalogue } from './core/clauses.ts';
 import { operationNamed, type OperationName } from './core/operations.ts';
 import { profileSchemaFile } from './core/profile.ts';
@@ -12,7 +22,6 @@ export const generatedFiles = {
   openapi: 'schemas/generated/openapi.json',
   profileTypes: 'schemas/generated/profile.ts',
 } as const;
-
 
 /**
  * The shared specification sits beside this checkout (as in CI). Where it does not, the files made
@@ -139,7 +148,7 @@ const sandboxOnlySchemas = {
   ReferenceCreatedResponse: {
     title: 'ReferenceCreatedResponse',
     description:
-      'Not shown by the reference (4.3; observed under REF-10). The service\'s own documentation answers the envelope whose data is the payment as GET /payments/{id} shows it, in state pending, with its entity and 9-digit reference; the suite takes the payment id from data.id.',
+      "Not shown by the reference (4.3; observed under REF-10). The service's own documentation answers the envelope whose data is the payment as GET /payments/{id} shows it, in state pending, with its entity and 9-digit reference; the suite takes the payment id from data.id.",
     type: 'object',
     allOf: [schemaRef('Envelope')],
     properties: {
@@ -168,7 +177,7 @@ const sandboxOnlySchemas = {
             paymentId: { type: 'string' },
             url: { type: ['string', 'null'], description: 'Where it went: the callbackUrl, else the webhook; null with neither.' },
             attempt: { type: 'integer', minimum: 1 },
-            status: { type: ['integer', 'null'], description: 'The receiver\'s HTTP status; null when no answer came.' },
+            status: { type: ['integer', 'null'], description: "The receiver's HTTP status; null when no answer came." },
             error: { type: ['string', 'null'] },
             body: { type: 'object', description: 'The notification body as sent.' },
             headers: { type: 'object', additionalProperties: { type: 'string' } },
@@ -255,7 +264,7 @@ function paths(realdata: RealdataExample[]) {
       requestBody: { required: true, content: json(schemaRef(requestTitle('reference')), examplesOf(realdata, 'reference-request')) },
       responses: {
         '200': {
-          description: 'Not shown by the reference (REF-10): given here as the service\'s own documentation shows it.',
+          description: "Not shown by the reference (REF-10): given here as the service's own documentation shows it.",
           content: json(schemaRef('ReferenceCreatedResponse'), examplesOf(realdata, 'reference-response', { agreeingOnly: false })),
         },
         default: notShown,
@@ -339,11 +348,11 @@ function testHelperPaths(checkoutExample: Examples) {
     }),
     operation('setWebhook', {
       tags,
-        summary: "Configure the merchant's webhook.",
-        requestBody: {
-          required: true,
-          content: json(schemaRef('WebhookRequest'), example('A local receiver', { url: 'http://127.0.0.1:8081/hook' })),
-        },
+      summary: "Configure the merchant's webhook.",
+      requestBody: {
+        required: true,
+        content: json(schemaRef('WebhookRequest'), example('A local receiver', { url: 'http://127.0.0.1:8081/hook' })),
+      },
       responses: webhookSet,
     }),
     operation('removeWebhook', { tags, summary: "Remove the merchant's webhook.", responses: { '200': { description: 'Done.' } } }),

@@ -50,12 +50,23 @@ function cyclesOf(graph: Map<string, string[]>): string[][] {
 test('no import cycle', () => {
   const graph = importGraph();
   assert.ok(graph.size > 100, `${graph.size} files read`);
-  assert.ok([...graph.values()].some((targets) => targets.length > 0), 'imports found');
-  assert.deepEqual(cyclesOf(graph).map((cycle) => cycle.join(' -> ')), []);
+  assert.ok(
+    [...graph.values()].some((targets) => targets.length > 0),
+    'imports found',
+  );
+  assert.deepEqual(
+    cyclesOf(graph).map((cycle) => cycle.join(' -> ')),
+    [],
+  );
 });
 
 test('the cycle finder finds a cycle', () => {
-  const graph = new Map([['a.ts', ['b.ts']], ['b.ts', ['c.ts']], ['c.ts', ['a.ts']], ['d.ts', ['a.ts']]]);
+  const graph = new Map([
+    ['a.ts', ['b.ts']],
+    ['b.ts', ['c.ts']],
+    ['c.ts', ['a.ts']],
+    ['d.ts', ['a.ts']],
+  ]);
   assert.deepEqual(cyclesOf(graph), [['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
 });
 
@@ -63,8 +74,19 @@ test('layers import downwards: src/core from nothing of the project; nothing but
   const graph = importGraph();
   const reaching = (from: (file: string) => boolean, to: (file: string) => boolean) =>
     [...graph].flatMap(([file, targets]) => (from(file) ? targets.filter(to).map((target) => `${file} -> ${target}`) : []));
-  assert.deepEqual(reaching((file) => file.startsWith('src/core/'), (target) => !target.startsWith('src/core/') && !target.startsWith('schemas/')), []);
+  assert.deepEqual(
+    reaching(
+      (file) => file.startsWith('src/core/'),
+      (target) => !target.startsWith('src/core/') && !target.startsWith('schemas/'),
+    ),
+    [],
+  );
   const mayUseRunner = (file: string) => /^(src\/runner\/|src\/cli\.ts|mutants\/|scripts\/|bench\/|test\/|playwright\.config\.ts)/.test(file);
-  assert.deepEqual(reaching((file) => !mayUseRunner(file), (target) => target.startsWith('src/runner/')), []);
+  assert.deepEqual(
+    reaching(
+      (file) => !mayUseRunner(file),
+      (target) => target.startsWith('src/runner/'),
+    ),
+    [],
+  );
 });
-

@@ -9,7 +9,10 @@ import { browserSourceEnv, findChromium } from '../src/core/chromium.ts';
 import { cli, readReport, tempDir } from './support/cli.ts';
 
 test('the browser: CHROMIUM_PATH first, an unknown source or a missing path named', async () => {
-  assert.deepEqual(await findChromium({ CHROMIUM_PATH: '/nowhere/chromium' }), { executablePath: null, reason: 'CHROMIUM_PATH /nowhere/chromium does not exist' });
+  assert.deepEqual(await findChromium({ CHROMIUM_PATH: '/nowhere/chromium' }), {
+    executablePath: null,
+    reason: 'CHROMIUM_PATH /nowhere/chromium does not exist',
+  });
   const unknown = await findChromium({ [browserSourceEnv]: 'firefox' });
   assert.match(unknown.executablePath === null ? unknown.reason : '', /names no browser source \(env, playwright, system, npm\)/);
   const hidden = await findChromium({ [browserSourceEnv]: 'env' });
@@ -32,6 +35,7 @@ test('every browser check runs with the npm Chromium alone, and the header says 
   const report = readReport(join(out, 'report.json'));
   const pages = report.clauses.filter((clause) => clause.id.startsWith('PAGE-'));
   assert.ok(pages.length > 0);
-  for (const clause of pages) assert.equal(clause.status, 'passed', `${clause.id}: ${JSON.stringify(clause.tests.map((test) => [test.title, test.status, test.reason]))}`);
+  for (const clause of pages)
+    assert.equal(clause.status, 'passed', `${clause.id}: ${JSON.stringify(clause.tests.map((test) => [test.title, test.status, test.reason]))}`);
   assert.equal(result.code, 0, result.stdout + result.stderr);
 });

@@ -167,7 +167,12 @@ test('two checkouts with the same id or paymentId break CHK-7', () => {
 test('a refusal is any 4xx with any body; 2xx, 3xx and 5xx are problems', () => {
   const refusal = (status: number, body: unknown) =>
     checkRefused(exchange('POST', '/checkouts', body, {}, status), { clause: 'CHK-9', broken: 'no action redirect' });
-  for (const [status, body] of [[400, { error: 'bad' }], [422, 'Unprocessable'], [409, null]] as const) assert.deepEqual(refusal(status, body), []);
+  for (const [status, body] of [
+    [400, { error: 'bad' }],
+    [422, 'Unprocessable'],
+    [409, null],
+  ] as const)
+    assert.deepEqual(refusal(status, body), []);
   for (const status of [200, 201, 302, 500]) assert.deepEqual(clausesOf(refusal(status, {})), ['CHK-9']);
 });
 
@@ -203,7 +208,10 @@ test('echo, confirmation and distinct references', () => {
   assert.deepEqual(checkConfirmed(get(confirmed)), []);
   confirmed.data.updatedAt = '2022-03-09T14:45:55+00:00';
   confirmed.data.stateDetails.state = 'pending';
-  assert.deepEqual(checkConfirmed(get(confirmed)).map((p) => p.clause), ['REF-6', 'REF-6']);
+  assert.deepEqual(
+    checkConfirmed(get(confirmed)).map((p) => p.clause),
+    ['REF-6', 'REF-6'],
+  );
 
   const one = { id: '1', referenceDetails: { entity: '1', reference: '002492617' } };
   assert.deepEqual(checkDistinctReferences([one, { ...one, id: '2', referenceDetails: { entity: '1', reference: '102492617' } }]), []);
@@ -225,7 +233,9 @@ test('stored methods: matching values, nothing stored, only CC and MW, distinct 
   const normalisedList = exchange('GET', '/customers/x/paymentMethods', normalised);
   assert.deepEqual(checkMethodStored(normalisedList, { paidWith: { method: 'CC', card }, clause: 'TOK-1' }), []);
   assert.deepEqual(checkMethodStored(normalisedList, { paidWith: { method: 'MW', wallet: { countryCode: '351', number: '912345263' } }, clause: 'TOK-1' }), []);
-  assert.deepEqual(clausesOf(checkMethodStored(normalisedList, { paidWith: { method: 'CC', card: { ...card, holder: 'Ana Silva' } }, clause: 'TOK-1' })), ['PML-5']);
+  assert.deepEqual(clausesOf(checkMethodStored(normalisedList, { paidWith: { method: 'CC', card: { ...card, holder: 'Ana Silva' } }, clause: 'TOK-1' })), [
+    'PML-5',
+  ]);
   const empty = exchange('GET', '/customers/x/paymentMethods', { apiVersion: '1.0', date: '2022-01-01T00:00:00Z', success: true, data: [] });
   assert.deepEqual(clausesOf(checkMethodStored(empty, { paidWith: { method: 'CC', card }, clause: 'TOK-1' })), ['TOK-1']);
   assert.deepEqual(checkNothingStored(empty, { clause: 'TOK-3', why: 'after a declined payment' }), []);
@@ -265,7 +275,12 @@ test('redirects keep the action URL and its query and append id; amounts read in
   const context = { actionUrl: 'http://127.0.0.1:5000/action/a?order=7', checkoutId: 'abc', clause: 'PAGE-3' };
   assert.deepEqual(checkRedirect('http://127.0.0.1:5000/action/a?order=7&id=abc', context), []);
   assert.deepEqual(checkRedirect('http://127.0.0.1:5000/action/a?id=abc&order=7&x=1', context), []);
-  for (const wrong of ['http://127.0.0.1:5000/action/a?id=abc', 'http://127.0.0.1:5000/action/b?order=7&id=abc', 'http://127.0.0.1:5000/action/a?order=7', null]) {
+  for (const wrong of [
+    'http://127.0.0.1:5000/action/a?id=abc',
+    'http://127.0.0.1:5000/action/b?order=7&id=abc',
+    'http://127.0.0.1:5000/action/a?order=7',
+    null,
+  ]) {
     assert.deepEqual(clausesOf(checkRedirect(wrong, context)), ['PAGE-3'], String(wrong));
   }
   assert.deepEqual(checkRedirect('myshop://paid?order=7&id=abc', { ...context, actionUrl: 'myshop://paid?order=7', clause: 'PAGE-4' }), []);
@@ -287,7 +302,12 @@ interface CheckCase {
   passes: Problem[] | null;
   fails: Problem[];
 }
-function checkCase<A extends unknown[]>(clause: string, check: (...observation: A) => Problem[], failing: string, observations: { passes?: A; fails: A }): CheckCase {
+function checkCase<A extends unknown[]>(
+  clause: string,
+  check: (...observation: A) => Problem[],
+  failing: string,
+  observations: { passes?: A; fails: A },
+): CheckCase {
   return { clause, check, failing, passes: observations.passes ? check(...observations.passes) : null, fails: check(...observations.fails) };
 }
 
@@ -330,16 +350,32 @@ function checkoutAnswerCases(): CheckCase[] {
   const atmRow = { payment: { amount: 500, code: 'P1', summary: 'Book', paymentMethod: { code: 'MB' } }, page: { language: 'PT', layout: 'web' } };
   const answered = (body: unknown, request: unknown = atmRow, status = 200) => created(body, status, request);
   const ofRow = (change: (body: ReturnType<typeof published.checkout>) => void) => answered(changed(published.checkout(), change));
-  const broken = (payment: Record<string, unknown>, page: Record<string, unknown> = atmRow.page) => ({ ...atmRow, payment: { ...atmRow.payment, ...payment }, page });
+  const broken = (payment: Record<string, unknown>, page: Record<string, unknown> = atmRow.page) => ({
+    ...atmRow,
+    payment: { ...atmRow.payment, ...payment },
+    page,
+  });
   return [
-    checkCase('CHK-1', checkCheckoutAnswer, 'a 500 for a checkout beyond the rows', { passes: [answered({}, { ...atmRow, extra: true }, 400)], fails: [answered({}, { ...atmRow, extra: true }, 500)] }),
-    checkCase('CHK-2', checkCheckoutAnswer, 'an empty paymentId', { passes: [answered(published.checkout())], fails: [ofRow((body) => (body.data.paymentId = ''))] }),
+    checkCase('CHK-1', checkCheckoutAnswer, 'a 500 for a checkout beyond the rows', {
+      passes: [answered({}, { ...atmRow, extra: true }, 400)],
+      fails: [answered({}, { ...atmRow, extra: true }, 500)],
+    }),
+    checkCase('CHK-2', checkCheckoutAnswer, 'an empty paymentId', {
+      passes: [answered(published.checkout())],
+      fails: [ofRow((body) => (body.data.paymentId = ''))],
+    }),
     checkCase('CHK-3', checkCheckoutAnswer, 'createdAt with T', { fails: [ofRow((body) => (body.data.createdAt = '2022-01-03T14:16:17'))] }),
     checkCase('CHK-4', checkCheckoutAnswer, 'another state', { fails: [ofRow((body) => (body.data.stateDetails.state = 'pending'))] }),
-    checkCase('CHK-5', checkCheckoutAnswer, 'layout default without page_layout', { fails: [answered(published.checkout(), payload('checkout-request--mobile--1'))] }),
+    checkCase('CHK-5', checkCheckoutAnswer, 'layout default without page_layout', {
+      fails: [answered(published.checkout(), payload('checkout-request--mobile--1'))],
+    }),
     checkCase('CHK-6', checkCheckoutAnswer, 'a row refused', { fails: [answered({}, atmRow, 400)] }),
-    checkCase('CHK-9', checkCheckoutAnswer, 'an embed checkout without redirects accepted', { fails: [answered(published.checkout(), broken({}, { layout: 'embed' }))] }),
-    checkCase('CHK-10', checkCheckoutAnswer, 'storing with MB accepted', { fails: [answered(published.checkout(), broken({ paymentMethod: { code: 'MB', details: { createRegistration: true } } }))] }),
+    checkCase('CHK-9', checkCheckoutAnswer, 'an embed checkout without redirects accepted', {
+      fails: [answered(published.checkout(), broken({}, { layout: 'embed' }))],
+    }),
+    checkCase('CHK-10', checkCheckoutAnswer, 'storing with MB accepted', {
+      fails: [answered(published.checkout(), broken({ paymentMethod: { code: 'MB', details: { createRegistration: true } } }))],
+    }),
     checkCase('CHK-11', checkCheckoutAnswer, 'amount 5.5 accepted', { fails: [answered(published.checkout(), broken({ amount: 5.5 }))] }),
     checkCase('CHK-12', checkCheckoutAnswer, 'a JSON string accepted', { fails: [answered(published.checkout(), 'checkout')] }),
     checkCase('CHK-1', checkCheckoutCreatedForUse, 'no checkout', { passes: [answered(published.checkout())], fails: [answered({ success: true })] }),
@@ -349,7 +385,10 @@ function checkoutAnswerCases(): CheckCase[] {
 }
 
 const checkCases: CheckCase[] = [
-  checkCase('ENV-1', checkEnvelope, 'no date', { passes: [created(published.checkout()), { versioned: true }], fails: [created(without(published.checkout(), 'date')), { versioned: true }] }),
+  checkCase('ENV-1', checkEnvelope, 'no date', {
+    passes: [created(published.checkout()), { versioned: true }],
+    fails: [created(without(published.checkout(), 'date')), { versioned: true }],
+  }),
   checkCase('ENV-1', checkCheckoutCreated, 'no date', { fails: [created(without(published.checkout(), 'date'))] }),
   checkCase('ENV-1', checkPayment, 'success a string', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.success = 'true'))), confirmed] }),
   checkCase('ENV-1', checkStoredMethods, 'no date', { fails: [methodsAnswer(without(published.methods(), 'date'))] }),
@@ -357,56 +396,116 @@ const checkCases: CheckCase[] = [
   checkCase('ENV-2', checkCheckoutCreated, 'no apiVersion', { fails: [created(without(published.checkout(), 'apiVersion'))] }),
   checkCase('ENV-2', checkStoredMethods, 'no apiVersion', { fails: [methodsAnswer(without(published.methods(), 'apiVersion'))] }),
   checkCase('ENV-4', checkServedAtPath, 'a 404', { passes: [created(published.checkout())], fails: [created({}, 404)] }),
-  checkCase('ENV-4', checkServedAtPath, 'a redirect to /v1', { fails: [{ ...created({}, 308), response: { ...created({}, 308).response, headers: { location: 'http://target.test/v1/checkouts' } } }] }),
+  checkCase('ENV-4', checkServedAtPath, 'a redirect to /v1', {
+    fails: [{ ...created({}, 308), response: { ...created({}, 308).response, headers: { location: 'http://target.test/v1/checkouts' } } }],
+  }),
 
   checkCase('CHK-1', checkCheckoutCreated, 'a refusal', { fails: [created(published.checkout(), 400)] }),
   checkCase('CHK-1', checkCheckoutUsable, 'a refusal', { passes: [created(published.checkout())], fails: [created(published.checkout(), 422)] }),
   checkCase('CHK-1', checkCheckoutUsable, 'data an array', { fails: [created(changed(published.checkout(), (body) => (body.data = [body.data])))] }),
   checkCase('CHK-1', checkSuccess, 'a 500', { passes: [created(published.checkout()), 'CHK-1'], fails: [created({}, 500), 'CHK-1'] }),
   checkCase('CHK-2', checkCheckoutCreated, 'an empty paymentId', { fails: [created(changed(published.checkout(), (body) => (body.data.paymentId = '')))] }),
-  checkCase('CHK-2', checkCheckoutUsable, 'a relative checkoutUrl', { fails: [created(changed(published.checkout(), (body) => (body.data.checkoutUrl = '/pay/1')))] }),
+  checkCase('CHK-2', checkCheckoutUsable, 'a relative checkoutUrl', {
+    fails: [created(changed(published.checkout(), (body) => (body.data.checkoutUrl = '/pay/1')))],
+  }),
   checkCase('CHK-2', checkCheckoutUsable, 'no id', { fails: [created(changed(published.checkout(), (body) => delete body.data.id))] }),
   checkCase('CHK-2', checkCheckoutUrlOpens, 'a 404', { passes: [{ url: page.url, status: 200 }], fails: [{ url: page.url, status: 404 }] }),
   checkCase('CHK-2', checkCheckoutUrlOpens, 'no answer', { fails: [{ url: page.url, error: 'fetch failed' }] }),
-  checkCase('CHK-3', checkCheckoutCreated, 'createdAt with T', { fails: [created(changed(published.checkout(), (body) => (body.data.createdAt = '2022-01-03T14:16:17')))] }),
-  checkCase('CHK-4', checkCheckoutCreated, 'another state', { fails: [created(changed(published.checkout(), (body) => (body.data.stateDetails.state = 'pending')))] }),
-  checkCase('CHK-5', checkCheckoutCreated, 'layout default without page_layout', { fails: [created(published.checkout(), 200, payload('checkout-request--mobile--1'))] }),
-  checkCase('CHK-6', checkVariantAccepted, 'a refusal', { passes: [created(published.checkout(), 201), { variant: 'ATM payment page' }], fails: [created({}, 400), { variant: 'ATM payment page' }] }),
+  checkCase('CHK-3', checkCheckoutCreated, 'createdAt with T', {
+    fails: [created(changed(published.checkout(), (body) => (body.data.createdAt = '2022-01-03T14:16:17')))],
+  }),
+  checkCase('CHK-4', checkCheckoutCreated, 'another state', {
+    fails: [created(changed(published.checkout(), (body) => (body.data.stateDetails.state = 'pending')))],
+  }),
+  checkCase('CHK-5', checkCheckoutCreated, 'layout default without page_layout', {
+    fails: [created(published.checkout(), 200, payload('checkout-request--mobile--1'))],
+  }),
+  checkCase('CHK-6', checkVariantAccepted, 'a refusal', {
+    passes: [created(published.checkout(), 201), { variant: 'ATM payment page' }],
+    fails: [created({}, 400), { variant: 'ATM payment page' }],
+  }),
   checkCase('CHK-7', checkDistinctCheckouts, 'the same ids twice', { fails: [created(published.checkout()), created(published.checkout())] }),
-  checkCase('CHK-8', checkChargedAmount, 'the amount times 100', { passes: [paymentAnswer(published.payment()), { amount: 100 }], fails: [paymentAnswer(published.payment()), { amount: 1 }] }),
+  checkCase('CHK-8', checkChargedAmount, 'the amount times 100', {
+    passes: [paymentAnswer(published.payment()), { amount: 100 }],
+    fails: [paymentAnswer(published.payment()), { amount: 1 }],
+  }),
   checkCase('CHK-8', checkAmountShown, 'major units read as minor', { fails: ['500,00 €', { amount: 500, where: 'page' }] }),
   checkCase('CHK-9', checkRefused, 'a 201', { fails: [created({}, 201), refusedAs('CHK-9')] }),
   checkCase('CHK-10', checkRefused, 'a 200', { fails: [created({}), refusedAs('CHK-10')] }),
   ...checkoutAnswerCases(),
   checkCase('CHK-11', checkRefused, 'a 500', { fails: [created({}, 500), refusedAs('CHK-11')] }),
-  checkCase('CHK-12', checkRefusedAndStillServing, 'a 500 for the broken body', { passes: [created({}, 400), created(published.checkout()), { broken: 'a JSON array' }], fails: [created({}, 500), created(published.checkout()), { broken: 'a JSON array' }] }),
+  checkCase('CHK-12', checkRefusedAndStillServing, 'a 500 for the broken body', {
+    passes: [created({}, 400), created(published.checkout()), { broken: 'a JSON array' }],
+    fails: [created({}, 500), created(published.checkout()), { broken: 'a JSON array' }],
+  }),
   checkCase('CHK-12', checkRefusedAndStillServing, 'a 503 after the refusal', { fails: [created({}, 400), created({}, 503), { broken: 'a JSON array' }] }),
 
   checkCase('PAGE-1', checkPaymentPageOpens, 'a 500', { passes: [page], fails: [{ ...page, status: 500 }] }),
   checkCase('PAGE-1', checkPaymentPageOpens, 'no response', { fails: [{ ...page, status: null }] }),
   checkCase('PAGE-1', checkPaymentPageOpens, 'no form', { fails: [{ ...page, formCount: 0 }] }),
-  checkCase('PAGE-1', checkPaymentPageOpens, 'an ATM page without the reference', { passes: [{ ...page, formCount: 0, text: atmPage.text }, { atm: true }], fails: [{ ...page, formCount: 0, text: 'Not found' }, { atm: true }] }),
-  checkCase('PAGE-2', checkFormInsideWidgets, 'nothing rendered', { passes: [{ scriptUrl: page.url, formCount: 2, html: '<input>' }], fails: [{ scriptUrl: page.url, formCount: 0, html: '' }] }),
-  checkCase('PAGE-3', checkRedirect, 'no id', { fails: ['https://shop.test/done', { actionUrl: 'https://shop.test/done', checkoutId: 'abc', clause: 'PAGE-3' }] }),
-  checkCase('PAGE-4', checkRedirect, 'a mangled deep link', { fails: ['myshop:/paid?id=abc', { actionUrl: 'myshop://paid', checkoutId: 'abc', clause: 'PAGE-4' }] }),
-  checkCase('PAGE-5', checkAtmPageReference, 'a reference cut to 8 digits', { passes: [atmPage, { paymentId: '1', apiReference: '002460930' }], fails: [{ ...atmPage, referenceText: '002 460 93' }, { paymentId: '1' }] }),
+  checkCase('PAGE-1', checkPaymentPageOpens, 'an ATM page without the reference', {
+    passes: [{ ...page, formCount: 0, text: atmPage.text }, { atm: true }],
+    fails: [{ ...page, formCount: 0, text: 'Not found' }, { atm: true }],
+  }),
+  checkCase('PAGE-2', checkFormInsideWidgets, 'nothing rendered', {
+    passes: [{ scriptUrl: page.url, formCount: 2, html: '<input>' }],
+    fails: [{ scriptUrl: page.url, formCount: 0, html: '' }],
+  }),
+  checkCase('PAGE-3', checkRedirect, 'no id', {
+    fails: ['https://shop.test/done', { actionUrl: 'https://shop.test/done', checkoutId: 'abc', clause: 'PAGE-3' }],
+  }),
+  checkCase('PAGE-4', checkRedirect, 'a mangled deep link', {
+    fails: ['myshop:/paid?id=abc', { actionUrl: 'myshop://paid', checkoutId: 'abc', clause: 'PAGE-4' }],
+  }),
+  checkCase('PAGE-5', checkAtmPageReference, 'a reference cut to 8 digits', {
+    passes: [atmPage, { paymentId: '1', apiReference: '002460930' }],
+    fails: [{ ...atmPage, referenceText: '002 460 93' }, { paymentId: '1' }],
+  }),
   checkCase('PAGE-5', checkAtmPageReference, 'no entity', { fails: [{ ...atmPage, entityText: ' ' }, { paymentId: '1' }] }),
   checkCase('PAGE-5', checkAtmPageReference, "another entity than the API's", {
-    passes: [{ ...atmPage, referenceText: atmPage.text, entityText: atmPage.text }, { paymentId: '1', apiReference: '002460930', apiEntity: '12797' }],
+    passes: [
+      { ...atmPage, referenceText: atmPage.text, entityText: atmPage.text },
+      { paymentId: '1', apiReference: '002460930', apiEntity: '12797' },
+    ],
     fails: [atmPage, { paymentId: '1', apiEntity: '12798' }],
   }),
-  checkCase('PAGE-5', checkAtmPageReference, "another reference than the API's", { passes: [atmPage, { paymentId: '1' }], fails: [atmPage, { paymentId: '1', apiReference: '002460931' }] }),
-  checkCase('PAGE-6', checkConsentOffer, 'no offer with allowRegistration', { passes: [{ url: page.url, consentOffered: true }, { allowRegistration: true }], fails: [{ url: page.url, consentOffered: false }, { allowRegistration: true }] }),
-  checkCase('PAGE-6', checkConsentOffer, 'an offer without allowRegistration', { passes: [{ url: page.url, consentOffered: false }, { allowRegistration: false }], fails: [{ url: page.url, consentOffered: true }, { allowRegistration: false }] }),
-  checkCase('PAGE-7', checkNothingPostedToAction, 'a POST beside the browser', { passes: [[notification(undefined, 'GET')], { browserVisited: true }], fails: [[notification(undefined, 'GET'), notification({ state: 'paid' })], { browserVisited: true }] }),
-  checkCase('PAGE-7', checkNothingPostedToAction, 'a GET with no browser', { passes: [[], { browserVisited: false }], fails: [[notification(undefined, 'GET')], { browserVisited: false }] }),
+  checkCase('PAGE-5', checkAtmPageReference, "another reference than the API's", {
+    passes: [atmPage, { paymentId: '1' }],
+    fails: [atmPage, { paymentId: '1', apiReference: '002460931' }],
+  }),
+  checkCase('PAGE-6', checkConsentOffer, 'no offer with allowRegistration', {
+    passes: [{ url: page.url, consentOffered: true }, { allowRegistration: true }],
+    fails: [{ url: page.url, consentOffered: false }, { allowRegistration: true }],
+  }),
+  checkCase('PAGE-6', checkConsentOffer, 'an offer without allowRegistration', {
+    passes: [{ url: page.url, consentOffered: false }, { allowRegistration: false }],
+    fails: [{ url: page.url, consentOffered: true }, { allowRegistration: false }],
+  }),
+  checkCase('PAGE-7', checkNothingPostedToAction, 'a POST beside the browser', {
+    passes: [[notification(undefined, 'GET')], { browserVisited: true }],
+    fails: [[notification(undefined, 'GET'), notification({ state: 'paid' })], { browserVisited: true }],
+  }),
+  checkCase('PAGE-7', checkNothingPostedToAction, 'a GET with no browser', {
+    passes: [[], { browserVisited: false }],
+    fails: [[notification(undefined, 'GET')], { browserVisited: false }],
+  }),
 
-  checkCase('TOK-1', checkMethodStored, 'nothing stored', { passes: [methodsAnswer(published.methods()), { paidWith: paidCard, clause: 'TOK-1' }], fails: [methodsAnswer(emptyList), { paidWith: paidCard, clause: 'TOK-1' }] }),
+  checkCase('TOK-1', checkMethodStored, 'nothing stored', {
+    passes: [methodsAnswer(published.methods()), { paidWith: paidCard, clause: 'TOK-1' }],
+    fails: [methodsAnswer(emptyList), { paidWith: paidCard, clause: 'TOK-1' }],
+  }),
   checkCase('TOK-2', checkMethodStored, 'nothing stored', { fails: [methodsAnswer(emptyList), { paidWith: paidCard, clause: 'TOK-2' }] }),
-  checkCase('TOK-2', checkNothingStored, 'a method stored', { fails: [methodsAnswer(published.methods()), { clause: 'TOK-2', why: 'where the customer declined' }] }),
-  checkCase('TOK-3', checkNothingStored, 'a method stored', { passes: [methodsAnswer(emptyList), { clause: 'TOK-3', why: 'x' }], fails: [methodsAnswer(published.methods()), { clause: 'TOK-3', why: 'x' }] }),
+  checkCase('TOK-2', checkNothingStored, 'a method stored', {
+    fails: [methodsAnswer(published.methods()), { clause: 'TOK-2', why: 'where the customer declined' }],
+  }),
+  checkCase('TOK-3', checkNothingStored, 'a method stored', {
+    passes: [methodsAnswer(emptyList), { clause: 'TOK-3', why: 'x' }],
+    fails: [methodsAnswer(published.methods()), { clause: 'TOK-3', why: 'x' }],
+  }),
   checkCase('TOK-4', checkNothingStored, 'a method stored', { fails: [methodsAnswer(published.methods()), { clause: 'TOK-4', why: 'x' }] }),
-  checkCase('TOK-5', checkOnlyStorableTypes, 'an MB stored', { fails: [methodsAnswer(changed(published.methods(), (body) => body.data.push({ type: 'MB', uuid: '95668f83-7623-4de5-91c7-ac447c504ebf' })))] }),
+  checkCase('TOK-5', checkOnlyStorableTypes, 'an MB stored', {
+    fails: [methodsAnswer(changed(published.methods(), (body) => body.data.push({ type: 'MB', uuid: '95668f83-7623-4de5-91c7-ac447c504ebf' })))],
+  }),
   checkCase('TOK-6', checkNothingStored, "another customer's method", { fails: [methodsAnswer(published.methods()), { clause: 'TOK-6', why: 'x' }] }),
   checkCase('TOK-6', checkOnlyOwnMethods, 'a method this customer never paid with, beside its own', {
     passes: [methodsAnswer(published.methods()), { before: [], paid: paidForPublished() }],
@@ -414,7 +513,10 @@ const checkCases: CheckCase[] = [
   }),
 
   checkCase('PML-1', checkStoredMethods, 'data an object', { fails: [methodsAnswer({ ...emptyList, data: {} })] }),
-  checkCase('PML-1', checkMethodCount, 'one element for two stored', { passes: [methodsAnswer(published.methods()), { stored: 2 }], fails: [methodsAnswer(published.methods()), { stored: 3 }] }),
+  checkCase('PML-1', checkMethodCount, 'one element for two stored', {
+    passes: [methodsAnswer(published.methods()), { stored: 2 }],
+    fails: [methodsAnswer(published.methods()), { stored: 3 }],
+  }),
   checkCase('PML-1', checkSuccess, 'a 404', { fails: [methodsAnswer({}, 404), 'PML-1'] }),
   checkCase('PML-1', checkListAnswered, 'a 500 (a 404 is an empty list, PML-7)', { passes: [methodsAnswer({}, 404)], fails: [methodsAnswer({}, 500)] }),
   checkCase('PML-1', checkMethodCount, "another customer's method counted as this one's", {
@@ -422,21 +524,50 @@ const checkCases: CheckCase[] = [
     fails: [methodsAnswer(published.methods()), { stored: 1 }],
   }),
   checkCase('PML-2', checkStoredMethods, 'code instead of type', { fails: [methodsAnswer(payload('payment-methods-response--getPaymentMethods--1'))] }),
-  checkCase('PML-3', checkStoredMethods, 'expireMonth of one digit', { fails: [methodsAnswer(changed(published.methods(), (body) => (body.data[0].expireMonth = '5')))] }),
-  checkCase('PML-3', checkMethodTypeListed, 'no CC', { passes: [methodsAnswer(published.methods()), { type: 'CC' }], fails: [methodsAnswer(emptyList), { type: 'CC' }] }),
-  checkCase('PML-4', checkStoredMethods, 'last3Digitis of four digits', { fails: [methodsAnswer(changed(published.methods(), (body) => (body.data[1].last3Digitis = '2631')))] }),
-  checkCase('PML-4', checkMethodTypeListed, 'no MW', { passes: [methodsAnswer(published.methods()), { type: 'MW' }], fails: [methodsAnswer(emptyList), { type: 'MW' }] }),
-  checkCase('PML-5', checkMethodStored, 'another expiry', { fails: [methodsAnswer(published.methods()), { paidWith: { method: 'CC', card: { ...paidCard.card, expireYear: '2027' } }, clause: 'TOK-1' }] }),
-  checkCase('PML-6', checkStoredMethods, 'a uuid twice', { fails: [methodsAnswer(changed(published.methods(), (body) => (body.data[1].uuid = body.data[0].uuid)))] }),
+  checkCase('PML-3', checkStoredMethods, 'expireMonth of one digit', {
+    fails: [methodsAnswer(changed(published.methods(), (body) => (body.data[0].expireMonth = '5')))],
+  }),
+  checkCase('PML-3', checkMethodTypeListed, 'no CC', {
+    passes: [methodsAnswer(published.methods()), { type: 'CC' }],
+    fails: [methodsAnswer(emptyList), { type: 'CC' }],
+  }),
+  checkCase('PML-4', checkStoredMethods, 'last3Digitis of four digits', {
+    fails: [methodsAnswer(changed(published.methods(), (body) => (body.data[1].last3Digitis = '2631')))],
+  }),
+  checkCase('PML-4', checkMethodTypeListed, 'no MW', {
+    passes: [methodsAnswer(published.methods()), { type: 'MW' }],
+    fails: [methodsAnswer(emptyList), { type: 'MW' }],
+  }),
+  checkCase('PML-5', checkMethodStored, 'another expiry', {
+    fails: [methodsAnswer(published.methods()), { paidWith: { method: 'CC', card: { ...paidCard.card, expireYear: '2027' } }, clause: 'TOK-1' }],
+  }),
+  checkCase('PML-6', checkStoredMethods, 'a uuid twice', {
+    fails: [methodsAnswer(changed(published.methods(), (body) => (body.data[1].uuid = body.data[0].uuid)))],
+  }),
 
-  checkCase('REF-1', checkReferenceCreated, 'a 500', { passes: [exchange('POST', '/payments/references', {}, {}, 201)], fails: [exchange('POST', '/payments/references', {}, {}, 500)] }),
-  checkCase('REF-2', checkPayment, 'a reference of 8 digits', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.referenceDetails.reference = '02492617'))), confirmed] }),
-  checkCase('REF-3', checkPayment, 'no entity', { fails: [paymentAnswer(changed(published.payment(), (body) => delete body.data.referenceDetails.entity)), confirmed] }),
+  checkCase('REF-1', checkReferenceCreated, 'a 500', {
+    passes: [exchange('POST', '/payments/references', {}, {}, 201)],
+    fails: [exchange('POST', '/payments/references', {}, {}, 500)],
+  }),
+  checkCase('REF-2', checkPayment, 'a reference of 8 digits', {
+    fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.referenceDetails.reference = '02492617'))), confirmed],
+  }),
+  checkCase('REF-3', checkPayment, 'no entity', {
+    fails: [paymentAnswer(changed(published.payment(), (body) => delete body.data.referenceDetails.entity)), confirmed],
+  }),
   checkCase('REF-3', checkSuccess, 'a 404', { fails: [paymentAnswer({}, 404), 'REF-3'] }),
-  checkCase('REF-4', checkPayment, 'updatedAt without offset', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.updatedAt = '2022-03-09 14:45:56'))), confirmed] }),
-  checkCase('REF-5', checkPayment, 'the amount a string', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.amount = '100'))), confirmed] }),
-  checkCase('REF-5', checkPaymentEchoes, 'another amount', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.amount = 1))), { requested: payload('reference-request--payment-multibanco--1') }] }),
-  checkCase('REF-6', checkConfirmed, 'still pending', { fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.stateDetails.state = 'pending')))] }),
+  checkCase('REF-4', checkPayment, 'updatedAt without offset', {
+    fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.updatedAt = '2022-03-09 14:45:56'))), confirmed],
+  }),
+  checkCase('REF-5', checkPayment, 'the amount a string', {
+    fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.amount = '100'))), confirmed],
+  }),
+  checkCase('REF-5', checkPaymentEchoes, 'another amount', {
+    fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.amount = 1))), { requested: payload('reference-request--payment-multibanco--1') }],
+  }),
+  checkCase('REF-6', checkConfirmed, 'still pending', {
+    fails: [paymentAnswer(changed(published.payment(), (body) => (body.data.stateDetails.state = 'pending')))],
+  }),
   checkCase('REF-7', checkNotConfirmed, 'confirmed', {
     passes: [paymentAnswer(changed(published.payment(), (body) => (body.data.stateDetails.state = 'pending'))), { why: 'x' }],
     fails: [paymentAnswer(published.payment()), { why: 'x' }],
@@ -444,46 +575,88 @@ const checkCases: CheckCase[] = [
   checkCase('REF-8', checkDistinctReferences, 'one reference twice', { fails: [[published.payment().data, { ...published.payment().data, id: '2' }]] }),
   checkCase('REF-9', checkRefused, 'a 200', { fails: [exchange('POST', '/payments/references', {}, {}, 200), refusedAs('REF-9')] }),
 
-  checkCase('EVT-1', checkNotified, 'nothing received', { passes: [[notification(payload('notification--payload-example--1'))], notified('EVT-1')], fails: [[], notified('EVT-1')] }),
-  checkCase('EVT-2', checkNotified, 'nothing received', { passes: [[notification({ other: '1' }), notification({ id: '43320' })], notified('EVT-2')], fails: [[], notified('EVT-2')] }),
+  checkCase('EVT-1', checkNotified, 'nothing received', {
+    passes: [[notification(payload('notification--payload-example--1'))], notified('EVT-1')],
+    fails: [[], notified('EVT-1')],
+  }),
+  checkCase('EVT-2', checkNotified, 'nothing received', {
+    passes: [[notification({ other: '1' }), notification({ id: '43320' })], notified('EVT-2')],
+    fails: [[], notified('EVT-2')],
+  }),
   checkCase('EVT-3', checkNotified, 'nothing naming the payment', { fails: [[notification({ status: 'paid' })], notified('EVT-2')] }),
   checkCase('EVT-3', checkNotificationIdentifies, 'neither id nor reference', { fails: [notification({ status: 'paid' }), aboutPayment] }),
-  checkCase('EVT-4', checkNotNotified, 'a notification for an unpaid reference', { passes: [[], { why: 'for an unpaid reference' }], fails: [[notification({ status: 'paid' })], { why: 'for an unpaid reference' }] }),
+  checkCase('EVT-4', checkNotNotified, 'a notification for an unpaid reference', {
+    passes: [[], { why: 'for an unpaid reference' }],
+    fails: [[notification({ status: 'paid' })], { why: 'for an unpaid reference' }],
+  }),
   checkCase('EVT-4', checkNotNotified, 'one naming the payment at the webhook', {
     passes: [[notification({ id: '1' })], { why: 'for an unpaid reference', about: aboutPayment }],
     fails: [[notification({ id: '1' }), notification({ reference: '002460930' })], { why: 'for an unpaid reference', about: aboutPayment }],
   }),
-  checkCase('EVT-4', checkNotNotified, 'its reference at the webhook, where another payment\'s notification holds its id by chance', {
-    passes: [[notification({ webhook: { id: aboutPayment.id }, payments: [{ id: '999', amount: Number(aboutPayment.id), referenceDetails: { reference: '123456789' } }] })], { why: 'for an unpaid reference', about: aboutPayment }],
-    fails: [[notification({ webhook: { id: '7' }, payments: [{ id: '999', referenceDetails: { reference: aboutPayment.reference } }] })], { why: 'for an unpaid reference', about: aboutPayment }],
+  checkCase('EVT-4', checkNotNotified, "its reference at the webhook, where another payment's notification holds its id by chance", {
+    passes: [
+      [
+        notification({
+          webhook: { id: aboutPayment.id },
+          payments: [{ id: '999', amount: Number(aboutPayment.id), referenceDetails: { reference: '123456789' } }],
+        }),
+      ],
+      { why: 'for an unpaid reference', about: aboutPayment },
+    ],
+    fails: [
+      [notification({ webhook: { id: '7' }, payments: [{ id: '999', referenceDetails: { reference: aboutPayment.reference } }] })],
+      { why: 'for an unpaid reference', about: aboutPayment },
+    ],
   }),
 ];
 
 for (const { clause, check, failing, passes, fails } of checkCases) {
   test(`${check.name} names ${clause} on ${failing}`, () => {
-    assert.ok(fails.some((problem) => problem.clause === clause), JSON.stringify(fails));
+    assert.ok(
+      fails.some((problem) => problem.clause === clause),
+      JSON.stringify(fails),
+    );
     assert.ok(fails.every((problem) => problem.message.length > 0));
     if (passes) assert.deepEqual(passes, []);
   });
 }
 
 test('the registry gives every MUST and SHOULD clause of the catalogue a check, and names no other clause', () => {
-  const judged = clauses().filter((clause) => clause.level !== 'INFO').map((clause) => clause.id);
+  const judged = clauses()
+    .filter((clause) => clause.level !== 'INFO')
+    .map((clause) => clause.id);
   for (const id of judged) assert.ok((checksByClause[id] ?? []).length > 0, `${id} has no check in the registry`);
-  assert.deepEqual(Object.keys(checksByClause).filter((id) => !judged.includes(id)), []);
+  assert.deepEqual(
+    Object.keys(checksByClause).filter((id) => !judged.includes(id)),
+    [],
+  );
 });
 
 test('each check of the registry names its clause on an observation of the table, and the table holds nothing else', () => {
   const pair = (clause: string, check: { name: string }) => `${clause} ${check.name}`;
   const registered = Object.entries(checksByClause).flatMap(([clause, checks]) => checks.map((check) => pair(clause, check)));
   const tabled = new Set(checkCases.map(({ clause, check }) => pair(clause, check)));
-  assert.deepEqual(registered.filter((entry) => !tabled.has(entry)), []);
-  assert.deepEqual([...tabled].filter((entry) => !registered.includes(entry)), []);
+  assert.deepEqual(
+    registered.filter((entry) => !tabled.has(entry)),
+    [],
+  );
+  assert.deepEqual(
+    [...tabled].filter((entry) => !registered.includes(entry)),
+    [],
+  );
 });
 
 test('holdsPartOf: a card stored with one value written wrong still holds part of the payment; another card or wallet does not', () => {
   const paid = { method: 'CC' as const, card: { number: '4111111111111111', holder: 'Inês Ferreira', expireMonth: '07', expireYear: '2031' } };
-  const stored = { type: 'CC', uuid: '0b7e4f6a-1c2d-4e5f-8a9b-0c1d2e3f4a5b', brand: 'VISA', last4Digitis: '1111', holder: 'INES FERREIRA', expireMonth: '07', expireYear: '2031' };
+  const stored = {
+    type: 'CC',
+    uuid: '0b7e4f6a-1c2d-4e5f-8a9b-0c1d2e3f4a5b',
+    brand: 'VISA',
+    last4Digitis: '1111',
+    holder: 'INES FERREIRA',
+    expireMonth: '07',
+    expireYear: '2031',
+  };
   assert.equal(holdsPartOf({ ...stored, last4Digitis: '1112' } as never, paid), true);
   assert.equal(holdsPartOf({ ...stored, expireYear: '2032' } as never, paid), true);
   assert.equal(holdsPartOf({ ...stored, last4Digitis: '4242', holder: 'Rui Costa' } as never, paid), false);

@@ -27,9 +27,7 @@ test('the reference sandbox is conformant, every MUST and SHOULD clause passed, 
   assert.equal(result.code, 0, `${result.stdout.slice(-3000)}\n${result.stderr}`);
   assert.equal(report.verdict, 'conformant');
   assert.equal(report.seed, 20261121);
-  const notPassed = report.clauses
-    .filter((clause) => clause.level !== 'INFO' && clause.status !== 'passed')
-    .map((clause) => `${clause.id}: ${clause.status}`);
+  const notPassed = report.clauses.filter((clause) => clause.level !== 'INFO' && clause.status !== 'passed').map((clause) => `${clause.id}: ${clause.status}`);
   assert.deepEqual(notPassed, []);
   for (const clause of report.clauses.filter((c) => c.level === 'INFO')) assert.equal(clause.status, 'observed', clause.id);
   assert.match(result.stdout, /conformant/);
@@ -43,7 +41,10 @@ test('a Prism mock passes every check it can answer; the rest are skipped with a
   assert.equal(result.code, 0, `${result.stdout.slice(-3000)}\n${result.stderr}`);
   assert.equal(report.verdict, 'conformant');
   const tests = report.clauses.flatMap((clause) => clause.tests);
-  assert.ok(tests.some((test) => test.status === 'passed'), 'some checks ran against the mock');
+  assert.ok(
+    tests.some((test) => test.status === 'passed'),
+    'some checks ran against the mock',
+  );
   for (const skipped of tests.filter((test) => test.status === 'skipped')) {
     assert.ok(skipped.reason && skipped.reason.length > 0, `skipped without a reason: ${skipped.title}`);
   }
@@ -61,25 +62,36 @@ async function runObserved(t: { after(fn: () => void): void }, upstream: string,
   const run = readReport(out);
   // Of the clauses observe could judge from the exchanges alone, the same ones fail in both.
   const judged = new Set(observed.clauses.filter((clause) => ['passed', 'failed', 'warning'].includes(clause.status)).map((clause) => clause.id));
-  assert.deepEqual(failing(observed), failing(run).filter((id) => judged.has(id)), 'observe and the run disagree');
+  assert.deepEqual(
+    failing(observed),
+    failing(run).filter((id) => judged.has(id)),
+    'observe and the run disagree',
+  );
   return { result, run, judged };
 }
 
-test('an unprofiled URL target with the four helpers is probed, every MUST and SHOULD clause is verified, and observe agrees', { timeout: runTimeoutMs }, async (t) => {
-  const sandbox = await startSandbox({ port: 0, db: ':memory:' });
-  t.after(() => sandbox.close());
-  const { result, run: report, judged } = await runObserved(t, sandbox.url, 'conformance-probed-');
-  assert.match(result.stdout, /test helpers: found \(4\/4\)/);
-  assert.equal(result.code, 0, `${result.stdout.slice(-3000)}\n${result.stderr}`);
-  assert.deepEqual([report.coverage.partial, report.coverage.skipped, report.coverage.untested], [false, [], []]);
-  assert.equal(report.coverage.verified.length, clauses().filter((clause) => clause.level !== 'INFO').length);
-  assert.ok(judged.size >= 20, `observe judged only ${[...judged].join(', ')}`);
-});
+test(
+  'an unprofiled URL target with the four helpers is probed, every MUST and SHOULD clause is verified, and observe agrees',
+  { timeout: runTimeoutMs },
+  async (t) => {
+    const sandbox = await startSandbox({ port: 0, db: ':memory:' });
+    t.after(() => sandbox.close());
+    const { result, run: report, judged } = await runObserved(t, sandbox.url, 'conformance-probed-');
+    assert.match(result.stdout, /test helpers: found \(4\/4\)/);
+    assert.equal(result.code, 0, `${result.stdout.slice(-3000)}\n${result.stderr}`);
+    assert.deepEqual([report.coverage.partial, report.coverage.skipped, report.coverage.untested], [false, [], []]);
+    assert.equal(report.coverage.verified.length, clauses().filter((clause) => clause.level !== 'INFO').length);
+    assert.ok(judged.size >= 20, `observe judged only ${[...judged].join(', ')}`);
+  },
+);
 
 test('the run and observe, fed the same exchanges of a faulty target, fail the same clauses', { timeout: runTimeoutMs }, async (t) => {
   const faults = ['reference-ten-digits', 'store-variant-without-layout-refused', 'payment-amount-in-major-units', 'registration-rule-3-ignored'];
   const sandbox = await startSandbox({ port: 0, db: ':memory:' });
-  const faulty = await startProxy({ upstream: sandbox.url, transform: combine(...faults.map((name) => mutants.find((mutant) => mutant.name === name)!.transform)) });
+  const faulty = await startProxy({
+    upstream: sandbox.url,
+    transform: combine(...faults.map((name) => mutants.find((mutant) => mutant.name === name)!.transform)),
+  });
   t.after(async () => {
     await faulty.close();
     await sandbox.close();
@@ -89,35 +101,42 @@ test('the run and observe, fed the same exchanges of a faulty target, fail the s
   for (const id of ['REF-2', 'CHK-6', 'REF-5', 'CHK-10']) assert.ok(failing(run).includes(id), `${id} not failed: ${failing(run).join(', ')}`);
 });
 
-test('a target without test helpers is incomplete, naming what was not verified; conformant only with --allow-partial', { timeout: runTimeoutMs }, async (t) => {
-  const sandbox = await startSandbox({ port: 0, db: ':memory:' });
-  const helperless = await startProxy({ upstream: sandbox.url, transform: withoutTestHelpers });
-  t.after(async () => {
-    await helperless.close();
-    await sandbox.close();
-  });
-  const dir = tempDir(t, 'conformance-helperless-');
-  const [strictRun, partialRun] = await Promise.all([
-    cli(['run', '--base-url', helperless.url, '--seed', '5', '--out', join(dir, 'strict')], { timeoutMs: runTimeoutMs }),
-    cli(['run', '--base-url', helperless.url, '--seed', '5', '--allow-partial', '--out', join(dir, 'partial')], { timeoutMs: runTimeoutMs }),
-  ]);
-  assert.match(strictRun.stdout, /test helpers: not found: POST \/test-helpers\/customers answered 404/);
-  assert.equal(strictRun.code, 2, strictRun.stdout.slice(-3000));
-  const incomplete = readReport(join(dir, 'strict'));
-  assert.equal(incomplete.verdict, 'incomplete');
-  for (const id of ['TOK-1', 'TOK-6', 'PML-5', 'REF-6', 'REF-7', 'EVT-1', 'EVT-2', 'EVT-3']) assert.match(incomplete.reason!, new RegExp(`\\b${id}\\b`));
-  // Each with what would verify it: the interbank confirmation, customers registered out of band, the hosted page's selectors.
-  assert.match(incomplete.reason!, /REF-6.*: target has no test helpers: only the interbank network confirms a reference.* \(to verify: the test helpers/);
-  assert.match(incomplete.reason!, /TOK-1.*: target has no register-customer helper and the profile names too few customers .* \(to verify: customers registered out of band/);
-  assert.match(incomplete.reason!, /PAGE-3.*: profile gives no hosted-page selector for cardNumber \(to verify: /);
+test(
+  'a target without test helpers is incomplete, naming what was not verified; conformant only with --allow-partial',
+  { timeout: runTimeoutMs },
+  async (t) => {
+    const sandbox = await startSandbox({ port: 0, db: ':memory:' });
+    const helperless = await startProxy({ upstream: sandbox.url, transform: withoutTestHelpers });
+    t.after(async () => {
+      await helperless.close();
+      await sandbox.close();
+    });
+    const dir = tempDir(t, 'conformance-helperless-');
+    const [strictRun, partialRun] = await Promise.all([
+      cli(['run', '--base-url', helperless.url, '--seed', '5', '--out', join(dir, 'strict')], { timeoutMs: runTimeoutMs }),
+      cli(['run', '--base-url', helperless.url, '--seed', '5', '--allow-partial', '--out', join(dir, 'partial')], { timeoutMs: runTimeoutMs }),
+    ]);
+    assert.match(strictRun.stdout, /test helpers: not found: POST \/test-helpers\/customers answered 404/);
+    assert.equal(strictRun.code, 2, strictRun.stdout.slice(-3000));
+    const incomplete = readReport(join(dir, 'strict'));
+    assert.equal(incomplete.verdict, 'incomplete');
+    for (const id of ['TOK-1', 'TOK-6', 'PML-5', 'REF-6', 'REF-7', 'EVT-1', 'EVT-2', 'EVT-3']) assert.match(incomplete.reason!, new RegExp(`\\b${id}\\b`));
+    // Each with what would verify it: the interbank confirmation, customers registered out of band, the hosted page's selectors.
+    assert.match(incomplete.reason!, /REF-6.*: target has no test helpers: only the interbank network confirms a reference.* \(to verify: the test helpers/);
+    assert.match(
+      incomplete.reason!,
+      /TOK-1.*: target has no register-customer helper and the profile names too few customers .* \(to verify: customers registered out of band/,
+    );
+    assert.match(incomplete.reason!, /PAGE-3.*: profile gives no hosted-page selector for cardNumber \(to verify: /);
 
-  assert.equal(partialRun.code, 0, partialRun.stdout.slice(-3000));
-  const partial = readReport(join(dir, 'partial'));
-  assert.equal(partial.verdict, 'conformant');
-  assert.equal(partial.coverage.partial, true);
-  const statement = partial.coverage.statement;
-  assert.match(statement, /^partial: verified \d+ of \d+ MUST\/SHOULD clauses; not verified: .*TOK-1/);
-  assert.ok(readFileSync(join(dir, 'partial', 'summary.md'), 'utf8').startsWith(statement));
-  assert.ok(readFileSync(join(dir, 'partial', 'report.html'), 'utf8').includes('<p class="coverage partial">partial: verified'));
-  assert.ok(readFileSync(join(dir, 'partial', 'junit.xml'), 'utf8').includes('<property name="coverage" value="partial: verified'));
-});
+    assert.equal(partialRun.code, 0, partialRun.stdout.slice(-3000));
+    const partial = readReport(join(dir, 'partial'));
+    assert.equal(partial.verdict, 'conformant');
+    assert.equal(partial.coverage.partial, true);
+    const statement = partial.coverage.statement;
+    assert.match(statement, /^partial: verified \d+ of \d+ MUST\/SHOULD clauses; not verified: .*TOK-1/);
+    assert.ok(readFileSync(join(dir, 'partial', 'summary.md'), 'utf8').startsWith(statement));
+    assert.ok(readFileSync(join(dir, 'partial', 'report.html'), 'utf8').includes('<p class="coverage partial">partial: verified'));
+    assert.ok(readFileSync(join(dir, 'partial', 'junit.xml'), 'utf8').includes('<property name="coverage" value="partial: verified'));
+  },
+);

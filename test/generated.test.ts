@@ -21,11 +21,19 @@ test('generation is deterministic', async () => {
 test('the clause index is fresh, and names for every MUST and SHOULD clause its tests and a mutant killed on it', () => {
   const rendered = renderClauseIndex();
   assert.ok(readFileSync(new URL(clauseIndexFile, generatedFiles.root), 'utf8') === rendered, `${clauseIndexFile} is stale: run npm run generate`);
-  const sections = new Map(rendered.split('\n## ').slice(1).map((section) => [section.split('\n')[0], section]));
+  const sections = new Map(
+    rendered
+      .split('\n## ')
+      .slice(1)
+      .map((section) => [section.split('\n')[0], section]),
+  );
   for (const clause of clauses().filter((clause) => clause.level !== 'INFO')) {
     const section = sections.get(clause.id) ?? '';
     assert.match(section, /- tests:\n {2}- `specs\//, `${clause.id} names no test`);
     assert.doesNotMatch(section, /- mutants killed on it: none/, `${clause.id} names no mutant`);
   }
-  assert.match(sections.get('CHK-5')!, /checks: `checkCheckoutCreated`[\s\S]*`specs\/checkouts\.spec\.ts`: creating checkouts › for layout default[\s\S]*`default-layout-without-page_layout`/);
+  assert.match(
+    sections.get('CHK-5')!,
+    /checks: `checkCheckoutCreated`[\s\S]*`specs\/checkouts\.spec\.ts`: creating checkouts › for layout default[\s\S]*`default-layout-without-page_layout`/,
+  );
 });

@@ -28,8 +28,7 @@ import {
 
 const seed = 20_240_601;
 const numRuns = 200;
-const check = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => void) =>
-  fc.assert(fc.property(arbitrary, predicate), { seed, numRuns });
+const check = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => void) => fc.assert(fc.property(arbitrary, predicate), { seed, numRuns });
 
 const schemaValid = (body: RequestBody) => (value: unknown) => assert.deepEqual(validateRequest(body, value), []);
 
@@ -38,7 +37,10 @@ const validCheckouts: [string, fc.Arbitrary<unknown>][] = [
   ...Object.entries(rowEdgeCases),
   ...Object.entries(beyondRowCases),
   ['anyValidCheckout', anyValidCheckout],
-  ...allowedLayoutCodeCombinations.map((combination): [string, fc.Arbitrary<unknown>] => [`combination ${JSON.stringify(combination)}`, checkoutOf(combination)]),
+  ...allowedLayoutCodeCombinations.map((combination): [string, fc.Arbitrary<unknown>] => [
+    `combination ${JSON.stringify(combination)}`,
+    checkoutOf(combination),
+  ]),
 ];
 for (const [name, arbitrary] of validCheckouts) {
   test(`valid checkout ${name} is schema-valid`, () => check(arbitrary, schemaValid('checkout')));
@@ -109,7 +111,10 @@ test('row edge cases: non-ASCII names, action URLs with a query or a fragment, d
   check(rowEdgeCases.actionUrlWithQuery, ({ redirects }) => assert.ok(new URL(redirects![0].url).search.length > 1));
   check(rowEdgeCases.actionUrlWithFragment, ({ redirects }) => assert.ok(new URL(redirects![0].url).hash.length > 1));
   const links = fc.sample(checkoutVariants.embedMobile, { seed, numRuns }).map((c) => c.redirects![0].url);
-  assert.ok(links.some((url) => /^[a-z0-9]+\.[a-z0-9.]+:\/\//.test(url)), 'a scheme with dots');
+  assert.ok(
+    links.some((url) => /^[a-z0-9]+\.[a-z0-9.]+:\/\//.test(url)),
+    'a scheme with dots',
+  );
   assert.ok(links.some((url) => url.includes('#')) && links.some((url) => url.includes('?')) && links.some((url) => !/[?#]/.test(url)));
 });
 
@@ -187,40 +192,69 @@ test('wallets: country codes of digits, 351 and others, and a 9-digit number', (
 });
 
 test('every input class of a valid request is schema-valid; each class of a broken case breaks its clause only', () => {
-  for (const classes of Object.values(checkoutClasses)) for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('checkout', value), [], name));
-  for (const classes of Object.values(referenceClasses)) for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('reference', value), [], name));
+  for (const classes of Object.values(checkoutClasses))
+    for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('checkout', value), [], name));
+  for (const classes of Object.values(referenceClasses))
+    for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('reference', value), [], name));
   for (const broken of brokenCheckouts) for (const { arbitrary } of broken.classes) check(arbitrary, assertBrokenFor('checkout', broken));
   for (const broken of brokenReferences) for (const { arbitrary } of broken.classes) check(arbitrary, assertBrokenFor('reference', broken));
 });
 
 test('input classes have names of their own per clause, and the valid references end in the future (REF-1)', () => {
   for (const [clause, names] of Object.entries(classNamesByClause)) assert.equal(new Set(names).size, names.length, `${clause}: ${names.join(', ')}`);
-  for (const classes of Object.values(referenceClasses)) for (const { arbitrary } of classes) check(arbitrary, ({ validDate }) => assert.ok(Date.parse(validDate.end) > Date.now()));
+  for (const classes of Object.values(referenceClasses))
+    for (const { arbitrary } of classes) check(arbitrary, ({ validDate }) => assert.ok(Date.parse(validDate.end) > Date.now()));
   const amounts = checkoutClasses['CHK-1'].map(({ name }) => name).filter((name) => name.startsWith('amount '));
-  assert.deepEqual(amounts, ['amount 100', 'amount 999,999', 'amount 1', 'amount 99', 'amount 9,999,999', 'amount 10,000,000', 'amount 2^31-1', 'amount 2^31', 'amount 2^53-1']);
-  assert.ok(checkoutClasses['CHK-1'].filter(({ mayBeRefused }) => !mayBeRefused).every(({ name }) => name.startsWith('row ') || /^amount (100|999,999)$/.test(name)));
+  assert.deepEqual(amounts, [
+    'amount 100',
+    'amount 999,999',
+    'amount 1',
+    'amount 99',
+    'amount 9,999,999',
+    'amount 10,000,000',
+    'amount 2^31-1',
+    'amount 2^31',
+    'amount 2^53-1',
+  ]);
+  assert.ok(
+    checkoutClasses['CHK-1'].filter(({ mayBeRefused }) => !mayBeRefused).every(({ name }) => name.startsWith('row ') || /^amount (100|999,999)$/.test(name)),
+  );
 });
 
 test('the classes that show only one fault each: a # with no digits, an unknown or lower-case code, end before start only by instant', () => {
   const names = (clause: string) => classNamesByClause[clause];
   for (const name of ['phone "#"', 'phone "351#"', 'phone "#912345678"', 'phone "351#9123abc78"']) assert.ok(names('CHK-11').includes(name), name);
-  for (const name of ['createRegistration with code "MB"', 'allowRegistration with code "DD"', 'createRegistration with code "cc"']) assert.ok(names('CHK-10').includes(name), name);
+  for (const name of ['createRegistration with code "MB"', 'allowRegistration with code "DD"', 'createRegistration with code "cc"'])
+    assert.ok(names('CHK-10').includes(name), name);
   const [asWritten] = brokenReferences[0].classes.filter(({ name }) => name === 'end before start by instant, after it as written');
-  check(asWritten.arbitrary as fc.Arbitrary<{ validDate: { start: string; end: string } }>, ({ validDate: { start, end } }) => assert.ok(Date.parse(end) < Date.parse(start) && end > start));
+  check(asWritten.arbitrary as fc.Arbitrary<{ validDate: { start: string; end: string } }>, ({ validDate: { start, end } }) =>
+    assert.ok(Date.parse(end) < Date.parse(start) && end > start),
+  );
 });
 
 test('classifyCheckout: every row of 4.1 and its edge cases is that row; with MW in place of CC a storing row is owed; a class labelled free is free, or owed where a draw has a row’s contents', () => {
-  for (const [row, arbitrary] of Object.entries(checkoutVariants)) check(arbitrary, (request) => assert.deepEqual(classifyCheckout(request), { kind: 'row', row }, JSON.stringify(request)));
-  for (const arbitrary of Object.values(rowEdgeCases)) check(arbitrary, (request) => assert.deepEqual(classifyCheckout(request), { kind: 'row', row: 'embedWeb' }));
+  for (const [row, arbitrary] of Object.entries(checkoutVariants))
+    check(arbitrary, (request) => assert.deepEqual(classifyCheckout(request), { kind: 'row', row }, JSON.stringify(request)));
+  for (const arbitrary of Object.values(rowEdgeCases))
+    check(arbitrary, (request) => assert.deepEqual(classifyCheckout(request), { kind: 'row', row: 'embedWeb' }));
   for (const row of ['storeMethod', 'storeWithConsent'] as const) {
-    check(checkoutVariants[row], (request) => assert.equal(classifyCheckout({ ...request, payment: { ...request.payment, paymentMethod: { ...request.payment!.paymentMethod, code: 'MW' } } }).kind, 'owed'));
+    check(checkoutVariants[row], (request) =>
+      assert.equal(
+        classifyCheckout({ ...request, payment: { ...request.payment, paymentMethod: { ...request.payment!.paymentMethod, code: 'MW' } } }).kind,
+        'owed',
+      ),
+    );
   }
   for (const classes of Object.values(checkoutClasses)) {
     for (const { name, arbitrary, mayBeRefused } of classes) {
       check(arbitrary, (request) => {
         const kind = classifyCheckout(request);
         if (!mayBeRefused) assert.equal(kind.kind, 'row', name);
-        else assert.ok((kind.kind === 'free' && kind.freedom === mayBeRefused) || (mayBeRefused === 'CHK-13' && (kind.kind === 'row' || kind.kind === 'owed')), `${name}: ${JSON.stringify(kind)}`);
+        else
+          assert.ok(
+            (kind.kind === 'free' && kind.freedom === mayBeRefused) || (mayBeRefused === 'CHK-13' && (kind.kind === 'row' || kind.kind === 'owed')),
+            `${name}: ${JSON.stringify(kind)}`,
+          );
       });
     }
   }

@@ -74,7 +74,10 @@ function assertFailedWithEvidence(report: Report, behaviour: HostileBehaviour) {
   assert.ok(failed.length > 0);
   for (const test of failed) {
     assert.ok(test.reason && test.reason.length > 0, test.title);
-    assert.ok(test.evidence.some((evidence) => evidence.response !== null), `${test.title}: no exchange in the evidence`);
+    assert.ok(
+      test.evidence.some((evidence) => evidence.response !== null),
+      `${test.title}: no exchange in the evidence`,
+    );
   }
   if (behaviour === 'huge-body') {
     const evidence = failed.flatMap((test) => test.evidence).filter((e) => e.response !== null);
@@ -88,36 +91,43 @@ function assertFailedWithEvidence(report: Report, behaviour: HostileBehaviour) {
 describe('hostile targets', { concurrency: true }, () => {
   for (const behaviour of hostileBehaviours.filter((b): b is SurvivalBehaviour => b in expectations)) {
     const expected = expectations[behaviour];
-    test(`${behaviour}: the run ends within ${expected.boundMs} ms, exit ${expected.code}, reason and four files, nothing left behind`, { timeout: expected.boundMs + 30_000 }, async (t) => {
-      const target = await startHostileTarget(behaviour);
-      t.after(() => target.close());
-      const out = tempDir(t, `hostile-${behaviour}-`);
-      const grep = expected.reason ? [] : ['--grep', 'ENV-1'];
-      const run = await markedRun(['run', '--base-url', target.url, '--out', out, '--seed', '5', '--timeout-ms', String(runTimeoutMs), ...grep], expected.boundMs + 20_000);
-      const console = `${run.stdout}\n${run.stderr}`;
+    test(
+      `${behaviour}: the run ends within ${expected.boundMs} ms, exit ${expected.code}, reason and four files, nothing left behind`,
+      { timeout: expected.boundMs + 30_000 },
+      async (t) => {
+        const target = await startHostileTarget(behaviour);
+        t.after(() => target.close());
+        const out = tempDir(t, `hostile-${behaviour}-`);
+        const grep = expected.reason ? [] : ['--grep', 'ENV-1'];
+        const run = await markedRun(
+          ['run', '--base-url', target.url, '--out', out, '--seed', '5', '--timeout-ms', String(runTimeoutMs), ...grep],
+          expected.boundMs + 20_000,
+        );
+        const console = `${run.stdout}\n${run.stderr}`;
 
-      assert.ok(run.durationMs < expected.boundMs, `took ${run.durationMs} ms`);
-      assert.equal(run.code, expected.code, console.slice(-3000));
-      for (const file of reportFiles) assert.ok(existsSync(join(out, file)), file);
-      const report = readReport(out);
-      if (expected.reason) {
-        assert.equal(report.verdict, 'incomplete');
-        assert.match(report.reason ?? '', expected.reason);
-        assert.ok(report.clauses.every((clause) => clause.status === 'untested'));
-      } else {
-        assertFailedWithEvidence(report, behaviour);
-      }
+        assert.ok(run.durationMs < expected.boundMs, `took ${run.durationMs} ms`);
+        assert.equal(run.code, expected.code, console.slice(-3000));
+        for (const file of reportFiles) assert.ok(existsSync(join(out, file)), file);
+        const report = readReport(out);
+        if (expected.reason) {
+          assert.equal(report.verdict, 'incomplete');
+          assert.match(report.reason ?? '', expected.reason);
+          assert.ok(report.clauses.every((clause) => clause.status === 'untested'));
+        } else {
+          assertFailedWithEvidence(report, behaviour);
+        }
 
-      const last = outcomeLines(run.stdout);
-      for (const line of last) assert.match(line, /^checkout-conformance: /, last.join('\n'));
-      assert.match(last[0], expected.reason ? /^checkout-conformance: incomplete: / : /^checkout-conformance: non-conformant: /);
-      if (expected.reason) assert.match(last[1], expected.reason);
-      assert.match(last.at(-1)!, /report .*report\.html; (partial|complete)[^:]*: verified \d+ of \d+ MUST\/SHOULD clauses$/);
-      assert.doesNotMatch(run.stderr, /\n\s+at /, 'stack trace on stderr');
-      assert.doesNotMatch(last.join('\n'), /\s+at /);
-      assert.ok(readFileSync(join(out, 'summary.md'), 'utf8').length > 0);
-      assert.deepEqual(run.leftBehind, []);
-    });
+        const last = outcomeLines(run.stdout);
+        for (const line of last) assert.match(line, /^checkout-conformance: /, last.join('\n'));
+        assert.match(last[0], expected.reason ? /^checkout-conformance: incomplete: / : /^checkout-conformance: non-conformant: /);
+        if (expected.reason) assert.match(last[1], expected.reason);
+        assert.match(last.at(-1)!, /report .*report\.html; (partial|complete)[^:]*: verified \d+ of \d+ MUST\/SHOULD clauses$/);
+        assert.doesNotMatch(run.stderr, /\n\s+at /, 'stack trace on stderr');
+        assert.doesNotMatch(last.join('\n'), /\s+at /);
+        assert.ok(readFileSync(join(out, 'summary.md'), 'utf8').length > 0);
+        assert.deepEqual(run.leftBehind, []);
+      },
+    );
   }
 });
 
@@ -126,7 +136,11 @@ test('a body that is not a JSON object is an ENV-1 failure, whichever envelope w
     const exchange = { request: { method: 'GET', url: 'http://target/customers/x/paymentMethods', headers: {} }, response: { status: 200, headers: {}, body } };
     for (const versioned of [true, false]) {
       const problems = checkEnvelope(exchange, { versioned });
-      assert.deepEqual(problems.map((problem) => problem.clause), ['ENV-1'], JSON.stringify(body));
+      assert.deepEqual(
+        problems.map((problem) => problem.clause),
+        ['ENV-1'],
+        JSON.stringify(body),
+      );
     }
   }
 });
@@ -151,7 +165,10 @@ describe('targets that refuse everything', () => {
       const run = await markedRun(['run', '--base-url', target.url, '--out', out, '--seed', '5'], 540_000);
       const report = readReport(out);
       const passed = report.clauses.filter((clause) => clause.level !== 'INFO' && clause.status === 'passed');
-      assert.deepEqual(passed.map((clause) => `${clause.id}: ${clause.tests.map((test) => test.title).join('; ')}`), []);
+      assert.deepEqual(
+        passed.map((clause) => `${clause.id}: ${clause.tests.map((test) => test.title).join('; ')}`),
+        [],
+      );
       if (behaviour === 'not-found') {
         // Nothing there: one line instead of a failure per test.
         assert.equal(run.code, 2, `${run.stdout}\n${run.stderr}`.slice(-3000));
@@ -166,7 +183,10 @@ describe('targets that refuse everything', () => {
         const refusals = report.clauses.filter((clause) => ['CHK-9', 'CHK-10', 'CHK-11', 'REF-9'].includes(clause.id));
         for (const clause of refusals) {
           const reasons = clause.tests.filter((test) => test.status === 'skipped').map((test) => test.reason ?? '');
-          assert.ok(reasons.some((reason) => /did not accept a valid request to this operation/.test(reason)), `${clause.id}: ${reasons.join('; ')}`);
+          assert.ok(
+            reasons.some((reason) => /did not accept a valid request to this operation/.test(reason)),
+            `${clause.id}: ${reasons.join('; ')}`,
+          );
         }
       }
       assert.deepEqual(run.leftBehind, []);

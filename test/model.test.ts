@@ -14,7 +14,19 @@ import { startReceiver } from '../specs/receiver.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import type { Exchange, PaidWith, Problem } from '../src/checks/index.ts';
 import { recordedBody } from '../src/core/evidence.ts';
-import { Confirm, CreateCheckout, CreateReference, Departure, finish, ListMethods, Pay, PayOnPage, SetWebhook, startModel, type World } from '../src/model/index.ts';
+import {
+  Confirm,
+  CreateCheckout,
+  CreateReference,
+  Departure,
+  finish,
+  ListMethods,
+  Pay,
+  PayOnPage,
+  SetWebhook,
+  startModel,
+  type World,
+} from '../src/model/index.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -28,7 +40,10 @@ interface FakePage {
 }
 
 async function postForm(url: string, paid: PaidWith, storeConsent: boolean): Promise<void> {
-  const fields: Record<string, string> = paid.method === 'CC' ? { cardNumber: paid.card.number, cardHolder: paid.card.holder, expireMonth: paid.card.expireMonth, expireYear: paid.card.expireYear } : { walletCountryCode: paid.wallet.countryCode, walletNumber: paid.wallet.number };
+  const fields: Record<string, string> =
+    paid.method === 'CC'
+      ? { cardNumber: paid.card.number, cardHolder: paid.card.holder, expireMonth: paid.card.expireMonth, expireYear: paid.card.expireYear }
+      : { walletCountryCode: paid.wallet.countryCode, walletNumber: paid.wallet.number };
   const form = new URLSearchParams({ method: paid.method, ...fields });
   if (storeConsent) form.set('storeConsent', 'on');
   await (await fetch(url, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form })).text();
@@ -38,7 +53,11 @@ async function worldBehind(transform?: Transform, fakePage?: FakePage): Promise<
   const sandbox = await startSandbox({ port: 0, db: ':memory:', retryDelaysMs: [200, 200] });
   const proxy = await startProxy({ upstream: sandbox.url, transform });
   const receiver = await startReceiver({ host: '127.0.0.1', publicUrl: null });
-  closers.push(() => sandbox.close(), () => proxy.close(), () => receiver.close());
+  closers.push(
+    () => sandbox.close(),
+    () => proxy.close(),
+    () => receiver.close(),
+  );
   const send = async (request: { method: string; path: string; body?: unknown }): Promise<Exchange> => {
     const url = `${proxy.url}${request.path}`;
     const answer = await fetch(url, {

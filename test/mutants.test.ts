@@ -126,7 +126,8 @@ function sandboxLike(request: Received, stub: Stub): Answer {
     case 'payCheckout':
       return { json: { checkoutId: route.param, state: 'paid', redirectUrl: `https://merchant.example/done?order=7&id=${route.param}` } };
     default:
-      if (method === 'POST' && path.startsWith('/pay/')) return { status: 303, headers: { location: `https://merchant.example/done?order=7&id=${checkoutId}` }, text: 'see other' };
+      if (method === 'POST' && path.startsWith('/pay/'))
+        return { status: 303, headers: { location: `https://merchant.example/done?order=7&id=${checkoutId}` }, text: 'see other' };
       if (path.startsWith('/pay/')) return { text: `<form action="${stub.url}/pay/${checkoutId}">Reference 012 345 678</form>` };
       return { json: { uuid: customerA } };
   }
@@ -230,7 +231,10 @@ describe('mutant proxy against a stub upstream', () => {
     const leak = await proxyWith(transformOf('methods-leak-across-customers'));
     await call(leak, 'POST', '/checkouts', { payment: { customer: { uuid: customerB } } });
     const leaked = await call(leak, 'GET', `/customers/${customerA}/paymentMethods`);
-    assert.deepEqual(leaked.body.data.map((method: any) => method.last4Digitis), ['1111', '2222']);
+    assert.deepEqual(
+      leaked.body.data.map((method: any) => method.last4Digitis),
+      ['1111', '2222'],
+    );
 
     assert.equal((await call(await proxyWith(transformOf('reference-refusals-crash')), 'POST', '/payments/references', { type: 'payment' })).status, 200);
     const refusingStub = await startStub(() => ({ status: 422, json: { error: 'bad' } }));
@@ -273,9 +277,11 @@ describe('mutant proxy against a stub upstream', () => {
   test('notifications pass the relay: delivered, dropped, misrouted, stripped, duplicated', async () => {
     const notify = (proxy: RunningProxy) => {
       const relay = stub.received.find((received) => received.path.startsWith('/payments/references'))!.json.callbackUrl;
-      return fetch(relay, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ webhook: { id: 'w1' }, payments: [{ id: paymentId }] }) }).then(
-        (response) => assert.equal(response.status, 200, `relay of ${proxy.url}`),
-      );
+      return fetch(relay, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ webhook: { id: 'w1' }, payments: [{ id: paymentId }] }),
+      }).then((response) => assert.equal(response.status, 200, `relay of ${proxy.url}`));
     };
     const createWithCallback = async (proxy: RunningProxy) => {
       stub.received.length = 0;
@@ -344,7 +350,7 @@ describe('mutant proxy against a stub upstream', () => {
     assert.equal((await fetch(onLocalhost.body.data.checkoutUrl)).status, 200);
   });
 
-  test('blame mutants: a page with no way to pay, another customer\'s malformed methods, paths answered by a redirect', async () => {
+  test("blame mutants: a page with no way to pay, another customer's malformed methods, paths answered by a redirect", async () => {
     const notFound = await proxyWith(transformOf('hosted-page-not-found'));
     await call(notFound, 'POST', '/checkouts', { payment: { paymentMethod: { code: 'CC' } }, page: { layout: 'basic' } });
     const page = await call(notFound, 'GET', `/pay/${checkoutId}`);
@@ -372,17 +378,32 @@ describe('mutant proxy against a stub upstream', () => {
     assert.equal((await call(empty, 'GET', `/customers/${customerA}/paymentMethods`)).status, 404);
     await empty.close();
     await closeServer(emptyStub.server);
-    assert.equal((await call(await proxyWith(transformOf('empty-list-404')), 'GET', `/customers/${customerA}/paymentMethods`)).status, 200, 'a list with a method stays');
+    assert.equal(
+      (await call(await proxyWith(transformOf('empty-list-404')), 'GET', `/customers/${customerA}/paymentMethods`)).status,
+      200,
+      'a list with a method stays',
+    );
 
     const windows = await proxyWith(transformOf('closed-windows-refused'));
-    const closed = await call(windows, 'POST', '/payments/references', { type: 'payment', validDate: { start: '2024-05-01T00:00:00Z', end: '2024-05-02T00:00:00Z' } });
+    const closed = await call(windows, 'POST', '/payments/references', {
+      type: 'payment',
+      validDate: { start: '2024-05-01T00:00:00Z', end: '2024-05-02T00:00:00Z' },
+    });
     assert.equal(closed.status, 422);
     assert.equal(closed.headers.get('content-type'), 'application/problem+json');
-    assert.equal((await call(windows, 'POST', '/payments/references', { type: 'payment', validDate: { start: '2024-05-01T00:00:00Z', end: '2099-01-01T00:00:00Z' } })).status, 200);
+    assert.equal(
+      (await call(windows, 'POST', '/payments/references', { type: 'payment', validDate: { start: '2024-05-01T00:00:00Z', end: '2099-01-01T00:00:00Z' } }))
+        .status,
+      200,
+    );
 
     const credentials = await proxyWith(transformOf('credentials-required'));
     assert.equal((await call(credentials, 'POST', '/checkouts', {})).status, 401);
-    const authorised = await fetch(`${credentials.url}/checkouts`, { method: 'POST', headers: { authorization: 'Basic eDp5', 'content-type': 'application/json' }, body: '{}' });
+    const authorised = await fetch(`${credentials.url}/checkouts`, {
+      method: 'POST',
+      headers: { authorization: 'Basic eDp5', 'content-type': 'application/json' },
+      body: '{}',
+    });
     assert.equal(authorised.status, 200);
     assert.equal((await call(credentials, 'POST', '/test-helpers/customers', {})).status, 200, 'the helpers are no operation of the reference');
 
@@ -390,7 +411,11 @@ describe('mutant proxy against a stub upstream', () => {
     stub.received.length = 0;
     await call(events, 'POST', '/payments/references', { type: 'payment', callbackUrl: `${receiver.url}/callback` });
     const relay = lastReceived().json.callbackUrl;
-    await fetch(relay, { method: 'POST', headers: { 'content-type': 'application/json', 'paypay-signature': 'hash=00,ts=1' }, body: JSON.stringify({ webhook: { id: 'w1' }, payments: [{ id: paymentId }] }) });
+    await fetch(relay, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'paypay-signature': 'hash=00,ts=1' },
+      body: JSON.stringify({ webhook: { id: 'w1' }, payments: [{ id: paymentId }] }),
+    });
     const event = await receiver.next();
     assert.equal(event.json.data.object.id, paymentId);
     assert.match(String(event.headers['webhook-signature']), /^v1,/);
@@ -443,16 +468,27 @@ describe('the catalogue', () => {
   });
 
   test('ties each mutant to one MUST or SHOULD clause and covers every one of them', () => {
-    const testable = clauses().filter((clause) => clause.level !== 'INFO').map((clause) => clause.id);
+    const testable = clauses()
+      .filter((clause) => clause.level !== 'INFO')
+      .map((clause) => clause.id);
     for (const mutant of mutants) assert.ok(testable.includes(mutant.clause), `${mutant.name}: ${mutant.clause} is not a MUST or SHOULD clause`);
     const covered = new Set(mutants.map((mutant) => mutant.clause));
-    assert.deepEqual(testable.filter((id) => !covered.has(id)), []);
+    assert.deepEqual(
+      testable.filter((id) => !covered.has(id)),
+      [],
+    );
   });
 
   test('gives every INFO clause a benign variant that uses its freedom', () => {
-    const info = clauses().filter((clause) => clause.level === 'INFO').map((clause) => clause.id);
-    for (const variant of benignVariants) assert.ok(!variant.freedom || info.includes(variant.freedom), `${variant.name}: ${variant.freedom} is not an INFO clause`);
+    const info = clauses()
+      .filter((clause) => clause.level === 'INFO')
+      .map((clause) => clause.id);
+    for (const variant of benignVariants)
+      assert.ok(!variant.freedom || info.includes(variant.freedom), `${variant.name}: ${variant.freedom} is not an INFO clause`);
     const used = new Set(benignVariants.map((variant) => variant.freedom));
-    assert.deepEqual(info.filter((id) => !used.has(id)), []);
+    assert.deepEqual(
+      info.filter((id) => !used.has(id)),
+      [],
+    );
   });
 });

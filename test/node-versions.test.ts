@@ -18,7 +18,11 @@ test('engines claims no Node that a locked dependency refuses, so npm install wa
   assert.deepEqual(lowestOfEachMajor, ['22.17.0', '24.0.0']);
   const refusing = Object.entries<{ engines?: { node?: string } }>(lock.packages)
     .filter(([path, entry]) => path && entry.engines?.node)
-    .flatMap(([path, entry]) => lowestOfEachMajor.filter((version) => !semver.satisfies(version, entry.engines!.node!)).map((version) => `${path} (${entry.engines!.node}) refuses ${version}`));
+    .flatMap(([path, entry]) =>
+      lowestOfEachMajor
+        .filter((version) => !semver.satisfies(version, entry.engines!.node!))
+        .map((version) => `${path} (${entry.engines!.node}) refuses ${version}`),
+    );
   assert.deepEqual(refusing, []);
 });
 
@@ -27,10 +31,14 @@ const unsupportedNode = ['/usr/bin/node', '/usr/local/bin/node', '/bin/node'].fi
   (path) => existsSync(path) && !semver.satisfies(execFileSync(path, ['--version'], { encoding: 'utf8' }).trim(), packageJson.engines.node),
 );
 
-test('on a Node without node:sqlite the command line says so in one line, with the fix, and exits 2', { skip: unsupportedNode ? false : 'no Node older than the engines range on this machine' }, async () => {
-  const result = await cli(['run'], { execPath: unsupportedNode });
-  assert.equal(result.code, 2);
-  const lines = result.stderr.trim().split('\n');
-  assert.equal(lines.length, 1, result.stderr);
-  assert.match(lines[0], /Node\.js \d+\.\d+\.\d+ is not supported: use Node\.js 24 \(or 22\.17 and later\)/);
-});
+test(
+  'on a Node without node:sqlite the command line says so in one line, with the fix, and exits 2',
+  { skip: unsupportedNode ? false : 'no Node older than the engines range on this machine' },
+  async () => {
+    const result = await cli(['run'], { execPath: unsupportedNode });
+    assert.equal(result.code, 2);
+    const lines = result.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0], /Node\.js \d+\.\d+\.\d+ is not supported: use Node\.js 24 \(or 22\.17 and later\)/);
+  },
+);

@@ -37,11 +37,23 @@ async function merchantScript(baseUrl: string) {
   const customer = (await call(baseUrl, 'POST', '/test-helpers/customers', {})).json.uuid as string;
   const atmPage = { payment: { amount: 500, code: 'P1', summary: 'Book', paymentMethod: { code: 'MB' } }, page: { language: 'PT', layout: 'web' } };
   const storing = {
-    payment: { amount: 1250, recurring: { amountQualifier: 'ESTM' }, customer: { uuid: customer }, paymentMethod: { code: 'CC', details: { createRegistration: true } } },
+    payment: {
+      amount: 1250,
+      recurring: { amountQualifier: 'ESTM' },
+      customer: { uuid: customer },
+      paymentMethod: { code: 'CC', details: { createRegistration: true } },
+    },
     page: { language: 'PT' },
   };
   const mobile = {
-    payment: { amount: 990, code: 'P2', summary: 'Mug', customer: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' }, billingAddress: { country: 'PT', city: 'Lisboa', street1: 'Rua 1', postCode: '1000-001' }, paymentMethod: { code: 'CC' } },
+    payment: {
+      amount: 990,
+      code: 'P2',
+      summary: 'Mug',
+      customer: { firstName: 'Ana', lastName: 'Silva', email: 'ana@example.com' },
+      billingAddress: { country: 'PT', city: 'Lisboa', street1: 'Rua 1', postCode: '1000-001' },
+      paymentMethod: { code: 'CC' },
+    },
     page: { layout: 'default' },
     redirects: [{ type: 'action', url: 'myshop://paid' }],
   };
@@ -66,7 +78,10 @@ async function merchantScript(baseUrl: string) {
   await call(baseUrl, 'GET', `/payments/${second.json.data.id}`);
   await call(baseUrl, 'GET', `/customers/${customer}/paymentMethods`);
   // Rule 3: storing a method needs CC or MW; MB is a break the target should refuse.
-  await call(baseUrl, 'POST', '/checkouts', { ...atmPage, payment: { ...atmPage.payment, paymentMethod: { code: 'MB', details: { createRegistration: true } } } });
+  await call(baseUrl, 'POST', '/checkouts', {
+    ...atmPage,
+    payment: { ...atmPage.payment, paymentMethod: { code: 'MB', details: { createRegistration: true } } },
+  });
 }
 
 const statusOf = (report: Report, id: string) => report.clauses.find((clause) => clause.id === id)!.status;
@@ -86,9 +101,32 @@ describe('observe', () => {
     await merchantScript(observer.url);
     const report = await observer.stop();
     const failed = report.clauses.filter((clause) => clause.status === 'failed' || clause.status === 'warning');
-    assert.deepEqual(failed.map((clause) => `${clause.id}: ${clause.tests.map((test) => test.reason).join(' ')}`), []);
+    assert.deepEqual(
+      failed.map((clause) => `${clause.id}: ${clause.tests.map((test) => test.reason).join(' ')}`),
+      [],
+    );
     assert.equal(report.verdict, 'conformant');
-    for (const id of ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', 'CHK-5', 'CHK-6', 'CHK-7', 'CHK-10', 'PML-1', 'PML-2', 'PML-3', 'REF-1', 'REF-2', 'REF-4', 'REF-5', 'REF-8']) {
+    for (const id of [
+      'ENV-1',
+      'ENV-2',
+      'ENV-4',
+      'CHK-1',
+      'CHK-2',
+      'CHK-3',
+      'CHK-4',
+      'CHK-5',
+      'CHK-6',
+      'CHK-7',
+      'CHK-10',
+      'PML-1',
+      'PML-2',
+      'PML-3',
+      'REF-1',
+      'REF-2',
+      'REF-4',
+      'REF-5',
+      'REF-8',
+    ]) {
       assert.equal(statusOf(report, id), 'passed', id);
     }
     for (const id of ['TOK-1', 'PAGE-1', 'EVT-1', 'CHK-9']) assert.equal(statusOf(report, id), 'untested', id);
@@ -160,7 +198,11 @@ describe('observe', () => {
       } finally {
         const report = await observer.stop();
         await target.close();
-        if (behaviour === 'huge-body') assert.ok(report.target.findings.some((finding) => /over 65536 bytes/.test(finding)), report.target.findings.join('\n'));
+        if (behaviour === 'huge-body')
+          assert.ok(
+            report.target.findings.some((finding) => /over 65536 bytes/.test(finding)),
+            report.target.findings.join('\n'),
+          );
         if (behaviour === 'never-answers') assert.ok(report.target.findings.some((finding) => /no answer for 500 ms/.test(finding)));
       }
     }
@@ -194,10 +236,14 @@ describe('observe', () => {
   it('writes the four report files from the command line after --duration', async () => {
     const out = mkdtempSync(join(tmpdir(), 'observe-cli-'));
     try {
-      const child = spawn(process.execPath, ['bin/checkout-conformance.js', 'observe', '--upstream', sandbox.url, '--duration', '3', '--out', out, '--allow-partial'], {
-        cwd: new URL('../', import.meta.url),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['bin/checkout-conformance.js', 'observe', '--upstream', sandbox.url, '--duration', '3', '--out', out, '--allow-partial'],
+        {
+          cwd: new URL('../', import.meta.url),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let output = '';
       child.stdout.on('data', (chunk) => (output += chunk));
       child.stderr.on('data', (chunk) => (output += chunk));

@@ -36,7 +36,13 @@ test('the OpenAPI document is valid (swagger-parser)', async () => {
 
 test('the four paths of the reference and the test helpers, tagged test-helpers', () => {
   const reference = ['/checkouts', '/customers/{uuid}/paymentMethods', '/payments/references', '/payments/{id}'];
-  const helpers = ['/test-helpers/customers', '/test-helpers/checkouts/{checkoutId}/pay', '/test-helpers/payments/{paymentId}/confirm', '/test-helpers/webhook', '/test-helpers/notifications'];
+  const helpers = [
+    '/test-helpers/customers',
+    '/test-helpers/checkouts/{checkoutId}/pay',
+    '/test-helpers/payments/{paymentId}/confirm',
+    '/test-helpers/webhook',
+    '/test-helpers/notifications',
+  ];
   assert.deepEqual(Object.keys(openapi.paths).sort(), [...reference, ...helpers].sort());
   for (const path of helpers) for (const method of Object.keys(openapi.paths[path])) assert.deepEqual(operation(path, method).tags, ['test-helpers']);
   for (const path of reference) for (const method of Object.keys(openapi.paths[path])) assert.ok(!operation(path, method).tags.includes('test-helpers'));

@@ -12,12 +12,15 @@ async function peakInFlight(pacer: ReturnType<typeof createPacer>, count: number
   let peak = 0;
   await Promise.all(
     Array.from({ length: count }, () =>
-      pacer.send(async () => {
-        peak = Math.max(peak, ++inFlight);
-        await sleep(ms);
-        inFlight -= 1;
-        return { status, durationMs: ms };
-      }, (answer) => answer),
+      pacer.send(
+        async () => {
+          peak = Math.max(peak, ++inFlight);
+          await sleep(ms);
+          inFlight -= 1;
+          return { status, durationMs: ms };
+        },
+        (answer) => answer,
+      ),
     ),
   );
   return peak;
@@ -38,14 +41,27 @@ test('429 answers halve the limit, down to one; ordinary answers bring it back',
 
 test('answers much slower than the fastest seen lower the limit', async () => {
   const pacer = createPacer({ maxConcurrent: 8, perSecond: null });
-  await pacer.send(async () => ({ status: 200, durationMs: 5 }), (answer) => answer);
-  for (let slow = 0; slow < 3; slow++) await pacer.send(async () => ({ status: 200, durationMs: 3000 }), (answer) => answer);
+  await pacer.send(
+    async () => ({ status: 200, durationMs: 5 }),
+    (answer) => answer,
+  );
+  for (let slow = 0; slow < 3; slow++)
+    await pacer.send(
+      async () => ({ status: 200, durationMs: 3000 }),
+      (answer) => answer,
+    );
   assert.equal(pacer.limit, 5);
 });
 
 test('a request that throws is let go and lowers the limit', async () => {
   const pacer = createPacer({ maxConcurrent: 2, perSecond: null });
-  await assert.rejects(pacer.send(async () => Promise.reject(new Error('reset')), () => ({ status: 200, durationMs: 0 })), /reset/);
+  await assert.rejects(
+    pacer.send(
+      async () => Promise.reject(new Error('reset')),
+      () => ({ status: 200, durationMs: 0 }),
+    ),
+    /reset/,
+  );
   assert.equal(pacer.limit, 1);
   assert.equal(await peakInFlight(pacer, 1), 1, 'its slot is free again');
 });
@@ -60,12 +76,16 @@ test('the rate cap spaces the starts of requests', async () => {
 test('inParallel keeps the order of the items and the bound on concurrency', async () => {
   let inFlight = 0;
   let peak = 0;
-  const results = await inParallel([5, 1, 4, 2, 3], async (item) => {
-    peak = Math.max(peak, ++inFlight);
-    await sleep(item * 3);
-    inFlight -= 1;
-    return item * 10;
-  }, 2);
+  const results = await inParallel(
+    [5, 1, 4, 2, 3],
+    async (item) => {
+      peak = Math.max(peak, ++inFlight);
+      await sleep(item * 3);
+      inFlight -= 1;
+      return item * 10;
+    },
+    2,
+  );
   assert.deepEqual(results, [50, 10, 40, 20, 30]);
   assert.equal(peak, 2);
 });
@@ -73,11 +93,15 @@ test('inParallel keeps the order of the items and the bound on concurrency', asy
 test('inParallel starts nothing after an error, lets what is under way finish, and throws the first error', async () => {
   const finished: number[] = [];
   await assert.rejects(
-    inParallel([1, 2, 3, 4, 5, 6], async (item) => {
-      await sleep(item === 1 ? 1 : 20);
-      if (item === 1) throw new Error('first');
-      finished.push(item);
-    }, 3),
+    inParallel(
+      [1, 2, 3, 4, 5, 6],
+      async (item) => {
+        await sleep(item === 1 ? 1 : 20);
+        if (item === 1) throw new Error('first');
+        finished.push(item);
+      },
+      3,
+    ),
     /first/,
   );
   assert.deepEqual(finished.sort(), [2, 3]);
@@ -95,9 +119,14 @@ test("a 429's Retry-After in seconds or as a date, 1 s without one, capped", () 
 test('the sandbox answers every request latencyMs late, pages and unknown paths too', async () => {
   const sandbox = await startSandbox({ port: 0, db: ':memory:', latencyMs: 100 });
   try {
-    for (const [method, path] of [['POST', '/test-helpers/customers'], ['GET', '/no-such-path']]) {
+    for (const [method, path] of [
+      ['POST', '/test-helpers/customers'],
+      ['GET', '/no-such-path'],
+    ]) {
       const started = performance.now();
-      await (await fetch(`${sandbox.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined })).text();
+      await (
+        await fetch(`${sandbox.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined })
+      ).text();
       assert.ok(performance.now() - started >= 95, `${method} ${path} answered after ${performance.now() - started} ms`);
     }
   } finally {

@@ -19,25 +19,54 @@ import { exampleContext } from './support/run-context.ts';
 const context = exampleContext({ startedAt: '2026-06-01T10:00:00.000Z', finishedAt: '2026-06-01T10:01:00.000Z' });
 
 const rawTest = (clauseId: string, status: RawTest['status']): RawTest => ({
-  title: `checks ${clauseId}`, file: 'specs/x.spec.ts', clauseIds: [clauseId], problems: [], judged: status !== 'skipped', status,
-  reason: status === 'passed' ? null : `${clauseId} ${status}`, evidence: [], observations: [], property: null, durationMs: 1,
+  title: `checks ${clauseId}`,
+  file: 'specs/x.spec.ts',
+  clauseIds: [clauseId],
+  problems: [],
+  judged: status !== 'skipped',
+  status,
+  reason: status === 'passed' ? null : `${clauseId} ${status}`,
+  evidence: [],
+  observations: [],
+  property: null,
+  durationMs: 1,
 });
 const raw = (...tests: RawTest[]): RawResults => ({ status: 'passed', errors: [], tests });
 const statusOf = (report: Report, id: string) => report.clauses.find((clause) => clause.id === id)!.status;
 const readJson = <T>(file: string) => JSON.parse(readFileSync(file, 'utf8')) as T;
 
 test('diff: regressed, recovered and no longer checked clauses; md for a pull request', () => {
-  const old = buildReport(clauses(), raw(rawTest('CHK-1', 'passed'), rawTest('CHK-2', 'failed'), rawTest('CHK-3', 'passed'), rawTest('CHK-9', 'passed'), rawTest('ENV-5', 'passed')), context);
-  const current = buildReport(clauses(), raw(rawTest('CHK-1', 'failed'), rawTest('CHK-2', 'passed'), rawTest('CHK-3', 'skipped'), rawTest('CHK-9', 'failed'), rawTest('ENV-5', 'passed')), context);
+  const old = buildReport(
+    clauses(),
+    raw(rawTest('CHK-1', 'passed'), rawTest('CHK-2', 'failed'), rawTest('CHK-3', 'passed'), rawTest('CHK-9', 'passed'), rawTest('ENV-5', 'passed')),
+    context,
+  );
+  const current = buildReport(
+    clauses(),
+    raw(rawTest('CHK-1', 'failed'), rawTest('CHK-2', 'passed'), rawTest('CHK-3', 'skipped'), rawTest('CHK-9', 'failed'), rawTest('ENV-5', 'passed')),
+    context,
+  );
   const diff = diffReports(old, current);
-  assert.deepEqual(diff.regressed.map((c) => `${c.id} ${c.from}→${c.to}`), ['CHK-1 passed→failed', 'CHK-9 passed→warning']);
-  assert.deepEqual(diff.recovered.map((c) => c.id), ['CHK-2']);
-  assert.deepEqual(diff.unchecked.map((c) => `${c.id} ${c.to}`), ['CHK-3 skipped']);
+  assert.deepEqual(
+    diff.regressed.map((c) => `${c.id} ${c.from}→${c.to}`),
+    ['CHK-1 passed→failed', 'CHK-9 passed→warning'],
+  );
+  assert.deepEqual(
+    diff.recovered.map((c) => c.id),
+    ['CHK-2'],
+  );
+  assert.deepEqual(
+    diff.unchecked.map((c) => `${c.id} ${c.to}`),
+    ['CHK-3 skipped'],
+  );
   assert.equal(diff.regressed[0].why, 'CHK-1 failed');
   const text = renderDiff(diff, 'text');
   assert.match(text, /^verdict: non-conformant → non-conformant\nRegressed: 2\n {2}CHK-1 \(MUST\) passed → failed: CHK-1 failed\n/);
   const md = renderDiff(diff, 'md');
-  assert.match(md, /### Regressed \(2\)\n\n\| clause \| level \| was \| now \| why \|\n\|---\|---\|---\|---\|---\|\n\| CHK-1 \| MUST \| passed \| failed \| CHK-1 failed \|/);
+  assert.match(
+    md,
+    /### Regressed \(2\)\n\n\| clause \| level \| was \| now \| why \|\n\|---\|---\|---\|---\|---\|\n\| CHK-1 \| MUST \| passed \| failed \| CHK-1 failed \|/,
+  );
   assert.match(renderDiff(diffReports(old, old), 'md'), /No clause changed/);
 });
 
@@ -53,7 +82,11 @@ test('diff command: exit 1 on a regression or a new incomplete run, 0 otherwise,
   assert.match(regression.stdout, /\| CHK-1 \| MUST \| passed \| failed \|/);
   assert.equal((await cli(['diff', join(dir, 'bad'), good])).code, 0);
   assert.equal((await cli(['diff', good, join(dir, 'down')])).code, 1);
-  for (const args of [['diff', good], ['diff', good, join(dir, 'nothing.json')], ['diff', good, good, '--format', 'html']]) {
+  for (const args of [
+    ['diff', good],
+    ['diff', good, join(dir, 'nothing.json')],
+    ['diff', good, good, '--format', 'html'],
+  ]) {
     const { code, stderr } = await cli(args);
     assert.equal(code, 2, args.join(' '));
     assert.match(stderr, /^checkout-conformance: .*\n$/);
@@ -75,7 +108,11 @@ test('baseline: a bad file is refused with the reason', (t) => {
     [[waiver, waiver], /\/1 waives CHK-5 a second time/],
   ] as const) {
     writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
-    assert.throws(() => loadBaseline(file, clauses()), (error: Error) => error instanceof BaselineError && message.test(error.message), String(message));
+    assert.throws(
+      () => loadBaseline(file, clauses()),
+      (error: Error) => error instanceof BaselineError && message.test(error.message),
+      String(message),
+    );
   }
   writeFileSync(file, JSON.stringify([waiver]));
   assert.deepEqual(loadBaseline(file, clauses()), [waiver]);
@@ -130,16 +167,32 @@ test('observes', { tag: ['@ENV-5'] }, () => {});
   });
   const dir = tempDir(t, 'shards-');
   const baseline = join(dir, 'baseline.json');
-  writeFileSync(baseline, JSON.stringify([
-    { clause: 'CHK-6', reason: 'known', expires: '2999-12-31' },
-    { clause: 'CHK-2', reason: 'stale', expires: '2999-12-31' },
-  ]));
+  writeFileSync(
+    baseline,
+    JSON.stringify([
+      { clause: 'CHK-6', reason: 'known', expires: '2999-12-31' },
+      { clause: 'CHK-2', reason: 'stale', expires: '2999-12-31' },
+    ]),
+  );
   // 400 where it writes: a target that answers 404 to everything stops the run at its probe.
   const target = createServer((request, response) => response.writeHead(request.method === 'GET' ? 404 : 400).end());
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   t.after(() => target.close());
   const run = (out: string, ...extra: string[]) =>
-    cli(['run', '--base-url', `http://127.0.0.1:${(target.address() as { port: number }).port}`, '--seed', '9', '--allow-partial', '--out', join(dir, out), ...extra], { env: { CHECKOUT_CONFORMANCE_SPECS: specs } });
+    cli(
+      [
+        'run',
+        '--base-url',
+        `http://127.0.0.1:${(target.address() as { port: number }).port}`,
+        '--seed',
+        '9',
+        '--allow-partial',
+        '--out',
+        join(dir, out),
+        ...extra,
+      ],
+      { env: { CHECKOUT_CONFORMANCE_SPECS: specs } },
+    );
 
   const [whole, first, second] = await Promise.all([run('whole', '--baseline', baseline), run('part-1', '--shard', '1/2'), run('part-2', '--shard', '2/2')]);
   assert.equal(whole.code, 1, whole.stdout);
@@ -152,10 +205,16 @@ test('observes', { tag: ['@ENV-5'] }, () => {});
   const wholeReport = readJson<Report>(join(dir, 'whole/report.json'));
   const mergedReport = readJson<Report>(join(dir, 'merged/report.json'));
   assert.equal(mergedReport.verdict, wholeReport.verdict);
-  assert.deepEqual(mergedReport.clauses.map((c) => [c.id, c.status]), wholeReport.clauses.map((c) => [c.id, c.status]));
+  assert.deepEqual(
+    mergedReport.clauses.map((c) => [c.id, c.status]),
+    wholeReport.clauses.map((c) => [c.id, c.status]),
+  );
   assert.deepEqual(mergedReport.summary, wholeReport.summary);
   assert.deepEqual([statusOf(mergedReport, 'CHK-6'), statusOf(mergedReport, 'CHK-5'), statusOf(mergedReport, 'CHK-9')], ['waived', 'failed', 'warning']);
-  assert.deepEqual(mergedReport.unusedWaivers.map((w) => w.clause), ['CHK-2']);
+  assert.deepEqual(
+    mergedReport.unusedWaivers.map((w) => w.clause),
+    ['CHK-2'],
+  );
   assert.equal(mergedReport.seed, 9);
   assert.equal(mergedReport.shard, null);
   assert.equal(readJson<Report>(join(dir, 'part-1/report.json')).shard, '1/2');
@@ -175,15 +234,24 @@ test('package: one archive with the three report files and metadata without secr
   const reportDir = join(dir, 'run');
   writeReport(reportDir, buildReport(clauses(), raw(rawTest('CHK-1', 'passed')), context), []);
   const profile = {
-    name: 'example', live: true, headers: { Authorization: 'Basic c2VjcmV0' }, notificationSecret: 'signing-secret',
-    capabilities: { testHelpers: false, hostedPages: true, stateful: true, refusesBrokenRules: true }, timeouts: { requestMs: 1000, eventMs: 1000 },
+    name: 'example',
+    live: true,
+    headers: { Authorization: 'Basic c2VjcmV0' },
+    notificationSecret: 'signing-secret',
+    capabilities: { testHelpers: false, hostedPages: true, stateful: true, refusesBrokenRules: true },
+    timeouts: { requestMs: 1000, eventMs: 1000 },
   };
   writeFileSync(join(reportDir, 'run-config.json'), JSON.stringify({ profile, headers: profile.headers }));
   const { code, stdout } = await cli(['package', reportDir]);
   assert.equal(code, 0);
   const archive = `${reportDir}.tar.gz`;
   assert.match(stdout, new RegExp(`package ${archive}`));
-  assert.deepEqual(execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' }).trim().split('\n'), ['report.html', 'report.json', 'junit.xml', 'metadata.json']);
+  assert.deepEqual(execFileSync('tar', ['-tzf', archive], { encoding: 'utf8' }).trim().split('\n'), [
+    'report.html',
+    'report.json',
+    'junit.xml',
+    'metadata.json',
+  ]);
   assert.equal(execFileSync('tar', ['-xzOf', archive, 'report.json'], { encoding: 'utf8' }), readFileSync(join(reportDir, 'report.json'), 'utf8'));
   const metadataText = execFileSync('tar', ['-xzOf', archive, 'metadata.json'], { encoding: 'utf8' });
   for (const secret of ['c2VjcmV0', 'signing-secret']) assert.ok(!metadataText.includes(secret), secret);
@@ -192,7 +260,14 @@ test('package: one archive with the three report files and metadata without secr
   assert.equal(metadata.seed, 42);
   assert.equal(metadata.target.baseUrl, context.baseUrl);
   assert.deepEqual([metadata.startedAt, metadata.finishedAt], [context.startedAt, context.finishedAt]);
-  assert.deepEqual(metadata.profile, { name: 'example', live: true, capabilities: profile.capabilities, timeouts: profile.timeouts, headerNames: ['Authorization'], signsNotifications: true });
+  assert.deepEqual(metadata.profile, {
+    name: 'example',
+    live: true,
+    capabilities: profile.capabilities,
+    timeouts: profile.timeouts,
+    headerNames: ['Authorization'],
+    signsNotifications: true,
+  });
 
   const elsewhere = join(dir, 'out', 'partner.tar.gz');
   mkdirSync(join(dir, 'out'));

@@ -25,7 +25,9 @@ test('the portal page style without test helpers: every clause but the interbank
     await sandbox.close();
   });
   const out = tempDir(t, 'portal-');
-  const result = await cli(['run', '--base-url', proxy.url, '--profile', join(packageRoot, 'profiles/sandbox-portal.json'), '--out', out], { timeoutMs: 280_000 });
+  const result = await cli(['run', '--base-url', proxy.url, '--profile', join(packageRoot, 'profiles/sandbox-portal.json'), '--out', out], {
+    timeoutMs: 280_000,
+  });
   const report = readReport(join(out, 'report.json'));
   const judged = report.clauses.filter((clause) => clause.level !== 'INFO');
   assert.equal(judged.length, clauses().filter((clause) => clause.level !== 'INFO').length);

@@ -17,7 +17,9 @@ const hangForMs = 10_000;
 test('the newest Prism still hangs on a body that is not JSON, which is why Prism stays pinned', { timeout: 180_000 }, async (t) => {
   const dir = tempDir(t, 'prism-latest-');
   try {
-    execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', '@stoplight/prism-cli@latest'], { stdio: 'pipe' });
+    execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', '@stoplight/prism-cli@latest'], {
+      stdio: 'pipe',
+    });
   } catch (error) {
     t.skip(`the newest Prism could not be installed from the npm registry: ${String(error).split('\n')[0]}`);
     return;

@@ -9,7 +9,6 @@ import { probeTarget } from '../src/runner/probe.ts';
 import { unprofiled } from '../src/runner/target.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
 
-
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let helperless: RunningProxy;
 before(async () => {
@@ -35,7 +34,11 @@ test('a target without them is found not to have them, the first missing helper 
 });
 
 test('the profile wins over the probe, which then sends nothing', async () => {
-  const probes = await probeTarget('http://127.0.0.1:1', {}, { ...unprofiled, capabilities: { ...unprofiled.capabilities, testHelpers: false, hostedPages: true } });
+  const probes = await probeTarget(
+    'http://127.0.0.1:1',
+    {},
+    { ...unprofiled, capabilities: { ...unprofiled.capabilities, testHelpers: false, hostedPages: true } },
+  );
   assert.deepEqual([probes.testHelpers, probes.hostedPages], [false, true]);
   assert.deepEqual(probes.findings, ['test helpers: no, as the profile says', 'hosted pages: yes, as the profile says']);
 });
@@ -51,7 +54,10 @@ test('a live target is never probed with a write', async () => {
     const probes = await probeTarget(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, {}, { ...unprofiled, live: true });
     assert.equal(probes.testHelpers, false);
     assert.match(probes.findings.join('\n'), /not probed on a live target/);
-    assert.deepEqual(methods.filter((method) => method !== 'GET'), []);
+    assert.deepEqual(
+      methods.filter((method) => method !== 'GET'),
+      [],
+    );
   } finally {
     server.close();
   }
@@ -60,7 +66,13 @@ test('a live target is never probed with a write', async () => {
 test('pages that cannot be reached from this machine are found missing, not failed', async () => {
   const unreachablePages = await startProxy({
     upstream: sandbox.url,
-    transform: { response: (response) => void ((response.json as { data?: { checkoutUrl?: string } })?.data && ((response.json as { data: { checkoutUrl?: string } }).data.checkoutUrl = 'http://127.0.0.1:1/pay')) },
+    transform: {
+      response: (response) =>
+        void (
+          (response.json as { data?: { checkoutUrl?: string } })?.data &&
+          ((response.json as { data: { checkoutUrl?: string } }).data.checkoutUrl = 'http://127.0.0.1:1/pay')
+        ),
+    },
   });
   try {
     const probes = await probeTarget(unreachablePages.url, {}, unprofiled);
@@ -72,7 +84,11 @@ test('pages that cannot be reached from this machine are found missing, not fail
 });
 
 test('first-minute hints: a 401 or 403 names the credentials, not missing helpers; 404 to every request names --base-url and stops the run', async () => {
-  for (const [status, expected] of [[401, /--header/], [403, /--header/], [404, /check --base-url/]] as const) {
+  for (const [status, expected] of [
+    [401, /--header/],
+    [403, /--header/],
+    [404, /check --base-url/],
+  ] as const) {
     const server = createServer((_request, response) => response.writeHead(status, { 'content-type': 'application/json' }).end('{}'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {

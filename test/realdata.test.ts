@@ -55,7 +55,10 @@ type StoredList = { data: Record<string, unknown>[] };
 /** Applies one departure to a copy of an agreeing example and expects a refusal naming the clause. */
 function assertRefused(problems: SchemaProblem[], clause: string) {
   assert.ok(problems.length > 0, 'accepted');
-  assert.ok(problems.some((p) => p.clauses.includes(clause)), `${JSON.stringify(problems)} names no ${clause}`);
+  assert.ok(
+    problems.some((p) => p.clauses.includes(clause)),
+    `${JSON.stringify(problems)} names no ${clause}`,
+  );
 }
 
 const storedMethodDepartures: [string, number, (method: Record<string, unknown>) => Record<string, unknown>, string][] = [
@@ -75,7 +78,7 @@ for (const [name, index, depart, clause] of storedMethodDepartures) {
 }
 
 const paymentDepartures: [string, (data: Record<string, unknown>) => void, string][] = [
-  ['the wallet payments\' alphanumeric reference A0000A585', (d) => ((d.referenceDetails as Record<string, unknown>).reference = 'A0000A585'), 'REF-2'],
+  ["the wallet payments' alphanumeric reference A0000A585", (d) => ((d.referenceDetails as Record<string, unknown>).reference = 'A0000A585'), 'REF-2'],
   ['a reference of 8 digits', (d) => ((d.referenceDetails as Record<string, unknown>).reference = '02492617'), 'REF-2'],
   ['the reference as a number', (d) => ((d.referenceDetails as Record<string, unknown>).reference = 2492617), 'REF-2'],
   ['no type', (d) => delete d.type, 'REF-3'],

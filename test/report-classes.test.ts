@@ -28,13 +28,22 @@ const rawTest = (overrides: Partial<RawTest>): RawTest => ({
 test('a clause lists the classes exercised, those skipped with why, and those no test reached', () => {
   const [first, second, ...rest] = classNamesByClause['CHK-9'];
   const tests = [
-    rawTest({ clauseIds: ['CHK-9'], classes: [{ clause: 'CHK-9', name: first, skipped: null }, { clause: 'CHK-9', name: second, skipped: 'the target refused it (422): recorded under SEC-2' }] }),
+    rawTest({
+      clauseIds: ['CHK-9'],
+      classes: [
+        { clause: 'CHK-9', name: first, skipped: null },
+        { clause: 'CHK-9', name: second, skipped: 'the target refused it (422): recorded under SEC-2' },
+      ],
+    }),
     rawTest({ clauseIds: ['CHK-9'], status: 'skipped', reason: 'target does not refuse broken rules' }),
   ];
   const classes = classesOf('CHK-9', tests);
   assert.deepEqual(classes.exercised, [first]);
   assert.deepEqual(classes.skipped[0], { name: second, why: 'the target refused it (422): recorded under SEC-2' });
-  assert.deepEqual(classes.skipped.slice(1).map(({ name }) => name), rest);
+  assert.deepEqual(
+    classes.skipped.slice(1).map(({ name }) => name),
+    rest,
+  );
   assert.ok(classes.skipped.slice(1).every(({ why }) => why === 'not run: target does not refuse broken rules'));
 });
 
@@ -52,7 +61,15 @@ test('a class exercised in one test and skipped in another counts as exercised; 
 test('all four report files show, per clause, the classes exercised and why any was not', () => {
   const [exercised, refused] = classNamesByClause['CHK-8'];
   const why = 'the target refused it (422): recorded under SEC-2';
-  const tests = [rawTest({ clauseIds: ['CHK-8'], classes: [{ clause: 'CHK-8', name: exercised, skipped: null }, { clause: 'CHK-8', name: refused, skipped: why }] })];
+  const tests = [
+    rawTest({
+      clauseIds: ['CHK-8'],
+      classes: [
+        { clause: 'CHK-8', name: exercised, skipped: null },
+        { clause: 'CHK-8', name: refused, skipped: why },
+      ],
+    }),
+  ];
   const report = buildReport(clauses(), { status: 'passed', errors: [], tests }, exampleContext());
   const chk8 = report.clauses.find((clause) => clause.id === 'CHK-8')!;
   assert.deepEqual(chk8.classes.exercised, [exercised]);

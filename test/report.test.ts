@@ -68,12 +68,18 @@ test('clause status follows the contract rules', () => {
 
 test('every clause of the catalogue appears in order; one without a test is untested', () => {
   const report = buildReport(clauses(), raw(rawTest('CHK-5', 'passed')), context);
-  assert.deepEqual(report.clauses.map((c) => c.id), clauses().map((c) => c.id));
+  assert.deepEqual(
+    report.clauses.map((c) => c.id),
+    clauses().map((c) => c.id),
+  );
   assert.equal(report.clauses.find((c) => c.id === 'CHK-5')!.status, 'passed');
   assert.equal(report.clauses.find((c) => c.id === 'CHK-6')!.status, 'untested');
   assert.equal(report.summary.passed, 1);
   assert.equal(report.summary.untested, clauses().length - 1);
-  assert.deepEqual(report.suite, { name: 'checkout-conformance', version: JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version });
+  assert.deepEqual(report.suite, {
+    name: 'checkout-conformance',
+    version: JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version,
+  });
   assert.deepEqual(report.target, { baseUrl: context.baseUrl, profile: 'example', kind: 'url', profilePath: 'profiles/example.json', findings: [] });
   assert.equal(report.seed, 42);
   assert.equal(report.reason, null);
@@ -88,7 +94,10 @@ test('verdict: MUST failure is non-conformant; SHOULD failure only under --stric
   const mustFailed = buildReport(clauses(), raw(rawTest('CHK-5', 'failed')), context);
   assert.equal(mustFailed.verdict, 'non-conformant');
   assert.equal(exitCodeOf(mustFailed.verdict), 1);
-  assert.match(mustFailed.clauses.find((c) => c.id === 'CHK-5')!.tests[0].replay!, /^npx checkout-conformance run --base-url https:\/\/target\.example\/api --profile profiles\/example\.json --allow-partial --seed 42 --grep CHK-5$/);
+  assert.match(
+    mustFailed.clauses.find((c) => c.id === 'CHK-5')!.tests[0].replay!,
+    /^npx checkout-conformance run --base-url https:\/\/target\.example\/api --profile profiles\/example\.json --allow-partial --seed 42 --grep CHK-5$/,
+  );
 
   const shouldFailed = raw(rawTest('CHK-9', 'failed'), rawTest('ENV-5', 'failed'), rawTest('PAGE-1', 'skipped'));
   const lenient = buildReport(clauses(), shouldFailed, context);
@@ -119,11 +128,18 @@ test('the four files are written, masked, the HTML self-contained and escaped', 
     const failing = rawTest('CHK-11', 'failed', {
       title: 'refuses <script>alert(1)</script> & friends',
       reason: 'accepted card 4111 1111 1111 1111 with token tok-98765-secret',
-      evidence: [{
-        request: { method: 'POST', url: 'https://target.example/api/checkouts', headers: { ...headers, 'X-Echo': 'platform:s3cret-key' }, body: { card: { number: '4111111111111111' } } },
-        response: { status: 201, headers: {}, body: { note: 'card 5555555555554444 stored' } },
-        note: 'the broken request was accepted',
-      }],
+      evidence: [
+        {
+          request: {
+            method: 'POST',
+            url: 'https://target.example/api/checkouts',
+            headers: { ...headers, 'X-Echo': 'platform:s3cret-key' },
+            body: { card: { number: '4111111111111111' } },
+          },
+          response: { status: 201, headers: {}, body: { note: 'card 5555555555554444 stored' } },
+          note: 'the broken request was accepted',
+        },
+      ],
       property: { seed: 42, runs: 100, path: '17:2:0', counterexample: [{ amount: 1.5 }] },
     });
     const report = buildReport(clauses(), raw(failing, rawTest('CHK-5', 'failed')), context);
@@ -141,7 +157,11 @@ test('the four files are written, masked, the HTML self-contained and escaped', 
     assert.ok(!html.includes('<script>alert(1)</script>'));
     assert.ok(html.includes('&#60;script&#62;alert(1)&#60;/script&#62;'));
     assert.doesNotMatch(html, /<(link|img|iframe)\b|\bsrc=|@import|url\(/i);
-    assert.ok(html.includes('npx checkout-conformance run --base-url https://target.example/api --profile profiles/example.json --allow-partial --seed 42 --grep CHK-11'));
+    assert.ok(
+      html.includes(
+        'npx checkout-conformance run --base-url https://target.example/api --profile profiles/example.json --allow-partial --seed 42 --grep CHK-11',
+      ),
+    );
     assert.ok(html.includes('17:2:0'));
     assert.ok(html.includes(`${report.suite.name} ${report.suite.version}`));
     assertWellFormedXml(readFileSync(join(dir, 'junit.xml'), 'utf8'));
@@ -163,7 +183,6 @@ test('junit: a SHOULD warning is no failure, a MUST failure is, an incomplete ru
   assertWellFormedXml(incomplete);
   assert.match(incomplete, /<error message="target &#60;down&#62; &#38; gone"\/>/);
 });
-
 
 const statusIn = (report: ReturnType<typeof buildReport>, id: string) => report.clauses.find((c) => c.id === id)!.status;
 const problem = (clause: string) => ({ clause, message: `${clause} broken` });
@@ -190,12 +209,20 @@ test("a failing test never leaves its own clause passed when what failed was a s
 });
 
 test('a test that stopped on a step it needs leaves its own clauses unverified; one that crashed fails them', () => {
-  const stopped = buildReport(clauses(), raw(rawTest('TOK-1', 'failed', { clauseIds: ['TOK-1', 'PML-5'], problems: [problem('CHK-1')], judged: false })), context);
+  const stopped = buildReport(
+    clauses(),
+    raw(rawTest('TOK-1', 'failed', { clauseIds: ['TOK-1', 'PML-5'], problems: [problem('CHK-1')], judged: false })),
+    context,
+  );
   assert.equal(statusIn(stopped, 'CHK-1'), 'failed');
   assert.equal(statusIn(stopped, 'TOK-1'), 'skipped');
   assert.match(stopped.clauses.find((c) => c.id === 'TOK-1')!.tests[0].reason!, /not verified: a step the test needs failed \(CHK-1\)/);
 
-  const crashed = buildReport(clauses(), raw(rawTest('TOK-1', 'failed', { clauseIds: ['TOK-1', 'PML-5'], reason: 'test helper POST /pay answered 500' })), context);
+  const crashed = buildReport(
+    clauses(),
+    raw(rawTest('TOK-1', 'failed', { clauseIds: ['TOK-1', 'PML-5'], reason: 'test helper POST /pay answered 500' })),
+    context,
+  );
   assert.equal(statusIn(crashed, 'TOK-1'), 'failed');
   assert.equal(statusIn(crashed, 'PML-5'), 'failed');
   assert.equal(crashed.clauses.find((c) => c.id === 'PML-5')!.tests[0].reason, 'test helper POST /pay answered 500');
@@ -218,7 +245,10 @@ test('coverage: a run that did not verify every MUST clause is incomplete, unles
   assert.deepEqual(strictCoverage.coverage.untested, ['PAGE-6']);
   assert.equal(strictCoverage.coverage.partial, true);
   assert.equal(strictCoverage.coverage.verified.length, verifiedMust.length);
-  assert.match(strictCoverage.coverage.statement, new RegExp(`^partial: verified ${verifiedMust.length} of ${verifiedMust.length + 3} MUST/SHOULD clauses; not verified: .*PAGE-6: untested`));
+  assert.match(
+    strictCoverage.coverage.statement,
+    new RegExp(`^partial: verified ${verifiedMust.length} of ${verifiedMust.length + 3} MUST/SHOULD clauses; not verified: .*PAGE-6: untested`),
+  );
 
   const partial = buildReport(clauses(), raw(...tests), { ...context, allowPartial: true });
   assert.equal(partial.verdict, 'conformant');
@@ -256,9 +286,27 @@ test('a run stopped before its end is non-conformant where a clause had already 
 function storedMethodFailure(): RawTest {
   const customer = '0f8fad5b-d9cb-469f-a165-70867728950e';
   const list = { method: 'GET', url: `https://target.example/api/customers/${customer}/paymentMethods`, headers: { accept: 'application/json' } };
-  const answer = (n: number) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: { apiVersion: '1.0', success: true, data: Array.from({ length: n }, (_, i) => ({ id: `m-${i}`, code: 'CC', holder: 'ANA SILVA', expiry: '12/30', number: '************4242' })) } });
-  const checkout = { request: { method: 'POST', url: 'https://target.example/api/checkouts', headers: {}, body: { payment: { amount: 500 } } }, response: { status: 201, headers: {}, body: { success: true, data: { id: 'c-1' } } }, note: '' };
-  const evidence = [checkout, checkout, { ...checkout, note: 'paid' }, ...Array.from({ length: 143 }, (_, i) => ({ request: list, response: answer(i < 142 ? 1 : 2), note: '' })), { request: null, response: null, note: 'PML-5: the stored method did not appear' }];
+  const answer = (n: number) => ({
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: {
+      apiVersion: '1.0',
+      success: true,
+      data: Array.from({ length: n }, (_, i) => ({ id: `m-${i}`, code: 'CC', holder: 'ANA SILVA', expiry: '12/30', number: '************4242' })),
+    },
+  });
+  const checkout = {
+    request: { method: 'POST', url: 'https://target.example/api/checkouts', headers: {}, body: { payment: { amount: 500 } } },
+    response: { status: 201, headers: {}, body: { success: true, data: { id: 'c-1' } } },
+    note: '',
+  };
+  const evidence = [
+    checkout,
+    checkout,
+    { ...checkout, note: 'paid' },
+    ...Array.from({ length: 143 }, (_, i) => ({ request: list, response: answer(i < 142 ? 1 : 2), note: '' })),
+    { request: null, response: null, note: 'PML-5: the stored method did not appear' },
+  ];
   return rawTest('PML-5', 'failed', { problems: [{ clause: 'PML-5', message: 'the stored method did not appear within 10000 ms' }], evidence });
 }
 
@@ -266,18 +314,29 @@ test('evidence of repeated polls keeps the first and the last, the rest counted'
   const report = buildReport(clauses(), raw(storedMethodFailure()), context);
   const evidence = report.clauses.find((c) => c.id === 'PML-5')!.tests[0].evidence;
   assert.equal(evidence.length, 7);
-  assert.match(evidence[4].note, /^141 more identical GET https:\/\/target\.example\/api\/customers\/.*\/paymentMethods between the first and the last, omitted$/);
+  assert.match(
+    evidence[4].note,
+    /^141 more identical GET https:\/\/target\.example\/api\/customers\/.*\/paymentMethods between the first and the last, omitted$/,
+  );
   assert.equal((evidence[5].response!.body as { data: unknown[] }).data.length, 2, 'the last poll, with what it finally showed');
   assert.equal(evidence[0].curl, `curl -X POST https://target.example/api/checkouts --data-raw '{"payment":{"amount":500}}'`);
   assert.equal(evidence[4].curl, undefined);
 });
 
 test('each exchange of the evidence carries a curl line that sends it again, credentials as ***', () => {
-  const request = { method: 'POST', url: 'https://target.example/api/checkouts', headers: { authorization: 'Basic bWVyY2hhbnQ6czNjcmV0', 'content-type': 'application/json', 'content-length': '9' }, body: { summary: "Livro d'Ouro" } };
+  const request = {
+    method: 'POST',
+    url: 'https://target.example/api/checkouts',
+    headers: { authorization: 'Basic bWVyY2hhbnQ6czNjcmV0', 'content-type': 'application/json', 'content-length': '9' },
+    body: { summary: "Livro d'Ouro" },
+  };
   const evidence = [{ request, response: { status: 500, headers: {}, body: 'oops' }, note: '' }];
   const report = buildReport(clauses(), raw(rawTest('CHK-1', 'failed', { problems: [{ clause: 'CHK-1', message: 'a 500' }], evidence })), context);
   const [kept] = report.clauses.find((c) => c.id === 'CHK-1')!.tests[0].evidence;
-  assert.equal(kept.curl, `curl -X POST https://target.example/api/checkouts -H 'authorization: ***' -H 'content-type: application/json' --data-raw '{"summary":"Livro d'\\''Ouro"}'`);
+  assert.equal(
+    kept.curl,
+    `curl -X POST https://target.example/api/checkouts -H 'authorization: ***' -H 'content-type: application/json' --data-raw '{"summary":"Livro d'\\''Ouro"}'`,
+  );
 });
 
 test('a failing stored-method check: HTML under 10,000 px tall in Chromium, failures first in every file, summary.md fits a pull-request comment', async (t) => {
@@ -294,7 +353,10 @@ test('a failing stored-method check: HTML under 10,000 px tall in Chromium, fail
 
   // Failures first: before the first clause that passed, in every file.
   assert.ok(json.indexOf('"failures"') < json.indexOf('"clauses"'));
-  assert.deepEqual(report.failures.map((f) => f.clause), ['PML-5', 'CHK-9']);
+  assert.deepEqual(
+    report.failures.map((f) => f.clause),
+    ['PML-5', 'CHK-9'],
+  );
   assert.ok(html.indexOf('data-status="failed"') < html.indexOf('data-status="passed"'));
   assert.ok(junit.indexOf('<failure') < junit.indexOf('classname="CHK-6"'));
   assert.ok(summary.indexOf('| PML-5 |') > 0 && summary.indexOf('| PML-5 |') < summary.indexOf('CHK-6'));

@@ -30,9 +30,18 @@ test('options: defaults, repeatable headers, and bad values refused', () => {
   assert.equal(options.strict, true);
   assert.equal(options.baseUrl, null);
   for (const bad of [
-    ['--nope'], ['--seed', '1.5'], ['--runs', '0'], ['--base-url', 'ftp://x'], ['--base-url', 'not a url'],
-    ['--target', 'wiremock'], ['--target', 'prism', '--base-url', 'http://x'], ['--header', 'no colon'], ['extra'],
-    ['--workers', 'two'], ['--seed'], ['--seed', '-5'],
+    ['--nope'],
+    ['--seed', '1.5'],
+    ['--runs', '0'],
+    ['--base-url', 'ftp://x'],
+    ['--base-url', 'not a url'],
+    ['--target', 'wiremock'],
+    ['--target', 'prism', '--base-url', 'http://x'],
+    ['--header', 'no colon'],
+    ['extra'],
+    ['--workers', 'two'],
+    ['--seed'],
+    ['--seed', '-5'],
   ]) {
     assert.throws(() => parseRunOptions(bad), UsageError, bad.join(' '));
   }
@@ -64,11 +73,22 @@ test('profiles: the shipped ones are valid; a bad one is named; placeholders mus
   try {
     const bad = join(dir, 'bad.json');
     writeFileSync(bad, JSON.stringify({ ...prism, capabilities: { ...prism.capabilities, stateful: 'no' } }));
-    assert.throws(() => loadProfile(bad), (error: Error) => error instanceof ProfileError && /\/capabilities\/stateful must be boolean/.test(error.message));
+    assert.throws(
+      () => loadProfile(bad),
+      (error: Error) => error instanceof ProfileError && /\/capabilities\/stateful must be boolean/.test(error.message),
+    );
     // Every problem at once, each with its path, and the schema named.
-    writeFileSync(bad, JSON.stringify({ ...prism, capabilities: { ...prism.capabilities, stateful: 'no' }, timeouts: { ...prism.timeouts, requestMs: 'slow' }, colour: 'red' }));
-    assert.throws(() => loadProfile(bad), (error: Error) =>
-      /does not match profiles\/profile\.schema\.json \(3 problems\): .*\/capabilities\/stateful must be boolean.*\/timeouts\/requestMs must be integer/.test(error.message) && /"colour"/.test(error.message));
+    writeFileSync(
+      bad,
+      JSON.stringify({ ...prism, capabilities: { ...prism.capabilities, stateful: 'no' }, timeouts: { ...prism.timeouts, requestMs: 'slow' }, colour: 'red' }),
+    );
+    assert.throws(
+      () => loadProfile(bad),
+      (error: Error) =>
+        /does not match profiles\/profile\.schema\.json \(3 problems\): .*\/capabilities\/stateful must be boolean.*\/timeouts\/requestMs must be integer/.test(
+          error.message,
+        ) && /"colour"/.test(error.message),
+    );
     writeFileSync(bad, '{ not json');
     assert.throws(() => loadProfile(bad), ProfileError);
   } finally {
@@ -102,7 +122,15 @@ test('cli: an unreachable target is incomplete, exit 2, four files, within secon
   const out = tempDir(t, 'unreachable-');
   const port = await freePort();
   const started = Date.now();
-  const { code, stdout, stderr } = await cli(['run', '--base-url', `http://127.0.0.1:${port}`, '--out', out, '--header', 'Authorization: Basic c2VjcmV0OnNlY3JldA==']);
+  const { code, stdout, stderr } = await cli([
+    'run',
+    '--base-url',
+    `http://127.0.0.1:${port}`,
+    '--out',
+    out,
+    '--header',
+    'Authorization: Basic c2VjcmV0OnNlY3JldA==',
+  ]);
   assert.equal(code, 2);
   assert.ok(Date.now() - started < 30_000, 'took too long'); // a guard against a hang, generous for a loaded CI machine
   assert.doesNotMatch(stderr + stdout, /\n\s+at /, 'stack trace');
@@ -117,7 +145,8 @@ test('cli: an unreachable target is incomplete, exit 2, four files, within secon
 
 test('cli: a run through Playwright, --grep CHK-1 runs CHK-1 and not CHK-10', async (t) => {
   const out = tempDir(t, 'out-');
-  const specs = specFolder(t, { 'demo.spec.ts': `
+  const specs = specFolder(t, {
+    'demo.spec.ts': `
 import { test, expect } from '@playwright/test';
 test('answers @CHK-1', { tag: ['@CHK-1'] }, async ({}, testInfo) => {
   const { baseUrl, headers } = JSON.parse((await import('node:fs')).readFileSync(process.env.CHECKOUT_CONFORMANCE_CONFIG!, 'utf8'));
@@ -126,14 +155,28 @@ test('answers @CHK-1', { tag: ['@CHK-1'] }, async ({}, testInfo) => {
   expect(response.status).toBe(404);
 });
 test('never runs when only the first clause is asked for', { tag: ['@CHK-10'] }, () => { throw new Error('ran'); });
-` });
+`,
+  });
   const target = createServer(answersNothingFound);
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   t.after(() => target.close());
   const { port } = target.address() as { port: number };
 
   const { code, stdout } = await cli(
-    ['run', '--base-url', `http://127.0.0.1:${port}`, '--out', out, '--grep', 'CHK-1', '--allow-partial', '--seed', '7', '--header', 'X-Token: very-secret-token'],
+    [
+      'run',
+      '--base-url',
+      `http://127.0.0.1:${port}`,
+      '--out',
+      out,
+      '--grep',
+      'CHK-1',
+      '--allow-partial',
+      '--seed',
+      '7',
+      '--header',
+      'X-Token: very-secret-token',
+    ],
     { env: { CHECKOUT_CONFORMANCE_SPECS: specs } },
   );
   assert.equal(code, 0, stdout);
@@ -155,17 +198,21 @@ test('never runs when only the first clause is asked for', { tag: ['@CHK-10'] },
 test('an INFO observation that crashes is reported observed, with "observation failed: …", never silently', async (t) => {
   const out = tempDir(t, 'out-');
   const fixtures = join(packageRoot, 'specs/fixtures.ts');
-  const specs = specFolder(t, { 'observe.spec.ts': `
+  const specs = specFolder(t, {
+    'observe.spec.ts': `
 import { tags, test } from ${JSON.stringify(fixtures)};
 test('observes the content types', { tag: tags('ENV-5') }, async ({ observe }) => observe.safely(async () => {
   throw new Error('the target answered nothing to observe');
 }));
-` });
+`,
+  });
   const target = createServer(answersNothingFound);
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   t.after(() => target.close());
   const { port } = target.address() as { port: number };
-  const { code, stdout } = await cli(['run', '--base-url', `http://127.0.0.1:${port}`, '--out', out, '--allow-partial'], { env: { CHECKOUT_CONFORMANCE_SPECS: specs } });
+  const { code, stdout } = await cli(['run', '--base-url', `http://127.0.0.1:${port}`, '--out', out, '--allow-partial'], {
+    env: { CHECKOUT_CONFORMANCE_SPECS: specs },
+  });
   assert.equal(code, 0, stdout);
   const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')) as Report;
   const observed = report.clauses.find((clause) => clause.id === 'ENV-5')!;
@@ -205,7 +252,8 @@ async function startHangingListTarget(t: { after(fn: () => void): void }): Promi
   return `http://127.0.0.1:${(target.address() as { port: number }).port}`;
 }
 
-const journalLines = (out: string) => (existsSync(join(out, rawJournalFile)) ? readFileSync(join(out, rawJournalFile), 'utf8').trim().split('\n').filter(Boolean).length : 0);
+const journalLines = (out: string) =>
+  existsSync(join(out, rawJournalFile)) ? readFileSync(join(out, rawJournalFile), 'utf8').trim().split('\n').filter(Boolean).length : 0;
 
 for (const stop of ['SIGINT', 'SIGTERM', '--timeout-ms'] as const) {
   const withFailure = stop === 'SIGTERM';
@@ -240,7 +288,12 @@ for (const stop of ['SIGINT', 'SIGTERM', '--timeout-ms'] as const) {
 test('the specs list without a run config (npx playwright test --list --grep @PAGE-4, an editor extension)', () => {
   const env = { ...process.env };
   delete env[runConfigEnv];
-  const listed = spawnSync(join(packageRoot, 'node_modules', '.bin', 'playwright'), ['test', '--list', '--grep', '@PAGE-4'], { cwd: packageRoot, env, encoding: 'utf8', timeout: 60_000 });
+  const listed = spawnSync(join(packageRoot, 'node_modules', '.bin', 'playwright'), ['test', '--list', '--grep', '@PAGE-4'], {
+    cwd: packageRoot,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.equal(listed.status, 0, `${listed.stdout}\n${listed.stderr}`);
   const total = /Total: (\d+) tests? in \d+ files?/.exec(listed.stdout);
   assert.ok(total && Number(total[1]) > 0, listed.stdout);

@@ -60,7 +60,11 @@ test('a live profile sends only GETs without --allow-writes, and the report name
   const out = join(dir, 'out');
 
   const run = await markedRun(['run', '--base-url', proxy.url, '--profile', profile, '--out', out, '--seed', '11', '--runs', '3'], runTimeoutMs);
-  assert.deepEqual(seen.filter((line) => !line.startsWith('GET ')), [], 'state-changing requests reached the live target');
+  assert.deepEqual(
+    seen.filter((line) => !line.startsWith('GET ')),
+    [],
+    'state-changing requests reached the live target',
+  );
   assert.ok(seen.length > 1, 'the GET checks ran');
   assert.equal(run.code, 2, `${run.stdout.slice(-3000)}\n${run.stderr}`);
   assert.deepEqual(run.leftBehind, []);
@@ -71,13 +75,19 @@ test('a live profile sends only GETs without --allow-writes, and the report name
   const tests = report.clauses.flatMap((clause) => clause.tests);
   const skippedForWrites = tests.filter((test) => test.status === 'skipped' && test.reason === liveSkipReason);
   assert.ok(skippedForWrites.length >= 20, `${skippedForWrites.length} skipped for writes`);
-  assert.ok(tests.some((test) => test.status !== 'skipped'), 'some checks ran');
+  assert.ok(
+    tests.some((test) => test.status !== 'skipped'),
+    'some checks ran',
+  );
   assert.ok(readFileSync(join(out, 'summary.md'), 'utf8').includes(liveSkipReason), 'summary.md names the reason');
   assert.ok(readFileSync(join(out, 'report.html'), 'utf8').includes(liveSkipReason), 'report.html names the reason');
 
   // With --allow-writes the same profile writes.
   seen.length = 0;
-  const allowed = await markedRun(['run', '--base-url', proxy.url, '--profile', profile, '--out', join(dir, 'allowed'), '--grep', 'CHK-7', '--allow-writes'], runTimeoutMs);
+  const allowed = await markedRun(
+    ['run', '--base-url', proxy.url, '--profile', profile, '--out', join(dir, 'allowed'), '--grep', 'CHK-7', '--allow-writes'],
+    runTimeoutMs,
+  );
   assert.ok(seen.includes('POST /checkouts'), seen.join('\n'));
   assert.deepEqual(allowed.leftBehind, []);
 });
@@ -98,28 +108,48 @@ test('no credential and no full card number in anything the run prints or writes
   // shows the full card number where the last four digits belong (PML-3 and PML-5 fail with it),
   // fails every payment query with the credentials in the body (REF checks fail with them), and drops
   // id from the redirect after a payment in the browser (PAGE-3 fails with a card typed into the page).
-  const proxy = await sandboxBehind(t, {
-    redirect: (location) => location.replace(/([?&])id=[^&]*&?/, '$1'),
-    request(request) {
-      for (const digits of `${request.text}`.match(/\d{13,19}/g) ?? []) if (luhnValid(digits)) cards.add(digits);
-      if (request.route === 'getPayment') return { status: 500, headers: { 'content-type': 'application/json' }, json: { echo: echoOf(request) }, text: '' };
+  const proxy = await sandboxBehind(
+    t,
+    {
+      redirect: (location) => location.replace(/([?&])id=[^&]*&?/, '$1'),
+      request(request) {
+        for (const digits of `${request.text}`.match(/\d{13,19}/g) ?? []) if (luhnValid(digits)) cards.add(digits);
+        if (request.route === 'getPayment') return { status: 500, headers: { 'content-type': 'application/json' }, json: { echo: echoOf(request) }, text: '' };
+      },
+      response(response, request) {
+        const body = response.json as Record<string, unknown> | undefined;
+        if (!body || typeof body !== 'object' || Array.isArray(body)) return;
+        if (request.route === 'listMethods' && Array.isArray(body.data)) {
+          for (const method of body.data as Array<Record<string, unknown>>) if (method.type === 'CC' && cards.size > 0) method.last4Digitis = [...cards].at(-1);
+        }
+        response.json = { echo: echoOf(request), ...body };
+      },
     },
-    response(response, request) {
-      const body = response.json as Record<string, unknown> | undefined;
-      if (!body || typeof body !== 'object' || Array.isArray(body)) return;
-      if (request.route === 'listMethods' && Array.isArray(body.data)) {
-        for (const method of body.data as Array<Record<string, unknown>>) if (method.type === 'CC' && cards.size > 0) method.last4Digitis = [...cards].at(-1);
-      }
-      response.json = { echo: echoOf(request), ...body };
-    },
-  }, secrets.notification);
+    secrets.notification,
+  );
   const dir = tempDir(t, 'safety-secrets-');
   const profile = writeProfile(dir, { name: 'echoing-target', headers: { 'X-Merchant-Token': secrets.profile }, notificationSecret: secrets.notification });
   const out = join(dir, 'out');
 
   const run = await markedRun(
-    ['run', '--base-url', proxy.url, '--profile', profile, '--header', `Authorization: ${secrets.cli}`, '--out', out, '--seed', '12', '--runs', '3', '--keep-artifacts',
-      '--grep', 'PML-3|PML-5|TOK-1|REF-3|EVT-5|SEC-1|PAGE-3|PAGE-4'],
+    [
+      'run',
+      '--base-url',
+      proxy.url,
+      '--profile',
+      profile,
+      '--header',
+      `Authorization: ${secrets.cli}`,
+      '--out',
+      out,
+      '--seed',
+      '12',
+      '--runs',
+      '3',
+      '--keep-artifacts',
+      '--grep',
+      'PML-3|PML-5|TOK-1|REF-3|EVT-5|SEC-1|PAGE-3|PAGE-4',
+    ],
     runTimeoutMs,
   );
   assert.equal(run.code, 1, `${run.stdout.slice(-3000)}\n${run.stderr}`);
@@ -135,7 +165,10 @@ test('no credential and no full card number in anything the run prints or writes
   assert.ok(keptIn, 'the run says where it kept its artifacts');
   t.after(() => rmSync(keptIn, { recursive: true, force: true }));
   const written = [{ file: 'stdout', text: run.stdout }, { file: 'stderr', text: run.stderr }, ...everythingWritten(out), ...everythingWritten(keptIn)];
-  assert.ok(written.some(({ file }) => file.includes('test-results')), 'Playwright wrote its test results');
+  assert.ok(
+    written.some(({ file }) => file.includes('test-results')),
+    'Playwright wrote its test results',
+  );
   const leaks: string[] = [];
   for (const { file, text } of written) {
     for (const secret of [...Object.values(secrets), 'cli-secret-6b1f0c']) if (text.includes(secret)) leaks.push(`${file}: credential ${secret}`);

@@ -38,7 +38,10 @@ async function refusesEveryBrokenCase(path: string, cases: readonly BrokenCase[]
       fc.asyncProperty(broken.arbitrary, async (request) => {
         const answer = await api('POST', path, request);
         assertRefusal(answer, [400, 422]);
-        assert.ok(answer.body.errors.some((reason: any) => reason.clauses.includes(broken.clause)), `${broken.name}: ${JSON.stringify(answer.body)}`);
+        assert.ok(
+          answer.body.errors.some((reason: any) => reason.clauses.includes(broken.clause)),
+          `${broken.name}: ${JSON.stringify(answer.body)}`,
+        );
       }),
       { seed, numRuns: 15 },
     );
@@ -77,7 +80,11 @@ describe('POST /checkouts', () => {
         assert.equal(payment.body.apiVersion, undefined);
         assert.equal(payment.body.data.amount, request.payment?.amount ?? 0);
         assert.equal(payment.body.data.stateDetails.state, 'pending');
-        if (request.payment?.paymentMethod?.code === 'MB') assert.deepEqual(payment.body.data.availableMethods.map((m: any) => m.code), ['MB']);
+        if (request.payment?.paymentMethod?.code === 'MB')
+          assert.deepEqual(
+            payment.body.data.availableMethods.map((m: any) => m.code),
+            ['MB'],
+          );
       }),
       { seed: 31, numRuns: 120 },
     );
@@ -151,7 +158,7 @@ describe('POST /payments/references and GET /payments/{id}', () => {
 });
 
 describe('test-helper bodies, checked against test-helpers.schema.json', () => {
-  test('a registered customer, with or without the merchant\'s number, is answered as the schema says', async () => {
+  test("a registered customer, with or without the merchant's number, is answered as the schema says", async () => {
     for (const body of [{}, { customerId: 'c-1' }]) {
       const answer = await api('POST', '/test-helpers/customers', body);
       assert.equal(answer.status, 201);
@@ -162,7 +169,12 @@ describe('test-helper bodies, checked against test-helpers.schema.json', () => {
   test('400 for a body that is not an object, 422 naming the field the schema refuses', async () => {
     const helpers: [method: string, path: string, badField: object, field: string][] = [
       ['POST', '/test-helpers/customers', { customerId: 5 }, 'customerId'],
-      ['POST', '/test-helpers/checkouts/no-such-checkout/pay', { method: 'CC', card: { number: '4111111111111111', holder: 'Ana', expireMonth: '7', expireYear: '2031' } }, 'card.expireMonth'],
+      [
+        'POST',
+        '/test-helpers/checkouts/no-such-checkout/pay',
+        { method: 'CC', card: { number: '4111111111111111', holder: 'Ana', expireMonth: '7', expireYear: '2031' } },
+        'card.expireMonth',
+      ],
       ['POST', '/test-helpers/payments/99999999/confirm', { paidAt: '2030-01-01' }, 'paidAt'],
       ['PUT', '/test-helpers/webhook', { url: 'ftp://merchant.example/hook' }, 'url'],
     ];
@@ -170,7 +182,10 @@ describe('test-helper bodies, checked against test-helpers.schema.json', () => {
       assertRefusal(await api(method, path, []), 400);
       const refused = await api(method, path, badField);
       assertRefusal(refused, 422);
-      assert.ok(refused.body.errors.every((reason: { field: string }) => reason.field === field), `${path}: ${JSON.stringify(refused.body)}`);
+      assert.ok(
+        refused.body.errors.every((reason: { field: string }) => reason.field === field),
+        `${path}: ${JSON.stringify(refused.body)}`,
+      );
     }
   });
 });

@@ -42,6 +42,12 @@ test('a failing write undoes only itself', async () => {
   assert.equal(failed.status, 'rejected');
   assert.equal((failed as PromiseRejectedResult).reason.message, 'refused');
   assert.equal(last.status, 'fulfilled');
-  assert.deepEqual(db.prepare('SELECT value FROM rows ORDER BY rowid').all().map((row) => row.value), ['kept', 'kept too']);
+  assert.deepEqual(
+    db
+      .prepare('SELECT value FROM rows ORDER BY rowid')
+      .all()
+      .map((row) => row.value),
+    ['kept', 'kept too'],
+  );
   db.close();
 });

@@ -52,7 +52,13 @@ const hour = 3_600_000;
 
 async function reference(callbackUrl?: string) {
   const validDate = { start: isoWithOffset(Date.now() - hour), end: isoWithOffset(Date.now() + hour) };
-  const answer = await api('POST', '/payments/references', { type: 'payment', amount: 700, availableMethods: [{ code: 'MB' }], validDate, ...(callbackUrl && { callbackUrl }) });
+  const answer = await api('POST', '/payments/references', {
+    type: 'payment',
+    amount: 700,
+    availableMethods: [{ code: 'MB' }],
+    validDate,
+    ...(callbackUrl && { callbackUrl }),
+  });
   return answer.body.data as { id: string };
 }
 
@@ -93,7 +99,12 @@ describe('notifications', () => {
     assert.deepEqual(body.payments, [shown]);
     assert.equal(shown.stateDetails.state, 'confirmed');
     const [, hash, ts] = /^hash=([0-9a-f]{64}),ts=([0-9]+)$/.exec(String(delivered.headers['paypay-signature']))!;
-    assert.equal(hash, createHmac('sha256', secret).update(delivered.body + ts).digest('hex'));
+    assert.equal(
+      hash,
+      createHmac('sha256', secret)
+        .update(delivered.body + ts)
+        .digest('hex'),
+    );
     const [recorded] = await attempts(payment.id, 1);
     assert.deepEqual(
       { webhookId: recorded.webhookId, url: recorded.url, attempt: recorded.attempt, status: recorded.status, error: recorded.error },
@@ -130,11 +141,21 @@ describe('notifications', () => {
     await confirm(flaky.id);
     await confirm(down.id);
     const flakyTries = await attempts(flaky.id, 3);
-    assert.deepEqual(flakyTries.map((a) => [a.attempt, a.status]), [[1, 500], [2, 302], [3, 204]]);
+    assert.deepEqual(
+      flakyTries.map((a) => [a.attempt, a.status]),
+      [
+        [1, 500],
+        [2, 302],
+        [3, 204],
+      ],
+    );
     assert.equal(new Set(flakyTries.map((a) => a.webhookId)).size, 1);
     assert.equal(new Set(flakyTries.map((a) => JSON.stringify(a.body))).size, 1);
     const downTries = await attempts(down.id, 3);
-    assert.deepEqual(downTries.map((a) => a.status), [503, 500, 502]);
+    assert.deepEqual(
+      downTries.map((a) => a.status),
+      [503, 500, 502],
+    );
     assert.equal(receiver.received.filter((r) => r.path === '/down').length, 3);
   });
 
@@ -159,7 +180,10 @@ describe('notifications', () => {
       redirects: [{ type: 'action', url: `${receiver.url}/action` }],
     });
     const start = receiver.received.length;
-    await api('POST', `/test-helpers/checkouts/${created.body.data.id}/pay`, { method: 'CC', card: { number: '4111111111111111', holder: 'A', expireMonth: '01', expireYear: '2030' } });
+    await api('POST', `/test-helpers/checkouts/${created.body.data.id}/pay`, {
+      method: 'CC',
+      card: { number: '4111111111111111', holder: 'A', expireMonth: '01', expireYear: '2030' },
+    });
     await receiver.until(start + 1);
     assert.equal(receiver.received[start].path, '/hook', 'the checkout payment is notified to the webhook');
     await attempts(created.body.data.paymentId, 1);
@@ -171,7 +195,13 @@ describe('notifications', () => {
     const own = await startSandbox({ db: ':memory:', retryDelaysMs: [60_000, 60_000] });
     receiver.answer('/slow-retry', 500);
     const validDate = { start: isoWithOffset(Date.now() - hour), end: isoWithOffset(Date.now() + hour) };
-    const created = await call(own.url, 'POST', '/payments/references', { type: 'payment', amount: 1, availableMethods: [{ code: 'MB' }], validDate, callbackUrl: `${receiver.url}/slow-retry` });
+    const created = await call(own.url, 'POST', '/payments/references', {
+      type: 'payment',
+      amount: 1,
+      availableMethods: [{ code: 'MB' }],
+      validDate,
+      callbackUrl: `${receiver.url}/slow-retry`,
+    });
     const start = receiver.received.length;
     await call(own.url, 'POST', `/test-helpers/payments/${created.body.data.id}/confirm`, {});
     await receiver.until(start + 1);

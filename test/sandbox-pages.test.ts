@@ -89,7 +89,10 @@ describe('hosted pages', () => {
   });
 
   test('an MB checkout with layout web shows entity, reference and amount', async () => {
-    const atm = await checkout({ payment: { amount: 500, code: 'P1', summary: 'Livro', paymentMethod: { code: 'MB' } }, page: { language: 'PT', layout: 'web' } });
+    const atm = await checkout({
+      payment: { amount: 500, code: 'P1', summary: 'Livro', paymentMethod: { code: 'MB' } },
+      page: { language: 'PT', layout: 'web' },
+    });
     const html = await (await fetch(atm.checkoutUrl)).text();
     const payment = (await api('GET', `/payments/${atm.paymentId}`)).body.data;
     assert.equal(byTestId(html, 'atm-entity'), '11604');
@@ -108,16 +111,27 @@ describe('hosted pages', () => {
     assert.equal(response.status, 303);
     assert.equal(response.headers.get('location'), `https://shop.example/done?order=7&id=${shop.id}`);
     const stored = (await api('GET', `/customers/${uuid}/paymentMethods`)).body.data;
-    assert.deepEqual(stored.map((m: any) => [m.type, m.last4Digitis, m.holder]), [['CC', '1111', 'Ana Silva']]);
+    assert.deepEqual(
+      stored.map((m: any) => [m.type, m.last4Digitis, m.holder]),
+      [['CC', '1111', 'Ana Silva']],
+    );
     assert.equal((await api('GET', `/payments/${shop.paymentId}`)).body.data.stateDetails.state, 'confirmed');
     const processed = await (await fetch(shop.checkoutUrl)).text();
     assert.ok(!hasTestId(processed, 'payment-form'), 'a processed checkout shows its outcome, not the form');
-    const again = await fetch(`${sandbox.url}/pay/${shop.id}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(cardFields).toString() });
+    const again = await fetch(`${sandbox.url}/pay/${shop.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(cardFields).toString(),
+    });
     assert.equal(again.status, 409);
   });
 
   test('deep links keep their scheme and query; without an action redirect a page says the payment is done', async () => {
-    const app = await checkout({ payment: { amount: 100, paymentMethod: { code: 'MW' } }, page: { layout: 'default' }, redirects: [{ type: 'action', url: 'myshop://paid?order=1' }] });
+    const app = await checkout({
+      payment: { amount: 100, paymentMethod: { code: 'MW' } },
+      page: { layout: 'default' },
+      redirects: [{ type: 'action', url: 'myshop://paid?order=1' }],
+    });
     const paid = await submitForm(app.checkoutUrl, { method: 'MW', walletCountryCode: '351', walletNumber: '912345678' });
     assert.equal(paid.headers.get('location'), `myshop://paid?order=1&id=${app.id}`);
     const plain = await checkout({ payment: { amount: 100, paymentMethod: { code: 'CC' } }, page: { layout: 'web' } });
@@ -139,7 +153,11 @@ describe('hosted pages', () => {
   });
 
   test('the embed checkoutUrl is a script', async () => {
-    const embed = await checkout({ payment: { amount: 100, paymentMethod: { code: 'CC' } }, page: { layout: 'embed' }, redirects: [{ type: 'action', url: 'https://shop.example/done' }] });
+    const embed = await checkout({
+      payment: { amount: 100, paymentMethod: { code: 'CC' } },
+      page: { layout: 'embed' },
+      redirects: [{ type: 'action', url: 'https://shop.example/done' }],
+    });
     const response = await fetch(embed.checkoutUrl);
     assert.match(String(response.headers.get('content-type')), /^text\/javascript/);
     assert.match(await response.text(), /form\.paymentWidgets/);
@@ -149,7 +167,9 @@ describe('hosted pages', () => {
 describe('the embed widget in a browser', { skip: withoutBrowser }, () => {
   test('renders inside the merchant form on another origin and pays through to the action URL', async () => {
     let checkoutUrl = '';
-    const merchant = await startMerchant(() => `<!doctype html><title>Shop</title><h1>Checkout</h1><form class="paymentWidgets"></form><script src="${checkoutUrl}"></script>`);
+    const merchant = await startMerchant(
+      () => `<!doctype html><title>Shop</title><h1>Checkout</h1><form class="paymentWidgets"></form><script src="${checkoutUrl}"></script>`,
+    );
     const embed = await checkout({
       payment: { amount: 4200, paymentMethod: { code: 'CC' } },
       page: { layout: 'embed' },
@@ -222,10 +242,16 @@ describe('the portal page style', () => {
     assert.ok(html.includes(`<script>location.replace("https://shop.example/done?order=7&id=${shop.id}")</script>`), html);
     assert.ok(html.includes('A redirecionar…') && !html.includes('<a '));
     const stored = (await api('GET', `/customers/${uuid}/paymentMethods`, undefined, portal)).body.data;
-    assert.deepEqual(stored.map((m: any) => [m.type, m.last4Digitis]), [['CC', '1111']]);
+    assert.deepEqual(
+      stored.map((m: any) => [m.type, m.last4Digitis]),
+      [['CC', '1111']],
+    );
     assert.match(await (await fetch(shop.checkoutUrl)).text(), /Este checkout já foi processado\./);
 
-    const app = await checkout({ payment: { amount: 100, paymentMethod: { code: 'MW' } }, redirects: [{ type: 'action', url: 'com.shop.app://paid?order=7' }] }, portal);
+    const app = await checkout(
+      { payment: { amount: 100, paymentMethod: { code: 'MW' } }, redirects: [{ type: 'action', url: 'com.shop.app://paid?order=7' }] },
+      portal,
+    );
     const deepLink = await submitForm(app.checkoutUrl, { method: 'MW', walletCountryCode: '351', walletNumber: '912345678' });
     assert.ok((await deepLink.text()).includes(`location.replace("com.shop.app://paid?order=7&id=${app.id}")`));
     const plain = await checkout({ payment: { amount: 100, paymentMethod: { code: 'CC' } } }, portal);
@@ -243,7 +269,10 @@ describe('the portal page style', () => {
   });
 
   test('the widget renders the portal markup, its iframe at an absolute URL on the sandbox', async () => {
-    const embed = await checkout({ payment: { amount: 100, paymentMethod: { code: 'CC' } }, page: { layout: 'embed' }, redirects: [{ type: 'action', url: 'https://shop.example/done' }] }, portal);
+    const embed = await checkout(
+      { payment: { amount: 100, paymentMethod: { code: 'CC' } }, page: { layout: 'embed' }, redirects: [{ type: 'action', url: 'https://shop.example/done' }] },
+      portal,
+    );
     const script = await (await fetch(embed.checkoutUrl)).text();
     const html = JSON.parse(/var html = (".*");/.exec(script)![1]) as string;
     assert.ok(html.includes(`<iframe name="card-fields" title="Dados do cartão" src="${portal.url}/pay/${embed.id}/card-fields">`));
@@ -267,7 +296,10 @@ describe('the portal page style in a browser', { skip: withoutBrowser }, () => {
     const merchant = await startMerchant(() => `<!doctype html><title>Loja</title><form class="paymentWidgets"></form><script src="${checkoutUrl}"></script>`);
     const browser = await launchChromium();
     try {
-      const hosted = await checkout({ payment: { amount: 4200, paymentMethod: { code: 'CC' } }, redirects: [{ type: 'action', url: `${merchant.url}/done?cart=3` }] }, portal);
+      const hosted = await checkout(
+        { payment: { amount: 4200, paymentMethod: { code: 'CC' } }, redirects: [{ type: 'action', url: `${merchant.url}/done?cart=3` }] },
+        portal,
+      );
       const page = await browser.newPage();
       await page.goto(hosted.checkoutUrl);
       assert.equal(await page.locator('#montante').textContent(), '42,00 €');
@@ -276,7 +308,11 @@ describe('the portal page style in a browser', { skip: withoutBrowser }, () => {
       assert.equal(await paymentState(hosted.paymentId, portal), 'confirmed');
 
       const embed = await checkout(
-        { payment: { amount: 700, paymentMethod: { code: 'CC' } }, page: { layout: 'embed' }, redirects: [{ type: 'action', url: `${merchant.url}/done?cart=4` }] },
+        {
+          payment: { amount: 700, paymentMethod: { code: 'CC' } },
+          page: { layout: 'embed' },
+          redirects: [{ type: 'action', url: `${merchant.url}/done?cart=4` }],
+        },
         portal,
       );
       checkoutUrl = embed.checkoutUrl;

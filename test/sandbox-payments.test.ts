@@ -37,7 +37,13 @@ const storedMethods = async (uuid: string) => {
 };
 
 const reference = (window: { start: string; end: string }, callbackUrl?: string) =>
-  api('POST', '/payments/references', { type: 'payment', amount: 500, availableMethods: [{ code: 'MB' }], validDate: window, ...(callbackUrl && { callbackUrl }) });
+  api('POST', '/payments/references', {
+    type: 'payment',
+    amount: 500,
+    availableMethods: [{ code: 'MB' }],
+    validDate: window,
+    ...(callbackUrl && { callbackUrl }),
+  });
 const hour = 3_600_000;
 const openWindow = () => ({ start: isoWithOffset(Date.now() - hour), end: isoWithOffset(Date.now() + hour) });
 
@@ -70,7 +76,15 @@ describe('tokenization (TOK-1..6)', () => {
         assert.equal(others.length, 0);
         assert.deepEqual(
           { ...stored, uuid: undefined },
-          { type: 'CC', uuid: undefined, brand: cardBrand(paidWith.number), last4Digitis: paidWith.number.slice(-4), holder: paidWith.holder, expireMonth: paidWith.expireMonth, expireYear: paidWith.expireYear },
+          {
+            type: 'CC',
+            uuid: undefined,
+            brand: cardBrand(paidWith.number),
+            last4Digitis: paidWith.number.slice(-4),
+            holder: paidWith.holder,
+            expireMonth: paidWith.expireMonth,
+            expireYear: paidWith.expireYear,
+          },
         );
       }),
       { seed: 41, numRuns: 25 },
@@ -85,7 +99,10 @@ describe('tokenization (TOK-1..6)', () => {
     const consented = await checkout({ code: 'MW', details: { allowRegistration: true } }, { uuid, layout: 'basic' });
     assert.equal((await pay(consented.id, { outcome: 'success', method: 'MW', wallet: mbWay, storeConsent: true })).status, 200);
     const [stored] = await storedMethods(uuid);
-    assert.deepEqual({ type: stored.type, countryCode: stored.countryCode, last3Digitis: stored.last3Digitis }, { type: 'MW', countryCode: '351', last3Digitis: '678' });
+    assert.deepEqual(
+      { type: stored.type, countryCode: stored.countryCode, last3Digitis: stored.last3Digitis },
+      { type: 'MW', countryCode: '351', last3Digitis: '678' },
+    );
   });
 
   test('a failed payment, a declined card or a checkout without registration stores nothing', async () => {
@@ -108,7 +125,10 @@ describe('tokenization (TOK-1..6)', () => {
       await pay(id, { method: 'CC', card: paidWith });
     }
     const stored = await storedMethods(ana);
-    assert.deepEqual(stored.map((method) => method.brand), ['VISA', 'MASTERCARD']);
+    assert.deepEqual(
+      stored.map((method) => method.brand),
+      ['VISA', 'MASTERCARD'],
+    );
     assert.notEqual(stored[0].uuid, stored[1].uuid);
     assert.deepEqual(await storedMethods(rui), []);
   });
@@ -154,7 +174,10 @@ describe('the pay helper', () => {
     const { id } = await checkout({ code: 'CC' }, { layout: 'web' });
     const refused = await pay(id, { method: 'CC', card: { ...visa, expireMonth: '7' } });
     assert.equal(refused.status, 422);
-    assert.deepEqual(refused.body.errors.map((reason: { field: string }) => reason.field), ['card.expireMonth']);
+    assert.deepEqual(
+      refused.body.errors.map((reason: { field: string }) => reason.field),
+      ['card.expireMonth'],
+    );
     assert.equal((await pay(id, { method: 'CC', card: visa })).status, 200);
   });
 
@@ -222,7 +245,8 @@ describe('references (REF-6..8)', () => {
     const overlapping = await store.createReference(payment('2030-01-15T00:00:00+00:00', '2030-02-15T00:00:00+00:00'), now);
     assert.equal(store.payment(first)!.reference, '000000042');
     assert.equal(store.payment(overlapping)!.reference, '000000007', 'redrawn after the database refused 000000042 twice');
-    const insert = db.prepare(`INSERT INTO payments (amount, entity, reference, state, state_created_at, created_at, updated_at, valid_start, valid_end, valid_start_ms, valid_end_ms, available_methods)
+    const insert =
+      db.prepare(`INSERT INTO payments (amount, entity, reference, state, state_created_at, created_at, updated_at, valid_start, valid_end, valid_start_ms, valid_end_ms, available_methods)
       VALUES (1, 'e', ?, 'pending', 'x', 'x', 'x', 'x', 'x', ?, ?, '[]')`);
     assert.throws(() => insert.run('000000042', Date.parse('2030-01-30T00:00:00Z'), Date.parse('2030-03-01T00:00:00Z')), /reference_in_use/);
     assert.doesNotThrow(() => insert.run('000000042', Date.parse('2030-02-01T00:00:00Z'), Date.parse('2030-03-01T00:00:00Z')));

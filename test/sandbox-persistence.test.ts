@@ -38,10 +38,18 @@ describe('persistence', () => {
     const db = join(folder, 'restart.db');
     const uuid = randomUUID();
     const first = await startSandbox({ db });
-    const created = (await call(first.url, 'POST', '/checkouts', { payment: { amount: 300, customer: { uuid }, paymentMethod: { code: 'CC', details: { createRegistration: true } } } })).body.data;
-    await call(first.url, 'POST', `/test-helpers/checkouts/${created.id}/pay`, { method: 'CC', card: { number: '4111111111111111', holder: 'Ana', expireMonth: '07', expireYear: '2031' } });
+    const created = (
+      await call(first.url, 'POST', '/checkouts', {
+        payment: { amount: 300, customer: { uuid }, paymentMethod: { code: 'CC', details: { createRegistration: true } } },
+      })
+    ).body.data;
+    await call(first.url, 'POST', `/test-helpers/checkouts/${created.id}/pay`, {
+      method: 'CC',
+      card: { number: '4111111111111111', holder: 'Ana', expireMonth: '07', expireYear: '2031' },
+    });
     const validDate = { start: isoWithOffset(Date.now() - 60_000), end: isoWithOffset(Date.now() + 60_000) };
-    const reference = (await call(first.url, 'POST', '/payments/references', { type: 'payment', amount: 5, availableMethods: [{ code: 'MB' }], validDate })).body.data;
+    const reference = (await call(first.url, 'POST', '/payments/references', { type: 'payment', amount: 5, availableMethods: [{ code: 'MB' }], validDate }))
+      .body.data;
     await call(first.url, 'PUT', '/test-helpers/webhook', { url: 'http://127.0.0.1:1/hook' });
     const before = {
       methods: (await call(first.url, 'GET', `/customers/${uuid}/paymentMethods`)).body.data,
@@ -60,7 +68,15 @@ describe('persistence', () => {
       assert.deepEqual((await call(second.url, 'GET', `/payments/${reference.id}`)).body.data, before.reference);
       assert.deepEqual((await call(second.url, 'GET', '/test-helpers/notifications')).body.notifications, before.attempts);
       assert.equal((await call(second.url, 'GET', '/test-helpers/webhook')).body.url, 'http://127.0.0.1:1/hook');
-      assert.equal((await call(second.url, 'POST', `/test-helpers/checkouts/${created.id}/pay`, { method: 'CC', card: { number: '4111111111111111', holder: 'Ana', expireMonth: '07', expireYear: '2031' } })).status, 409);
+      assert.equal(
+        (
+          await call(second.url, 'POST', `/test-helpers/checkouts/${created.id}/pay`, {
+            method: 'CC',
+            card: { number: '4111111111111111', holder: 'Ana', expireMonth: '07', expireYear: '2031' },
+          })
+        ).status,
+        409,
+      );
     } finally {
       await second.close();
     }

@@ -167,15 +167,25 @@ test('a timestamp without an offset is refused; Z and +01:00 pass', () => {
   assert.deepEqual(validateResource(timestamp, '2030-01-01T10:00:00+01:00'), []);
   assert.deepEqual(validateResource(timestamp, '2030-01-01T10:00:00.123-03:00'), []);
 
-  const reference = { type: 'payment', amount: 100, availableMethods: [{ code: 'MB' }], validDate: { start: '2030-01-01T10:00:00', end: '2030-02-01T10:00:00Z' } };
+  const reference = {
+    type: 'payment',
+    amount: 100,
+    availableMethods: [{ code: 'MB' }],
+    validDate: { start: '2030-01-01T10:00:00', end: '2030-02-01T10:00:00Z' },
+  };
   const problems = validateRequest('reference', reference);
   assert.ok(problems.length > 0 && problems.every((p) => p.path === '/validDate/start' && p.clauses.includes('REF-7')), JSON.stringify(problems));
 });
 
 test('checkout createdAt is YYYY-MM-DD HH:MM:SS, without T or offset', () => {
-  const createdAt = (value: string) => validateResource('checkout.schema.json', {
-    id: 'a', createdAt: value, checkoutUrl: 'https://pay.example/a', paymentId: '1', stateDetails: { state: 'PaymentReady', timestamp: '2022-01-03T14:16:17+00:00' },
-  });
+  const createdAt = (value: string) =>
+    validateResource('checkout.schema.json', {
+      id: 'a',
+      createdAt: value,
+      checkoutUrl: 'https://pay.example/a',
+      paymentId: '1',
+      stateDetails: { state: 'PaymentReady', timestamp: '2022-01-03T14:16:17+00:00' },
+    });
   assert.deepEqual(createdAt('2022-01-03 14:16:17'), []);
   for (const bad of ['2022-01-03T14:16:17', '2022-01-03 14:16:17+00:00', '2022-01-03']) {
     assert.ok(createdAt(bad).every((p) => p.clauses.includes('CHK-3')) && createdAt(bad).length > 0, bad);
@@ -189,11 +199,13 @@ test('redirect URLs may be custom-scheme deep links', () => {
 });
 
 test('a storing checkout without page.layout is allowed (4.1 "store a payment method")', () => {
-  const store = { payment: { amount: 100, customer: { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' }, paymentMethod: { code: 'CC', details: { createRegistration: true } } } };
+  const store = {
+    payment: { amount: 100, customer: { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' }, paymentMethod: { code: 'CC', details: { createRegistration: true } } },
+  };
   assert.deepEqual(validateRequest('checkout', store), []);
 });
 
-test('the test-helper schemas are not the reference\'s: they carry no x-clauses', () => {
+test("the test-helper schemas are not the reference's: they carry no x-clauses", () => {
   assert.ok(!JSON.stringify(loadSchema(testHelperSchemaFile)).includes('"x-clauses":'));
 });
 
@@ -234,14 +246,30 @@ test('a pay request: two-digit expireMonth, the card with CC and the wallet with
       expireMonth,
     );
   }
-  assert.deepEqual(problems({ method: 'CC', card: { ...card, expireYear: '31' } }).map((problem) => problem.path), ['/card/expireYear']);
+  assert.deepEqual(
+    problems({ method: 'CC', card: { ...card, expireYear: '31' } }).map((problem) => problem.path),
+    ['/card/expireYear'],
+  );
   assert.deepEqual(problems({ method: 'CC', card, wallet: { number: '' }, storeConsent: true }), []);
   assert.deepEqual(problems({ outcome: 'failure', method: 'MW', wallet, card: {} }), []);
   assert.deepEqual(problems({ method: 'MB' }), []);
-  assert.deepEqual(problems({ method: 'CC', wallet }).map((problem) => problem.expected), ['property "card" to be present']);
-  assert.deepEqual(problems({ method: 'MW', card }).map((problem) => problem.expected), ['property "wallet" to be present']);
-  assert.deepEqual(problems({ method: 'XX' }).map((problem) => problem.path), ['/method'], 'the method, not the unchosen branch');
-  assert.deepEqual(problems({ outcome: 'maybe', method: 'MB' }).map((problem) => problem.path), ['/outcome']);
+  assert.deepEqual(
+    problems({ method: 'CC', wallet }).map((problem) => problem.expected),
+    ['property "card" to be present'],
+  );
+  assert.deepEqual(
+    problems({ method: 'MW', card }).map((problem) => problem.expected),
+    ['property "wallet" to be present'],
+  );
+  assert.deepEqual(
+    problems({ method: 'XX' }).map((problem) => problem.path),
+    ['/method'],
+    'the method, not the unchosen branch',
+  );
+  assert.deepEqual(
+    problems({ outcome: 'maybe', method: 'MB' }).map((problem) => problem.path),
+    ['/outcome'],
+  );
 });
 
 test('a webhook is an absolute http(s) URL; paidAt has an offset', () => {

@@ -131,7 +131,8 @@ export function classifyCheckout(request: unknown): CheckoutKind {
   const walletRow = rows.find((name) => checkoutRows[name].storing && hasContentsOf(leaves, name, 'MW'));
   if (!row && !walletRow) return { kind: 'free', freedom: 'CHK-13', why: 'a valid checkout beyond the rows of 4.1' };
   const amount = (request as CheckoutRequest).payment?.amount as number;
-  if (amount < everydayAmounts.min || amount > everydayAmounts.max) return { kind: 'free', freedom: 'SEC-2', why: `amount ${show(amount)}, past the everyday amounts the rows are sent with` };
+  if (amount < everydayAmounts.min || amount > everydayAmounts.max)
+    return { kind: 'free', freedom: 'SEC-2', why: `amount ${show(amount)}, past the everyday amounts the rows are sent with` };
   if (row) return { kind: 'row', row };
   return { kind: 'owed', why: `the row "${checkoutRows[walletRow!].title}" with paymentMethod.code MW, which section 1 and rule 3 name as storable` };
 }

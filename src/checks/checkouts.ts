@@ -28,7 +28,10 @@ export function checkCheckoutCreated(exchange: Exchange): Problem[] {
   const checkoutUrl = checkoutOf(exchange)?.checkoutUrl;
   if (layout === 'default' && typeof checkoutUrl === 'string' && URL.canParse(checkoutUrl)) {
     if (!new URL(checkoutUrl).searchParams.has('page_layout')) {
-      problems.push({ clause: 'CHK-5', message: `POST /checkouts response /data/checkoutUrl: expected query parameter page_layout for layout default, got ${show(checkoutUrl)}` });
+      problems.push({
+        clause: 'CHK-5',
+        message: `POST /checkouts response /data/checkoutUrl: expected query parameter page_layout for layout default, got ${show(checkoutUrl)}`,
+      });
     }
   }
   return problems;
@@ -47,7 +50,12 @@ export function checkCheckoutUsable(exchange: Exchange): Problem[] {
   const refused = checkSuccess(exchange, 'CHK-1');
   if (refused.length > 0) return refused;
   if (!checkoutOf(exchange)) {
-    return [{ clause: 'CHK-1', message: `${operationOf(exchange.request)} response /data: expected the checkout object, got ${show((exchange.response.body as { data?: unknown } | null)?.data)}` }];
+    return [
+      {
+        clause: 'CHK-1',
+        message: `${operationOf(exchange.request)} response /data: expected the checkout object, got ${show((exchange.response.body as { data?: unknown } | null)?.data)}`,
+      },
+    ];
   }
   return onlyClause(checkCheckoutCreated(exchange), 'CHK-2');
 }
@@ -64,7 +72,12 @@ export function checkCheckoutUsable(exchange: Exchange): Problem[] {
 export function checkVariantAccepted(exchange: Exchange, context: { variant: string }): Problem[] {
   const { status, body } = exchange.response;
   if (isSuccess(status)) return [];
-  return [{ clause: 'CHK-6', message: `${operationOf(exchange.request)} with the "${context.variant}" variant of 4.1: expected it accepted, got ${status} with body ${show(body)}` }];
+  return [
+    {
+      clause: 'CHK-6',
+      message: `${operationOf(exchange.request)} with the "${context.variant}" variant of 4.1: expected it accepted, got ${status} with body ${show(body)}`,
+    },
+  ];
 }
 
 /** How opening an address went: the HTTP status it answered, or why no answer came. */
@@ -110,7 +123,12 @@ export function checkDistinctCheckouts(first: Exchange, second: Exchange): Probl
 export function checkChargedAmount(exchange: Exchange, context: { amount: number }): Problem[] {
   const charged = paymentOf(exchange)?.amount;
   if (charged === context.amount) return [];
-  return [{ clause: 'CHK-8', message: `${operationOf(exchange.request)} response /data/amount: expected ${context.amount}, the amount sent in minor units, got ${show(charged)}` }];
+  return [
+    {
+      clause: 'CHK-8',
+      message: `${operationOf(exchange.request)} response /data/amount: expected ${context.amount}, the amount sent in minor units, got ${show(charged)}`,
+    },
+  ];
 }
 
 /**
@@ -126,7 +144,10 @@ export function checkRefusedAndStillServing(refused: Exchange, after: Exchange, 
   const problems = checkRefused(refused, { clause: 'CHK-12', broken: context.broken });
   const { status, body } = after.response;
   if (!isSuccess(status)) {
-    problems.push({ clause: 'CHK-12', message: `${operationOf(after.request)} with a valid body after ${context.broken}: expected the target still serving (2xx), got ${status} with body ${show(body)}` });
+    problems.push({
+      clause: 'CHK-12',
+      message: `${operationOf(after.request)} with a valid body after ${context.broken}: expected the target still serving (2xx), got ${status} with body ${show(body)}`,
+    });
   }
   return problems;
 }

@@ -64,7 +64,12 @@ export function checkNotified(
   }
   const atAddress = received.filter((notification) => keepsQuery(notification, context.address));
   if (atAddress.length === 0) {
-    return [{ clause: context.clause, message: `notification: expected it at ${context.where} ${context.address}, its query kept, got ${received.map((n) => `${n.method} ${n.url}`).join(', ')}` }];
+    return [
+      {
+        clause: context.clause,
+        message: `notification: expected it at ${context.where} ${context.address}, its query kept, got ${received.map((n) => `${n.method} ${n.url}`).join(', ')}`,
+      },
+    ];
   }
   if (atAddress.some((notification) => identifiesPayment(notification, context.payment))) return [];
   return checkNotificationIdentifies(atAddress[0], context.payment);

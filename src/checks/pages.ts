@@ -27,7 +27,9 @@ export interface PageProbe {
  */
 export function checkPaymentPageOpens(probe: PageProbe, context: { atm?: boolean } = {}): Problem[] {
   if (probe.status === null || !isSuccess(probe.status)) {
-    return [{ clause: 'PAGE-1', message: `GET ${probe.url} in Chromium: expected a page, got ${probe.status === null ? 'no response' : `status ${probe.status}`}` }];
+    return [
+      { clause: 'PAGE-1', message: `GET ${probe.url} in Chromium: expected a page, got ${probe.status === null ? 'no response' : `status ${probe.status}`}` },
+    ];
   }
   if (context.atm) {
     if ([...numbersShown(probe.text)].some((number) => /^[0-9]{9}$/.test(number))) return [];
@@ -57,7 +59,12 @@ export interface WidgetProbe {
  */
 export function checkFormInsideWidgets(probe: WidgetProbe): Problem[] {
   if (probe.formCount > 0) return [];
-  return [{ clause: 'PAGE-2', message: `merchant page with the script ${probe.scriptUrl}: expected the payment form inside form.paymentWidgets, got ${show(probe.html)}` }];
+  return [
+    {
+      clause: 'PAGE-2',
+      message: `merchant page with the script ${probe.scriptUrl}: expected the payment form inside form.paymentWidgets, got ${show(probe.html)}`,
+    },
+  ];
 }
 
 /**
@@ -72,9 +79,7 @@ export function checkFormInsideWidgets(probe: WidgetProbe): Problem[] {
  * Not covered: wallet (MW) or declined payments: every payment is a successful card (CC).
  */
 export function checkRedirect(redirectUrl: string | null | undefined, context: { actionUrl: string; checkoutId: string; clause: string }): Problem[] {
-  const fail = (expected: string): Problem[] => [
-    { clause: context.clause, message: `redirect after payment: expected ${expected}, got ${show(redirectUrl)}` },
-  ];
+  const fail = (expected: string): Problem[] => [{ clause: context.clause, message: `redirect after payment: expected ${expected}, got ${show(redirectUrl)}` }];
   if (!redirectUrl || !URL.canParse(redirectUrl)) return fail(`the action URL ${context.actionUrl} with id=${context.checkoutId}`);
   const [got, action] = [new URL(redirectUrl), new URL(context.actionUrl)];
   const base = (url: URL) => `${url.protocol}//${url.host}${url.pathname}`;
@@ -130,13 +135,20 @@ function entityShown(text: string, entity: string): boolean {
 export function checkAtmPageReference(probe: AtmPageProbe, context: { paymentId: string; apiReference?: string; apiEntity?: string }): Problem[] {
   const references = [...numbersShown(probe.referenceText)].filter((number) => /^[0-9]{9}$/.test(number));
   const problems: Problem[] = [];
-  if (references.length === 0) problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected a 9-digit reference on the ATM page, got ${show(probe.text)}` });
+  if (references.length === 0)
+    problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected a 9-digit reference on the ATM page, got ${show(probe.text)}` });
   else if (context.apiReference && !references.includes(context.apiReference)) {
-    problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected the reference ${context.apiReference} of payment ${context.paymentId}, got ${references.join(', ')}` });
+    problems.push({
+      clause: 'PAGE-5',
+      message: `${probe.url}: expected the reference ${context.apiReference} of payment ${context.paymentId}, got ${references.join(', ')}`,
+    });
   }
   if (!probe.entityText.trim()) problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected the entity on the ATM page, got none` });
   else if (context.apiEntity && !entityShown(probe.entityText, context.apiEntity)) {
-    problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected the entity ${context.apiEntity} of payment ${context.paymentId}, got ${show(probe.entityText)}` });
+    problems.push({
+      clause: 'PAGE-5',
+      message: `${probe.url}: expected the entity ${context.apiEntity} of payment ${context.paymentId}, got ${show(probe.entityText)}`,
+    });
   }
   return problems;
 }
@@ -160,7 +172,9 @@ export interface ConsentProbe {
 export function checkConsentOffer(probe: ConsentProbe, context: { allowRegistration: boolean }): Problem[] {
   if (probe.consentOffered === context.allowRegistration) return [];
   const expected = context.allowRegistration ? 'offered (allowRegistration true)' : 'not offered (no allowRegistration)';
-  return [{ clause: 'PAGE-6', message: `${probe.url}: expected the option to store the method ${expected}, got it ${probe.consentOffered ? 'offered' : 'absent'}` }];
+  return [
+    { clause: 'PAGE-6', message: `${probe.url}: expected the option to store the method ${expected}, got it ${probe.consentOffered ? 'offered' : 'absent'}` },
+  ];
 }
 
 /**
@@ -174,12 +188,17 @@ export function checkConsentOffer(probe: ConsentProbe, context: { allowRegistrat
 export function checkNothingPostedToAction(received: readonly RecordedRequest[], context: { browserVisited: boolean }): Problem[] {
   const fromService = context.browserVisited ? received.filter((request) => request.method !== 'GET') : received;
   const expected = context.browserVisited ? "only the browser's GET" : 'no request from the service';
-  return fromService.map((request) => ({ clause: 'PAGE-7', message: `action URL: expected ${expected}, got ${request.method} ${request.url} ${show(request.body)}` }));
+  return fromService.map((request) => ({
+    clause: 'PAGE-7',
+    message: `action URL: expected ${expected}, got ${request.method} ${request.url} ${show(request.body)}`,
+  }));
 }
 
 /** CHK-8: how an amount in minor units reads in major units on a page: 500 → "5,00" or "5.00". */
 export function majorUnits(amount: number): RegExp {
-  const major = Math.floor(amount / 100).toLocaleString('en-US').replace(/,/g, '[ .,\u00a0]?');
+  const major = Math.floor(amount / 100)
+    .toLocaleString('en-US')
+    .replace(/,/g, '[ .,\u00a0]?');
   const minor = String(amount % 100).padStart(2, '0');
   return new RegExp(`(^|[^0-9])${major}[.,]${minor}([^0-9]|$)`);
 }
@@ -195,5 +214,10 @@ export function majorUnits(amount: number): RegExp {
  */
 export function checkAmountShown(text: string, context: { amount: number; where: string }): Problem[] {
   if (majorUnits(context.amount).test(text)) return [];
-  return [{ clause: 'CHK-8', message: `${context.where}: expected the amount ${context.amount} (minor units) shown as ${context.amount / 100} in major units, got ${show(text)}` }];
+  return [
+    {
+      clause: 'CHK-8',
+      message: `${context.where}: expected the amount ${context.amount} (minor units) shown as ${context.amount / 100} in major units, got ${show(text)}`,
+    },
+  ];
 }

@@ -42,7 +42,10 @@ function holdsLastDigits(method: unknown, paid: PaidWith): boolean {
  */
 export function foreignMethods(list: Exchange, context: { before: readonly unknown[]; paid: readonly PaidWith[] }): unknown[] {
   const earlier = new Set(context.before.map((method) => JSON.stringify(method)));
-  const [fromBefore, since] = [storedMethodsOf(list).filter((method) => earlier.has(JSON.stringify(method))), storedMethodsOf(list).filter((method) => !earlier.has(JSON.stringify(method)))];
+  const [fromBefore, since] = [
+    storedMethodsOf(list).filter((method) => earlier.has(JSON.stringify(method))),
+    storedMethodsOf(list).filter((method) => !earlier.has(JSON.stringify(method))),
+  ];
   if (since.length <= context.paid.length) return fromBefore;
   return [...fromBefore, ...since.filter((method) => !context.paid.some((paid) => holdsLastDigits(method, paid)))];
 }
@@ -120,7 +123,12 @@ export function checkStoredMethods(answered: Exchange, context: Foreign = {}): P
 export function checkMethodCount(exchange: Exchange, context: { stored: number } & Foreign): Problem[] {
   const methods = ownMethods(exchange, context.foreign);
   if (methods.length === context.stored) return [];
-  return [{ clause: 'PML-1', message: `${operationOf(exchange.request)} response /data: expected ${context.stored} elements for ${context.stored} stored methods, got ${methods.length}: ${show(methods)}` }];
+  return [
+    {
+      clause: 'PML-1',
+      message: `${operationOf(exchange.request)} response /data: expected ${context.stored} elements for ${context.stored} stored methods, got ${methods.length}: ${show(methods)}`,
+    },
+  ];
 }
 
 /**
@@ -147,7 +155,13 @@ const plainLetters: Record<string, string> = { Ł: 'L', Ø: 'O', Đ: 'D', Æ: 'A
 /** A holder as a card shows it: case, accents and spacing are the issuer's or the target's to normalise. */
 const plainName = (name: unknown) =>
   typeof name === 'string'
-    ? name.normalize('NFD').replace(/\p{M}/gu, '').replace(/\s+/g, ' ').trim().toUpperCase().replace(/[ŁØĐÆŒßÞ]/g, (letter) => plainLetters[letter])
+    ? name
+        .normalize('NFD')
+        .replace(/\p{M}/gu, '')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .toUpperCase()
+        .replace(/[ŁØĐÆŒßÞ]/g, (letter) => plainLetters[letter])
     : name;
 /** A telephone country code written 351, +351 or 00351. */
 const plainCountryCode = (code: unknown) => (typeof code === 'string' ? code.replace(/^\s*(\+|00)/, '').trim() : code);

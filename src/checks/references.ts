@@ -74,7 +74,10 @@ export function checkPaymentEchoes(exchange: Exchange, context: { requested: Ref
   for (const edge of ['start', 'end'] as const) {
     const got = payment?.validDate?.[edge];
     if (!sameInstant(got, requested.validDate[edge])) {
-      problems.push({ clause: 'REF-5', message: `${where}/validDate/${edge}: expected the instant ${show(requested.validDate[edge])} as requested, got ${show(got)}` });
+      problems.push({
+        clause: 'REF-5',
+        message: `${where}/validDate/${edge}: expected the instant ${show(requested.validDate[edge])} as requested, got ${show(got)}`,
+      });
     }
   }
   const wanted = [...new Set(requested.availableMethods.map((method) => method.code))].sort();
@@ -97,11 +100,17 @@ export function checkConfirmed(exchange: Exchange): Problem[] {
   const where = `${operationOf(exchange.request)} response /data`;
   const problems: Problem[] = [];
   if (payment?.stateDetails?.state !== 'confirmed') {
-    problems.push({ clause: 'REF-6', message: `${where}/stateDetails/state: expected "confirmed" after the payment was confirmed, got ${show(payment?.stateDetails?.state)}` });
+    problems.push({
+      clause: 'REF-6',
+      message: `${where}/stateDetails/state: expected "confirmed" after the payment was confirmed, got ${show(payment?.stateDetails?.state)}`,
+    });
   }
   const [created, updated] = [Date.parse(String(payment?.createdAt)), Date.parse(String(payment?.updatedAt))];
   if (!(updated >= created)) {
-    problems.push({ clause: 'REF-6', message: `${where}/updatedAt: expected not earlier than createdAt ${show(payment?.createdAt)}, got ${show(payment?.updatedAt)}` });
+    problems.push({
+      clause: 'REF-6',
+      message: `${where}/updatedAt: expected not earlier than createdAt ${show(payment?.createdAt)}, got ${show(payment?.updatedAt)}`,
+    });
   }
   return problems;
 }
@@ -118,7 +127,12 @@ export function checkConfirmed(exchange: Exchange): Problem[] {
 export function checkNotConfirmed(exchange: Exchange, context: { why: string }): Problem[] {
   const state = dataOf(exchange)?.stateDetails?.state;
   if (state !== 'confirmed') return [];
-  return [{ clause: 'REF-7', message: `${operationOf(exchange.request)} response /data/stateDetails/state: expected not "confirmed" ${context.why}, got "confirmed"` }];
+  return [
+    {
+      clause: 'REF-7',
+      message: `${operationOf(exchange.request)} response /data/stateDetails/state: expected not "confirmed" ${context.why}, got "confirmed"`,
+    },
+  ];
 }
 
 /**
@@ -134,7 +148,10 @@ export function checkDistinctReferences(payments: Partial<Payment>[]): Problem[]
     const reference = payment.referenceDetails?.reference;
     if (typeof reference !== 'string') continue;
     if (owner.has(reference)) {
-      problems.push({ clause: 'REF-8', message: `GET /payments/{id} /data/referenceDetails/reference: expected a reference of its own for payment ${show(payment.id)}, got ${show(reference)} of payment ${show(owner.get(reference))}` });
+      problems.push({
+        clause: 'REF-8',
+        message: `GET /payments/{id} /data/referenceDetails/reference: expected a reference of its own for payment ${show(payment.id)}, got ${show(reference)} of payment ${show(owner.get(reference))}`,
+      });
     }
     owner.set(reference, payment.id);
   }

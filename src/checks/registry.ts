@@ -4,20 +4,38 @@
  * checks that can return a problem naming it. The INFO clauses are observed, never judged.
  */
 import { checkCheckoutAnswer, checkCheckoutCreatedForUse } from './checkout-kinds.ts';
-import { checkCheckoutCreated, checkCheckoutUrlOpens, checkCheckoutUsable, checkChargedAmount, checkDistinctCheckouts, checkRefusedAndStillServing, checkVariantAccepted } from './checkouts.ts';
+import {
+  checkCheckoutCreated,
+  checkCheckoutUrlOpens,
+  checkCheckoutUsable,
+  checkChargedAmount,
+  checkDistinctCheckouts,
+  checkRefusedAndStillServing,
+  checkVariantAccepted,
+} from './checkouts.ts';
 import { checkEnvelope, checkServedAtPath } from './envelope.ts';
 import { checkNotificationIdentifies, checkNotified, checkNotNotified } from './notifications.ts';
-import { checkAmountShown, checkAtmPageReference, checkConsentOffer, checkFormInsideWidgets, checkNothingPostedToAction, checkPaymentPageOpens, checkRedirect } from './pages.ts';
-import { checkListAnswered, checkMethodCount, checkMethodStored, checkMethodTypeListed, checkNothingStored, checkOnlyOwnMethods, checkOnlyStorableTypes, checkStoredMethods } from './payment-methods.ts';
-import { checkSuccess, type Problem } from './problem.ts';
 import {
-  checkConfirmed,
-  checkDistinctReferences,
-  checkNotConfirmed,
-  checkPayment,
-  checkPaymentEchoes,
-  checkReferenceCreated,
-} from './references.ts';
+  checkAmountShown,
+  checkAtmPageReference,
+  checkConsentOffer,
+  checkFormInsideWidgets,
+  checkNothingPostedToAction,
+  checkPaymentPageOpens,
+  checkRedirect,
+} from './pages.ts';
+import {
+  checkListAnswered,
+  checkMethodCount,
+  checkMethodStored,
+  checkMethodTypeListed,
+  checkNothingStored,
+  checkOnlyOwnMethods,
+  checkOnlyStorableTypes,
+  checkStoredMethods,
+} from './payment-methods.ts';
+import { checkSuccess, type Problem } from './problem.ts';
+import { checkConfirmed, checkDistinctReferences, checkNotConfirmed, checkPayment, checkPaymentEchoes, checkReferenceCreated } from './references.ts';
 import { checkRefused } from './refusal.ts';
 
 /** A check: an observation (and its context) in, the problems found out. */

@@ -17,7 +17,14 @@ export const browserSources: readonly BrowserSource[] = ['env', 'playwright', 's
 export const browserSourceEnv = 'CHECKOUT_CONFORMANCE_BROWSER';
 export const howToGetChromium = 'no Chromium found: run npm install (it installs a headless Chromium, @sparticuz/chromium), or set CHROMIUM_PATH';
 /** How the browser checks start Chromium. */
-export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+export const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+];
 
 const systemChromiums = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable'];
 const npmChromium = '@sparticuz/chromium';
@@ -111,7 +118,11 @@ export async function findChromium(env: NodeJS.ProcessEnv = process.env): Promis
     if (!found) continue;
     if (found.executablePath === null) return found;
     const version = await versionOf(found.executablePath);
-    if (!version) return { executablePath: null, reason: `the Chromium at ${found.executablePath} (${found.source}) does not start: ${found.executablePath} --version failed` };
+    if (!version)
+      return {
+        executablePath: null,
+        reason: `the Chromium at ${found.executablePath} (${found.source}) does not start: ${found.executablePath} --version failed`,
+      };
     return { ...found, version };
   }
   return { executablePath: null, reason: only ? `no Chromium from ${only} (${browserSourceEnv})` : howToGetChromium };

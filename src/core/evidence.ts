@@ -106,8 +106,7 @@ export function maskCardNumbers(text: string): string {
  */
 export function mask<T>(value: T, secrets: readonly string[] = []): T {
   const usable = secrets.filter((secret) => secret.length >= 4);
-  const maskText = (text: string) =>
-    maskCardNumbers(usable.reduce((masked, secret) => masked.split(secret).join('***'), text));
+  const maskText = (text: string) => maskCardNumbers(usable.reduce((masked, secret) => masked.split(secret).join('***'), text));
   const walk = (node: unknown, key?: string): unknown => {
     if (typeof node === 'string') return key && credentialHeaders.test(key) ? '***' : maskText(node);
     if (Array.isArray(node)) return node.map((item) => walk(item));
@@ -136,13 +135,17 @@ export function secretsOf(headers: Record<string, string>): string[] {
 export function condenseEvidence(evidence: readonly Evidence[]): Evidence[] {
   const sameRequest = (a: Evidence, b: Evidence) => a.request !== null && b.request !== null && JSON.stringify(a.request) === JSON.stringify(b.request);
   const condensed: Evidence[] = [];
-  for (let start = 0; start < evidence.length; ) {
+  for (let start = 0; start < evidence.length;) {
     let end = start + 1;
     while (end < evidence.length && sameRequest(evidence[start], evidence[end])) end += 1;
     const omitted = end - start - 2;
     if (omitted > 0) {
       const { method, url } = evidence[start].request!;
-      condensed.push(evidence[start], { request: null, response: null, note: `${omitted} more identical ${method} ${url} between the first and the last, omitted` }, evidence[end - 1]);
+      condensed.push(
+        evidence[start],
+        { request: null, response: null, note: `${omitted} more identical ${method} ${url} between the first and the last, omitted` },
+        evidence[end - 1],
+      );
     } else {
       condensed.push(...evidence.slice(start, end));
     }

@@ -5,7 +5,8 @@
 export const needs = {
   testHelpers: {
     reason: 'target has no test helpers',
-    remedy: 'the four test helpers of docs/contracts/test-helpers.md (in the checkout-conformance package) on the target (found by the preflight, or capabilities.testHelpers true in the profile)',
+    remedy:
+      'the four test helpers of docs/contracts/test-helpers.md (in the checkout-conformance package) on the target (found by the preflight, or capabilities.testHelpers true in the profile)',
   },
   stateful: {
     reason: 'stateless mock: responses do not depend on the request',
@@ -54,7 +55,7 @@ export type Need = keyof typeof needs;
 /** Not a need a spec skips for up front: a refusal test finds it out with its first request (checks/refusal.ts). */
 export const served = {
   reason: 'not verified: the target did not accept a valid request to this operation, so its refusals show nothing of the rule',
-  remedy: 'a target that accepts valid requests (check --base-url, and the credentials: --header or the profile\'s headers)',
+  remedy: "a target that accepts valid requests (check --base-url, and the credentials: --header or the profile's headers)",
 };
 
 /** What would let the suite verify a clause skipped for this reason; null where it is not one of the needs. */

@@ -13,7 +13,9 @@ export function observeSignature(headers: Record<string, string>, rawBody: strin
   if (!header) return { present: false, valid: null, note: 'no PayPay-Signature header' };
   const parts = Object.fromEntries(header.split(',').map((part) => part.trim().split('=', 2) as [string, string]));
   if (!parts.hash || !parts.ts) return { present: true, valid: false, note: `PayPay-Signature without hash and ts: ${header}` };
-  const expected = createHmac('sha256', secret).update(rawBody + parts.ts).digest();
+  const expected = createHmac('sha256', secret)
+    .update(rawBody + parts.ts)
+    .digest();
   const given = Buffer.from(parts.hash, 'hex');
   const valid = given.length === expected.length && timingSafeEqual(given, expected);
   return { present: true, valid, note: valid ? 'signature verifies' : 'signature does not verify with the profile secret' };

@@ -28,7 +28,9 @@ export function withoutPlaceholders(profile: Profile): Profile {
   const selectors =
     profile.selectors &&
     Object.fromEntries(
-      Object.entries(profile.selectors).filter(([, selector]) => !placeholder.test(typeof selector === 'string' ? selector : `${selector.frame} ${selector.field}`)),
+      Object.entries(profile.selectors).filter(
+        ([, selector]) => !placeholder.test(typeof selector === 'string' ? selector : `${selector.frame} ${selector.field}`),
+      ),
     );
   return {
     ...profile,

@@ -33,9 +33,7 @@ export interface RunConfig {
    * checks are skipped. wsEndpoint: one already running (a Playwright browser server) that every
    * worker connects to instead.
    */
-  chromium:
-    | { executablePath: string; source: BrowserSource; version: string; wsEndpoint?: string }
-    | { executablePath: null; reason: string };
+  chromium: { executablePath: string; source: BrowserSource; version: string; wsEndpoint?: string } | { executablePath: null; reason: string };
 }
 
 /** Where the Chromium came from: CHROMIUM_PATH, Playwright's own, the system's, npm's (src/core/chromium.ts). */

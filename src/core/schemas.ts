@@ -38,9 +38,7 @@ export const gathersOnlyDefs = (schema: JsonSchema) => !('type' in schema);
 /** The schemas a file names, by "file#pointer": its root, unless it only gathers $defs, and each $defs entry. */
 export function namedSchemas(file: SchemaFile): [ref: string, schema: JsonSchema][] {
   const root = loadSchema(file);
-  const defs = Object.entries((root.$defs ?? {}) as Record<string, JsonSchema>).map(
-    ([name, def]): [string, JsonSchema] => [`${file}#/$defs/${name}`, def],
-  );
+  const defs = Object.entries((root.$defs ?? {}) as Record<string, JsonSchema>).map(([name, def]): [string, JsonSchema] => [`${file}#/$defs/${name}`, def]);
   return gathersOnlyDefs(root) ? defs : [[`${file}#`, root], ...defs];
 }
 

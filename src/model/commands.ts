@@ -154,13 +154,24 @@ export class Pay implements Command {
   ) {}
   check = (model: Model) => model.checkouts.some((checkout) => !checkout.paid);
   async run(model: Model, world: World) {
-    const checkout = pickNewest(model.checkouts.filter((one) => !one.paid), this.checkout)!;
+    const checkout = pickNewest(
+      model.checkouts.filter((one) => !one.paid),
+      this.checkout,
+    )!;
     const paidWith = checkout.code === 'MB' ? ({ method: 'MB' } as const) : world.payWith(checkout.code === 'MW' ? 'MW' : 'CC', this.outcome === 'failure');
     const at = world.now();
     const answer = await world.helpers!.pay(checkout.id, { outcome: this.outcome, ...paidWith, storeConsent: this.storeConsent } as PayRequest);
     checkout.paid = true;
     // Stored methods may show up to eventMs after the payment, after a 200 as after a 202.
-    model.payments.push({ checkout, paidWith, outcome: this.outcome, storeConsent: this.storeConsent, at, settledBy: at + world.eventMs, unknown: !isSuccess(answer.response.status) });
+    model.payments.push({
+      checkout,
+      paidWith,
+      outcome: this.outcome,
+      storeConsent: this.storeConsent,
+      at,
+      settledBy: at + world.eventMs,
+      unknown: !isSuccess(answer.response.status),
+    });
     settle(model, world, []);
   }
   toString = () => `pay(unpaid checkout #${this.checkout} from the newest, ${this.outcome}, storeConsent ${this.storeConsent})`;
@@ -183,7 +194,15 @@ export class PayOnPage implements Command {
     const { consentOffered } = await world.pages!.pay(checkout.pageUrl!, paidWith, asked);
     checkout.paid = true;
     // A page that does not offer to store the method got no consent (PAGE-6 judges the offer).
-    model.payments.push({ checkout, paidWith, outcome: 'success', storeConsent: consentOffered && this.storeConsent, at, settledBy: at + world.eventMs, unknown: false });
+    model.payments.push({
+      checkout,
+      paidWith,
+      outcome: 'success',
+      storeConsent: consentOffered && this.storeConsent,
+      at,
+      settledBy: at + world.eventMs,
+      unknown: false,
+    });
     settle(model, world, []);
   }
   toString = () => `payOnPage(unpaid checkout #${this.checkout} from the newest, storeConsent ${this.storeConsent})`;
@@ -257,7 +276,8 @@ export class CreateReference implements Command {
     model.references.push(reference);
     settle(model, world, found);
   }
-  toString = () => `createReference(${this.window} window, ${this.withCallback ? 'with' : 'without'} callbackUrl, amount ${this.amount}, offsets ${this.offsets.join(' ')})`;
+  toString = () =>
+    `createReference(${this.window} window, ${this.withCallback ? 'with' : 'without'} callbackUrl, amount ${this.amount}, offsets ${this.offsets.join(' ')})`;
 }
 
 type PaidAtKind = 'now' | 'beforeStart' | 'afterEnd';
@@ -272,7 +292,9 @@ export class Confirm implements Command {
     const reference = pickNewest(model.references, this.reference)!;
     const now = world.now();
     // Away from the window's edges the helper's own clock decides; near them, paidAt is sent so that the target and the model judge the same instant.
-    const clear = !insideWindow({ start: reference.start - second, end: reference.end + second }, now) || insideWindow({ start: reference.start + second, end: reference.end - second }, now);
+    const clear =
+      !insideWindow({ start: reference.start - second, end: reference.end + second }, now) ||
+      insideWindow({ start: reference.start + second, end: reference.end - second }, now);
     const paidAt = this.when === 'beforeStart' ? reference.start - second : this.when === 'afterEnd' ? reference.end + second : clear ? null : now;
     const answer = await world.helpers!.confirm(reference.paymentId, paidAt === null ? undefined : new Date(paidAt).toISOString());
     const inside = insideWindow(reference, paidAt ?? now);
@@ -301,7 +323,8 @@ export class Confirm implements Command {
     }
     settle(model, world, judgePayment(read, reference, model));
   }
-  toString = () => `confirm(reference #${this.reference} from the newest, paid ${this.when === 'now' ? 'now' : this.when === 'beforeStart' ? '1 s before validDate.start' : '1 s after validDate.end'})`;
+  toString = () =>
+    `confirm(reference #${this.reference} from the newest, paid ${this.when === 'now' ? 'now' : this.when === 'beforeStart' ? '1 s before validDate.start' : '1 s after validDate.end'})`;
 }
 
 /** Lets the first short window still open close. */
@@ -370,28 +393,63 @@ export function modelCommands(options: { helpers: boolean; pages: boolean; maxCo
   const checkout = fc.oneof(
     ...(Object.entries(checkoutRequests) as [CheckoutKind, fc.Arbitrary<CheckoutRequest>][]).map(([kind, request]) => ({
       weight: kind === 'storeMethod' || kind === 'storeWithConsent' ? 3 : 1,
-      arbitrary: fc.record({ request, code: fc.constantFrom('CC' as const, 'MW' as const), customer: index }).map(({ request, code, customer }): Command => new CreateCheckout(kind, request, code, customer)),
+      arbitrary: fc
+        .record({ request, code: fc.constantFrom('CC' as const, 'MW' as const), customer: index })
+        .map(({ request, code, customer }): Command => new CreateCheckout(kind, request, code, customer)),
     })),
   );
   const reference = fc
-    .record({ window: fc.constantFrom<WindowKind>('long', 'long', 'short', 'short', 'ended', 'future'), withCallback: fc.boolean(), amount: amountArbitrary(), offsets: fc.tuple(utcOffset(), utcOffset()) })
+    .record({
+      window: fc.constantFrom<WindowKind>('long', 'long', 'short', 'short', 'ended', 'future'),
+      withCallback: fc.boolean(),
+      amount: amountArbitrary(),
+      offsets: fc.tuple(utcOffset(), utcOffset()),
+    })
     .map(({ window, withCallback, amount, offsets }): Command => new CreateReference(window, withCallback, amount, offsets));
   const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>) => ({ weight, arbitrary });
-  const stateless = [weighted(6, checkout), weighted(4, reference), weighted(1, index.map((n): Command => new QueryPayment(n))), weighted(2, index.map((n): Command => new ListMethods(n)))];
+  const stateless = [
+    weighted(6, checkout),
+    weighted(4, reference),
+    weighted(
+      1,
+      index.map((n): Command => new QueryPayment(n)),
+    ),
+    weighted(
+      2,
+      index.map((n): Command => new ListMethods(n)),
+    ),
+  ];
   const withHelpers = [
     weighted(1, fc.constant(new RegisterCustomer())),
     weighted(
       6,
-      fc.record({ checkout: newestFirst, outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const), consent: fc.boolean() }).map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent)),
+      fc
+        .record({ checkout: newestFirst, outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const), consent: fc.boolean() })
+        .map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent)),
     ),
-    weighted(4, fc.record({ reference: newestFirst, when: fc.constantFrom<PaidAtKind>('now', 'now', 'now', 'beforeStart', 'afterEnd') }).map(({ reference, when }): Command => new Confirm(reference, when))),
+    weighted(
+      4,
+      fc
+        .record({ reference: newestFirst, when: fc.constantFrom<PaidAtKind>('now', 'now', 'now', 'beforeStart', 'afterEnd') })
+        .map(({ reference, when }): Command => new Confirm(reference, when)),
+    ),
     weighted(1, fc.constant(new LetWindowClose())),
     weighted(2, fc.constant(new SetWebhook())),
     weighted(1, fc.constant(new RemoveWebhook())),
   ];
-  const onPages = [weighted(6, fc.record({ checkout: newestFirst, consent: fc.boolean() }).map(({ checkout, consent }): Command => new PayOnPage(checkout, consent)))];
+  const onPages = [
+    weighted(
+      6,
+      fc.record({ checkout: newestFirst, consent: fc.boolean() }).map(({ checkout, consent }): Command => new PayOnPage(checkout, consent)),
+    ),
+  ];
   // Unbiased: a biased run starts with empty sequences, and a run of a few sequences needs every one.
-  return fc.noBias(fc.commands([fc.oneof(...stateless, ...(options.helpers ? withHelpers : []), ...(options.pages ? onPages : []))], { maxCommands: options.maxCommands, size: 'max' }));
+  return fc.noBias(
+    fc.commands([fc.oneof(...stateless, ...(options.helpers ? withHelpers : []), ...(options.pages ? onPages : []))], {
+      maxCommands: options.maxCommands,
+      size: 'max',
+    }),
+  );
 }
 
 /** The commands a target without test helpers does not get. */

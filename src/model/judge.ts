@@ -61,7 +61,10 @@ export function judgePayment(exchange: Exchange, reference: ReferenceModel, stat
   const payment = paymentOf(exchange);
   if (payment && problems.length === 0) {
     const alive = state.references.filter((other) => other !== reference && other.reference !== undefined && overlap(other, reference));
-    const shown = alive.map((other): Partial<PaymentResource> => ({ id: other.paymentId, referenceDetails: { reference: other.reference! } as PaymentResource['referenceDetails'] }));
+    const shown = alive.map((other): Partial<PaymentResource> => ({
+      id: other.paymentId,
+      referenceDetails: { reference: other.reference! } as PaymentResource['referenceDetails'],
+    }));
     problems.push(...checkDistinctReferences([...shown, payment]));
   }
   return problems;
@@ -83,14 +86,17 @@ export function judgeList(exchange: Exchange, customer: string, state: ModelStat
   const shape = [...checkStoredMethods(exchange), ...checkOnlyStorableTypes(exchange)];
   if (shape.length > 0 || !listKnown(state, customer)) return shape;
   const listed = storedMethodsOf(exchange);
-  const explainedBy = (method: StoredPaymentMethod, payments: Payment[]) => payments.find((payment) => isPaidWith(payment.paidWith) && paidMatches(method, payment.paidWith));
+  const explainedBy = (method: StoredPaymentMethod, payments: Payment[]) =>
+    payments.find((payment) => isPaidWith(payment.paidWith) && paidMatches(method, payment.paidWith));
   const problems: Problem[] = [];
   for (const payment of owed) {
     const others = owed.filter((other) => other !== payment);
     const before = listed.filter((method) => explainedBy(method, others));
     problems.push(...checkMethodStored(exchange, { paidWith: payment.paidWith as PaidWith, clause: storingClause(payment), before }));
   }
-  const missingTypes = new Set(owed.filter((payment) => !listed.some((method) => paidMatches(method, payment.paidWith as PaidWith))).map((payment) => payment.paidWith.method));
+  const missingTypes = new Set(
+    owed.filter((payment) => !listed.some((method) => paidMatches(method, payment.paidWith as PaidWith))).map((payment) => payment.paidWith.method),
+  );
   // A method of the type of one owed and missing holds other values: that is PML-5, found above.
   const extra = listed.filter((method) => !explainedBy(method, owed) && !missingTypes.has(method?.type as never));
   const known = state.payments.filter((payment) => !payment.unknown);
@@ -101,7 +107,7 @@ export function judgeList(exchange: Exchange, customer: string, state: ModelStat
     const from = explainedBy(method, known) ?? own.find((payment) => isPaidWith(payment.paidWith) && holdsPartOf(method, payment.paidWith));
     const blame = from ? forbiddenBy(from, customer) : null;
     // A method with the values of no payment of this customer, nor of a payment here: the list holds someone else's.
-    const { clause, why } = blame ?? { clause: 'TOK-6', why: 'that this customer never paid with (another customer\'s)' };
+    const { clause, why } = blame ?? { clause: 'TOK-6', why: "that this customer never paid with (another customer's)" };
     const entry = byClause.get(clause) ?? { why, methods: [] };
     entry.methods.push(method);
     byClause.set(clause, entry);
@@ -137,14 +143,18 @@ export function judgeNotifications(state: ModelState, received: (path: string) =
   for (const owed of state.owed) {
     if (!owed.required || now < owed.dueBy || hasCome(owed, received)) continue;
     const where = owed.clause === 'EVT-1' ? 'callbackUrl' : 'the webhook';
-    problems.push(...checkNotified(receivedFor(owed, received), { payment: names(owed.reference), clause: owed.clause, where, address: owed.address, withinMs: eventMs }));
+    problems.push(
+      ...checkNotified(receivedFor(owed, received), { payment: names(owed.reference), clause: owed.clause, where, address: owed.address, withinMs: eventMs }),
+    );
   }
   const all = [...state.paths].flatMap((path) => received(path));
   for (const reference of state.references) {
     if (reference.state === 'confirmed') continue;
     // By its 9 digits where it has them: an id such as "12" is also another payment's amount or a notification's own id.
     const about = reference.reference ? { id: reference.reference } : names(reference);
-    problems.push(...checkNotNotified(all, { why: reference.paidOutside ? 'for a reference paid only outside its window' : 'for a reference that was not paid', about }));
+    problems.push(
+      ...checkNotNotified(all, { why: reference.paidOutside ? 'for a reference paid only outside its window' : 'for a reference that was not paid', about }),
+    );
   }
   return problems;
 }

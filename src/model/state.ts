@@ -108,18 +108,41 @@ export interface ModelState {
   quietAfter: number;
 }
 
-export const emptyState = (): ModelState => ({ customers: [], outOfBand: new Set(), checkouts: [], payments: [], references: [], webhook: null, owed: [], paths: new Set(), quietAfter: 0 });
+export const emptyState = (): ModelState => ({
+  customers: [],
+  outOfBand: new Set(),
+  checkouts: [],
+  payments: [],
+  references: [],
+  webhook: null,
+  owed: [],
+  paths: new Set(),
+  quietAfter: 0,
+});
 
 /** The checkout a request creates, as the model keeps it. */
-export function checkoutFrom(request: CheckoutRequest, created: { id: string; paymentId?: string; checkoutUrl?: string }, options: { onPage: boolean }): CheckoutModel {
+export function checkoutFrom(
+  request: CheckoutRequest,
+  created: { id: string; paymentId?: string; checkoutUrl?: string },
+  options: { onPage: boolean },
+): CheckoutModel {
   const details = request.payment?.paymentMethod?.details ?? {};
   const registration = details.createRegistration === true ? 'createRegistration' : details.allowRegistration === true ? 'allowRegistration' : null;
   const pageUrl = options.onPage ? created.checkoutUrl : undefined;
-  return { id: created.id, paymentId: created.paymentId, customer: request.payment?.customer?.uuid, code: request.payment?.paymentMethod?.code, registration, paid: false, pageUrl };
+  return {
+    id: created.id,
+    paymentId: created.paymentId,
+    customer: request.payment?.customer?.uuid,
+    code: request.payment?.paymentMethod?.code,
+    registration,
+    paid: false,
+    pageUrl,
+  };
 }
 
 /** What a customer's list must hold: the methods of the payments that stored one. */
-export const owedMethods = (state: ModelState, customer: string) => state.payments.filter((payment) => !payment.unknown && payment.checkout.customer === customer && stores(payment));
+export const owedMethods = (state: ModelState, customer: string) =>
+  state.payments.filter((payment) => !payment.unknown && payment.checkout.customer === customer && stores(payment));
 
 /** Whether the customer's stored methods are known: not for a customer registered out of band, nor after a payment the helper did not take. */
 export const listKnown = (state: ModelState, customer: string) =>
@@ -129,7 +152,14 @@ export const listKnown = (state: ModelState, customer: string) =>
 export function confirmed(state: ModelState, reference: ReferenceModel, now: number, eventMs: number): void {
   reference.state = 'confirmed';
   if (reference.request.callbackUrl && reference.callbackPath) {
-    state.owed.push({ reference, clause: 'EVT-1', paths: [reference.callbackPath], address: reference.request.callbackUrl, required: true, dueBy: now + eventMs });
+    state.owed.push({
+      reference,
+      clause: 'EVT-1',
+      paths: [reference.callbackPath],
+      address: reference.request.callbackUrl,
+      required: true,
+      dueBy: now + eventMs,
+    });
   } else if (state.webhook) {
     state.owed.push({ reference, clause: 'EVT-2', paths: [state.webhook.path], address: state.webhook.url, required: true, dueBy: now + eventMs });
   }

@@ -76,10 +76,27 @@ export function judgeExchange(operation: Operation, exchange: Exchange, createdH
       const kind = classifyCheckout(exchange.request.body);
       if (kind.kind === 'broken') return judgeRefusals(title, exchange, kind.rules);
       const freedom = freedomTaken(exchange);
-      if (freedom) return [judged(title, exchange, [], [], [{ clause: freedom.freedom, note: `${freedom.why}, refused with ${status}`, value: { request: exchange.request.body, response: exchange.response.body } }])];
+      if (freedom)
+        return [
+          judged(
+            title,
+            exchange,
+            [],
+            [],
+            [
+              {
+                clause: freedom.freedom,
+                note: `${freedom.why}, refused with ${status}`,
+                value: { request: exchange.request.body, response: exchange.response.body },
+              },
+            ],
+          ),
+        ];
       const layout = (exchange.request.body as CheckoutRequest).page?.layout;
       const row = kind.kind === 'row' ? ['CHK-6'] : [];
-      const clauses = isSuccess(status) ? ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layout === 'default' ? ['CHK-5'] : []), ...row] : ['CHK-1', ...row];
+      const clauses = isSuccess(status)
+        ? ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layout === 'default' ? ['CHK-5'] : []), ...row]
+        : ['CHK-1', ...row];
       return [judged(title, exchange, clauses, checkCheckoutAnswer(exchange), [statusNote(title, exchange)])];
     }
     case 'createReference':
@@ -95,7 +112,15 @@ export function judgeExchange(operation: Operation, exchange: Exchange, createdH
       if (!isSuccess(status)) return [judged(title, exchange, [], [], [{ clause: 'PML-7', note: `a list answered ${status}`, value: exchange.response.body }])];
       const types = new Set(storedMethodsOf(exchange).map((method) => method?.type));
       const count = storedMethodsOf(exchange).length;
-      const clauses = ['ENV-1', 'ENV-2', 'PML-1', ...(count > 0 ? ['PML-2'] : []), ...(types.has('CC') ? ['PML-3'] : []), ...(types.has('MW') ? ['PML-4'] : []), ...(count > 1 ? ['PML-6'] : [])];
+      const clauses = [
+        'ENV-1',
+        'ENV-2',
+        'PML-1',
+        ...(count > 0 ? ['PML-2'] : []),
+        ...(types.has('CC') ? ['PML-3'] : []),
+        ...(types.has('MW') ? ['PML-4'] : []),
+        ...(count > 1 ? ['PML-6'] : []),
+      ];
       return [judged(title, exchange, clauses, checkStoredMethods(exchange), [statusNote(title, exchange)])];
     }
     case 'payCheckout':
@@ -118,13 +143,17 @@ const judgeRefusals = (title: string, exchange: Exchange, rules: BrokenRule[]): 
  */
 function judgePayment(title: string, exchange: Exchange, createdHere: boolean): Judged {
   const { status, body } = exchange.response;
-  if (!isSuccess(status) && !createdHere) return judged(title, exchange, [], [], [{ clause: 'REF-10', note: `a payment id not created through the observer answered ${status}`, value: body }]);
+  if (!isSuccess(status) && !createdHere)
+    return judged(title, exchange, [], [], [{ clause: 'REF-10', note: `a payment id not created through the observer answered ${status}`, value: body }]);
   const payment = paymentOf(exchange);
   const confirmed = payment?.stateDetails?.state === 'confirmed';
   const clauses = ['ENV-1', 'REF-4', ...(typeof payment?.referenceDetails?.reference === 'string' ? ['REF-2'] : []), ...(confirmed ? ['REF-3', 'REF-6'] : [])];
   const problems = [...checkPayment(exchange, { stage: confirmed ? 'confirmed' : 'not yet paid' }), ...(confirmed ? checkConfirmed(exchange) : [])];
   const apiVersion = (body as { apiVersion?: unknown } | null)?.apiVersion;
-  const notes: Noted[] = [statusNote(title, exchange), { clause: 'ENV-3', note: apiVersion === undefined ? 'no apiVersion' : `apiVersion ${show(apiVersion)}`, value: apiVersion ?? null }];
+  const notes: Noted[] = [
+    statusNote(title, exchange),
+    { clause: 'ENV-3', note: apiVersion === undefined ? 'no apiVersion' : `apiVersion ${show(apiVersion)}`, value: apiVersion ?? null },
+  ];
   if (!confirmed) notes.push({ clause: 'REF-10', note: `a payment not yet confirmed, in state ${show(payment?.stateDetails?.state)}`, value: payment ?? body });
   return judged(title, exchange, isSuccess(status) ? clauses : ['REF-3'], problems, notes);
 }

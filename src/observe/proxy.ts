@@ -65,7 +65,13 @@ function copyOf(stream: Readable, capBytes: number) {
 function decoded(bytes: Buffer, encoding: string | undefined, capBytes: number): string {
   const options = { maxOutputLength: capBytes };
   const plain =
-    encoding === 'gzip' ? gunzipSync(bytes, options) : encoding === 'deflate' ? inflateSync(bytes, options) : encoding === 'br' ? brotliDecompressSync(bytes, options) : bytes;
+    encoding === 'gzip'
+      ? gunzipSync(bytes, options)
+      : encoding === 'deflate'
+        ? inflateSync(bytes, options)
+        : encoding === 'br'
+          ? brotliDecompressSync(bytes, options)
+          : bytes;
   return plain.toString('utf8');
 }
 
@@ -122,7 +128,11 @@ export async function startForwardingProxy(options: ForwardingProxyOptions): Pro
           const answered = responseCopy !== null && failure === null;
           const cut = requestCopy.cut() || (responseCopy?.cut() ?? false);
           let responseText = '';
-          let unjudged = !answered ? failure ?? 'the client left before the answer' : cut ? `a body over ${options.bodyCapBytes} bytes (cut for judging)` : null;
+          let unjudged = !answered
+            ? (failure ?? 'the client left before the answer')
+            : cut
+              ? `a body over ${options.bodyCapBytes} bytes (cut for judging)`
+              : null;
           if (answered && !cut) {
             try {
               responseText = decoded(responseCopy!.bytes(), responseHeaders['content-encoding']?.toString(), options.bodyCapBytes);

@@ -74,7 +74,9 @@ export function createTrafficState() {
     const sameReference = paymentsByReference.get(reference) ?? [];
     if (sameReference.some((seen) => seen.payment.id === payment.id)) return null;
     if (!overlappingPaymentsSeen) {
-      overlappingPaymentsSeen = [...paymentsByReference.values()].some((seen) => seen.some((other) => other.payment.id !== payment.id && validAtTheSameTime(other.payment, payment)));
+      overlappingPaymentsSeen = [...paymentsByReference.values()].some((seen) =>
+        seen.some((other) => other.payment.id !== payment.id && validAtTheSameTime(other.payment, payment)),
+      );
     }
     const clash = sameReference.find((other) => validAtTheSameTime(other.payment, payment));
     remember(paymentsByReference, reference, [...sameReference, { payment, exchange }]);
@@ -92,7 +94,13 @@ export function createTrafficState() {
     const creation = referenceCreations.get(paymentId);
     if (!creation) return null;
     const requested = creation.request.body as ReferenceRequest;
-    return { title: 'GET /payments/{id} after its POST /payments/references', clauses: ['REF-5'], problems: checkPaymentEchoes(exchange, { requested }), notes: [], exchanges: [creation, exchange] };
+    return {
+      title: 'GET /payments/{id} after its POST /payments/references',
+      clauses: ['REF-5'],
+      problems: checkPaymentEchoes(exchange, { requested }),
+      notes: [],
+      exchanges: [creation, exchange],
+    };
   }
 
   /**

@@ -56,7 +56,11 @@ function isCalendarDay(day: string): boolean {
 }
 
 /** A clause's status once its waiver (if any) is applied on the given day (YYYY-MM-DD). */
-export function waive<Status extends string>(status: Status, waiver: Waiver | undefined, day: string): { status: Status | 'waived'; waiver: ClauseWaiver | null } {
+export function waive<Status extends string>(
+  status: Status,
+  waiver: Waiver | undefined,
+  day: string,
+): { status: Status | 'waived'; waiver: ClauseWaiver | null } {
   if (!waiver || (status !== 'failed' && status !== 'warning')) return { status, waiver: null };
   const expired = day > waiver.expires;
   return { status: expired ? status : 'waived', waiver: { ...waiver, expired } };

@@ -40,7 +40,9 @@ ${report.target.findings.length ? `<dt>Preflight</dt><dd>${report.target.finding
 <dt>Suite</dt><dd>${escapeHtml(report.suite.name)} ${escapeHtml(report.suite.version)}</dd>
 <dt>Seed</dt><dd>${report.seed} (${report.runs} cases per property${report.strict ? ', strict' : ''}${report.grep ? `, grep ${escapeHtml(report.grep)}` : ''}${report.shard ? `, shard ${report.shard}` : ''})</dd>
 <dt>Run</dt><dd>${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)}</dd>
-<dt>Clauses</dt><dd>${Object.entries(report.summary).map(([name, count]) => `${count} ${name}`).join(', ')}</dd>
+<dt>Clauses</dt><dd>${Object.entries(report.summary)
+    .map(([name, count]) => `${count} ${name}`)
+    .join(', ')}</dd>
 ${report.unusedWaivers.length ? `<dt>Unused waivers</dt><dd>${report.unusedWaivers.map((w) => escapeHtml(describeWaiver(w))).join('<br>')}</dd>` : ''}
 </dl>
 <p class="filters">
@@ -50,7 +52,9 @@ ${report.unusedWaivers.length ? `<dt>Unused waivers</dt><dd>${report.unusedWaive
 <table>
 <thead><tr><th>Clause</th><th>Level</th><th>Status</th><th>Statement and tests</th></tr></thead>
 <tbody>
-${failuresFirst(report.clauses).map((clause) => clauseRow(clause, report.seed)).join('\n')}
+${failuresFirst(report.clauses)
+  .map((clause) => clauseRow(clause, report.seed))
+  .join('\n')}
 </tbody>
 </table>
 <script>${filterScript}</script>
@@ -86,14 +90,18 @@ function testBlock(test: ReportTest, seed: number): string {
   if (test.status === 'failed') {
     parts.push(`<p>Seed ${seed}. Replay: <code>${escapeHtml(test.replay ?? '')}</code></p>`);
     if (test.property) {
-      parts.push(`<p>Property: seed ${test.property.seed}, ${test.property.runs} runs${test.property.path ? `, path <code>${escapeHtml(test.property.path)}</code>` : ''}</p>`);
+      parts.push(
+        `<p>Property: seed ${test.property.seed}, ${test.property.runs} runs${test.property.path ? `, path <code>${escapeHtml(test.property.path)}</code>` : ''}</p>`,
+      );
       if (test.property.counterexample !== undefined) parts.push(`<p>Counterexample</p>${json(test.property.counterexample)}`);
     }
   }
   // Collapsed: the reason says what failed; the exchanges that prove it are a click away.
   const exchanges = test.evidence.filter((evidence) => evidence.request || evidence.response).length;
   if (test.evidence.length > 0) {
-    parts.push(`<details class="evidence-list"><summary>Evidence: ${exchanges} exchange${exchanges === 1 ? '' : 's'}</summary>${test.evidence.map(evidenceBlock).join('\n')}</details>`);
+    parts.push(
+      `<details class="evidence-list"><summary>Evidence: ${exchanges} exchange${exchanges === 1 ? '' : 's'}</summary>${test.evidence.map(evidenceBlock).join('\n')}</details>`,
+    );
   }
   parts.push(...test.observations.map((o) => `<details><summary>Observed: ${escapeHtml(o.note)}</summary>${json(o.value)}</details>`));
   return `<div class="test">${parts.join('\n')}</div>`;

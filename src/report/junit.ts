@@ -7,10 +7,12 @@ import { failuresFirst, type Report, type ReportClause } from './report.ts';
 import { describeClassCount } from './classes.ts';
 
 export function escapeXml(text: string): string {
-  return text
-    // Characters XML 1.0 cannot hold at all.
-    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  return (
+    text
+      // Characters XML 1.0 cannot hold at all.
+      .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+      .replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+  );
 }
 
 interface Case {
@@ -27,7 +29,9 @@ export function renderJunit(report: Report): string {
   const suites = [...sections].map(([section, clauses]) => suite(section, clauses.flatMap(casesOf), withClasses(properties, clauses)));
   if (report.verdict === 'incomplete') {
     const error = `<error message="${escapeXml(report.reason ?? 'incomplete')}"/>`;
-    suites.unshift(`  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0">\n${properties}\n    <testcase classname="run" name="the conformance run">${error}</testcase>\n  </testsuite>`);
+    suites.unshift(
+      `  <testsuite name="run" tests="1" failures="0" errors="1" skipped="0">\n${properties}\n    <testcase classname="run" name="the conformance run">${error}</testcase>\n  </testsuite>`,
+    );
   }
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="${escapeXml(`${report.suite.name} ${report.suite.version}`)}">
@@ -74,7 +78,9 @@ ${cases.map((c) => c.xml).join('\n')}
 function casesOf(clause: ReportClause): Case[] {
   const open = (name: string) => `    <testcase classname="${escapeXml(clause.id)}" name="${escapeXml(name)}">`;
   if (clause.tests.length === 0) {
-    return [{ xml: `${open(`${clause.id} (${clause.level})`)}<skipped message="untested: no check for this clause"/></testcase>`, failed: false, skipped: true }];
+    return [
+      { xml: `${open(`${clause.id} (${clause.level})`)}<skipped message="untested: no check for this clause"/></testcase>`, failed: false, skipped: true },
+    ];
   }
   return clause.tests.map((test) => {
     const name = `${clause.id} (${clause.level}) ${test.title}`;

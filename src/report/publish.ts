@@ -6,7 +6,9 @@ import { say } from '../core/command-line.ts';
 /** Writes the four files, prints the outcome and resolves to the exit code. */
 export function publishReport(outDir: string, report: Report, secrets: readonly string[]): 0 | 1 | 2 {
   const htmlPath = writeReport(outDir, report, secrets);
-  const counts = Object.entries(report.summary).map(([name, count]) => `${count} ${name}`).join(', ');
+  const counts = Object.entries(report.summary)
+    .map(([name, count]) => `${count} ${name}`)
+    .join(', ');
   say(`${report.verdict}: ${counts}`);
   if (report.reason) say(report.reason);
   for (const clause of report.clauses) if (clause.waiver) say(`waiver ${describeWaiver(clause.waiver)}`);

@@ -60,12 +60,14 @@ export function readRawResults(dir: string): RawResults | null {
   if (existsSync(complete)) return JSON.parse(readFileSync(complete, 'utf8')) as RawResults;
   const journal = join(dir, rawJournalFile);
   if (!existsSync(journal)) return null;
-  const tests = readFileSync(journal, 'utf8').split('\n').flatMap((line) => {
-    try {
-      return line.trim() ? [JSON.parse(line) as RawTest] : [];
-    } catch {
-      return [];
-    }
-  });
+  const tests = readFileSync(journal, 'utf8')
+    .split('\n')
+    .flatMap((line) => {
+      try {
+        return line.trim() ? [JSON.parse(line) as RawTest] : [];
+      } catch {
+        return [];
+      }
+    });
   return { status: 'interrupted', errors: [], tests };
 }

@@ -115,7 +115,14 @@ export function buildReport(
   runFailure: string | null = null,
   waivers: readonly Waiver[] = [],
 ): Report {
-  const clauses = catalogue.map((clause) => reportClause(clause, raw?.tests ?? [], context, waivers.find((w) => w.clause === clause.id)));
+  const clauses = catalogue.map((clause) =>
+    reportClause(
+      clause,
+      raw?.tests ?? [],
+      context,
+      waivers.find((w) => w.clause === clause.id),
+    ),
+  );
   const summary: Summary = { passed: 0, failed: 0, warnings: 0, skipped: 0, observed: 0, untested: 0, waived: 0 };
   for (const { status } of clauses) summary[status === 'warning' ? 'warnings' : status] += 1;
   const coverage = coverageOf(clauses);
@@ -130,7 +137,9 @@ export function buildReport(
     ...facts,
     summary,
     coverage,
-    failures: failuresFirst(clauses).filter((clause) => needsALook.has(clause.status)).map((clause) => ({ clause: clause.id, level: clause.level, status: clause.status, reason: firstFailure(clause) })),
+    failures: failuresFirst(clauses)
+      .filter((clause) => needsALook.has(clause.status))
+      .map((clause) => ({ clause: clause.id, level: clause.level, status: clause.status, reason: firstFailure(clause) })),
     clauses,
     unusedWaivers: waivers.filter((waiver) => !clauses.some((clause) => clause.waiver?.clause === waiver.clause)),
   };
@@ -172,7 +181,10 @@ export function coverageOf(clauses: readonly ReportClause[]): Coverage {
     skipped: ids((clause) => clause.status === 'skipped'),
     untested: ids((clause) => clause.status === 'untested'),
     partial,
-    statement: notVerified.length === 0 ? `complete: ${counted}` : `${partial ? 'partial' : 'complete for MUST'}: ${counted}; not verified: ${describeUnverified(notVerified)}`,
+    statement:
+      notVerified.length === 0
+        ? `complete: ${counted}`
+        : `${partial ? 'partial' : 'complete for MUST'}: ${counted}; not verified: ${describeUnverified(notVerified)}`,
   };
 }
 
@@ -204,7 +216,8 @@ export function exitCodeOf(verdict: Verdict): 0 | 1 | 2 {
 
 function incompleteReason(raw: RawResults | null, context: RunContext): string | null {
   if (!raw) return 'the test runner ended without results';
-  if (raw.status === 'timedout') return "the run's time-out was reached before every check ran: the checks that had ended are judged, the clauses of the rest are untested";
+  if (raw.status === 'timedout')
+    return "the run's time-out was reached before every check ran: the checks that had ended are judged, the clauses of the rest are untested";
   if (raw.status === 'interrupted') return 'the run was interrupted: the checks that had ended are judged, the clauses of the rest are untested';
   const firstError = raw.errors[0]?.split('\n')[0];
   if (raw.tests.length === 0) {
@@ -221,7 +234,12 @@ function reportClause(clause: Clause, rawTests: readonly RawTest[], context: Run
     const { clauseIds, durationMs, problems, judged, evidence, classes: _classes, ...rest } = test;
     return [{ ...rest, evidence: condenseEvidence(evidence), ...outcome, replay: outcome.status === 'failed' ? replayCommand(context, clause.id) : null }];
   });
-  return { ...clause, ...waive(clauseStatus(clause.level, tests, context.strict), waiver, context.startedAt.slice(0, 10)), classes: classesOf(clause.id, rawTests), tests };
+  return {
+    ...clause,
+    ...waive(clauseStatus(clause.level, tests, context.strict), waiver, context.startedAt.slice(0, 10)),
+    classes: classesOf(clause.id, rawTests),
+    tests,
+  };
 }
 
 type Outcome = Pick<RawTest, 'status' | 'reason'>;
@@ -265,4 +283,3 @@ export function replayCommand(context: RunContext, clauseId: string): string {
   args.push('--grep', clauseId);
   return args.map(shellQuote).join(' ');
 }
-

@@ -33,7 +33,11 @@ export function renderSummary(report: Report): string {
   // The clauses not verified are in the coverage line above, grouped by why: no row each.
   const withSkips = report.clauses.flatMap((clause) => {
     const skipped = skippedUnder(clause);
-    return skipped ? [`- ${clause.id} ${clause.status}, ${skipped}: ${cell(short(clause.tests.find((test) => test.status === 'skipped')?.reason?.split('\n')[0] ?? 'skipped'))}`] : [];
+    return skipped
+      ? [
+          `- ${clause.id} ${clause.status}, ${skipped}: ${cell(short(clause.tests.find((test) => test.status === 'skipped')?.reason?.split('\n')[0] ?? 'skipped'))}`,
+        ]
+      : [];
   });
   if (withSkips.length > 0) lines.push('', 'Verified with some tests skipped:', '', ...withSkips);
   if (report.unusedWaivers.length > 0) {
@@ -65,6 +69,9 @@ function fitted(lines: readonly string[]): string {
 function classLines(report: Report): string[] {
   const rows = report.clauses
     .filter((clause) => describeClassCount(clause.classes))
-    .map(({ id, classes }) => `| ${id} | ${classes.exercised.length}/${classes.exercised.length + classes.skipped.length} | ${short(cell(classes.skipped.map(({ name, why }) => `${name}: ${why}`).join('; '))) || '-'} |`);
+    .map(
+      ({ id, classes }) =>
+        `| ${id} | ${classes.exercised.length}/${classes.exercised.length + classes.skipped.length} | ${short(cell(classes.skipped.map(({ name, why }) => `${name}: ${why}`).join('; '))) || '-'} |`,
+    );
   return rows.length ? ['', 'Input classes:', '', '| clause | exercised | not exercised, and why |', '|---|---|---|', ...rows] : [];
 }

@@ -39,21 +39,30 @@ export async function mergeCommand(args: string[]): Promise<number> {
   const outDir = reportDir(values.out, new Date(), '-merged');
   const raw = await mergeBlobs(parts, outDir);
   const first = parts[0].report;
-  const report = buildReport(clauses(), raw, {
-    baseUrl: first.target.baseUrl,
-    targetKind: first.target.kind,
-    profileName: first.target.profile,
-    profilePath: first.target.profilePath,
-    findings: first.target.findings,
-    seed: first.seed,
-    runs: first.runs,
-    strict: first.strict,
-    allowPartial: first.allowPartial,
-    grep: first.grep,
-    shard: null,
-    startedAt: parts.map((part) => part.report.startedAt).sort()[0],
-    finishedAt: parts.map((part) => part.report.finishedAt).sort().at(-1)!,
-  }, partsFailure(parts), waivers);
+  const report = buildReport(
+    clauses(),
+    raw,
+    {
+      baseUrl: first.target.baseUrl,
+      targetKind: first.target.kind,
+      profileName: first.target.profile,
+      profilePath: first.target.profilePath,
+      findings: first.target.findings,
+      seed: first.seed,
+      runs: first.runs,
+      strict: first.strict,
+      allowPartial: first.allowPartial,
+      grep: first.grep,
+      shard: null,
+      startedAt: parts.map((part) => part.report.startedAt).sort()[0],
+      finishedAt: parts
+        .map((part) => part.report.finishedAt)
+        .sort()
+        .at(-1)!,
+    },
+    partsFailure(parts),
+    waivers,
+  );
   return publishReport(outDir, report, []);
 }
 
@@ -61,7 +70,11 @@ function readPart(dir: string): Part {
   const report = readReport(dir);
   if (!report.shard) throw new UsageError(`${dir} is not a part of a sharded run (run --shard I/N)`);
   const blobDir = blobDirOf(dir);
-  const blobs = existsSync(blobDir) ? readdirSync(blobDir).filter((name) => name.endsWith('.zip')).map((name) => join(blobDir, name)) : [];
+  const blobs = existsSync(blobDir)
+    ? readdirSync(blobDir)
+        .filter((name) => name.endsWith('.zip'))
+        .map((name) => join(blobDir, name))
+    : [];
   return { dir, report, blobs };
 }
 
@@ -70,7 +83,9 @@ function checkSameRun(parts: Part[]): void {
   const runOf = ({ report }: Part) => JSON.stringify([report.seed, report.runs, report.strict, report.grep, report.suite.version, report.shard!.split('/')[1]]);
   const other = parts.find((part) => runOf(part) !== runOf(parts[0]));
   if (other) {
-    throw new UsageError(`${other.dir} is not a part of the same run as ${parts[0].dir}: seed, runs, --strict, --grep, suite version and shard count must match`);
+    throw new UsageError(
+      `${other.dir} is not a part of the same run as ${parts[0].dir}: seed, runs, --strict, --grep, suite version and shard count must match`,
+    );
   }
 }
 

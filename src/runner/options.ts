@@ -3,7 +3,6 @@ import type { ParseArgsConfig } from 'node:util';
 import { httpUrl, integer, parseCommandArgs, UsageError } from '../core/command-line.ts';
 import { defaultRuns } from '../core/run-config.ts';
 
-
 export interface RunOptions {
   /** null: start the reference sandbox in-process. */
   baseUrl: string | null;
@@ -92,14 +91,12 @@ export function parseRunOptions(args: string[]): RunOptions {
     seed: values.seed === undefined ? null : integer('--seed', values.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     grep: values.grep ?? null,
     callbackHost: values['callback-host'] ?? '127.0.0.1',
-    publicCallbackUrl:
-      values['public-callback-url'] === undefined ? null : httpUrl('--public-callback-url', values['public-callback-url']),
+    publicCallbackUrl: values['public-callback-url'] === undefined ? null : httpUrl('--public-callback-url', values['public-callback-url']),
     runs: values.runs === undefined ? defaultRuns : integer('--runs', values.runs, 1, 1_000_000),
     modelRuns: values['model-runs'] === undefined ? null : integer('--model-runs', values['model-runs'], 1, 100_000),
     allowWrites: values['allow-writes'] ?? false,
     timeoutMs: values['timeout-ms'] === undefined ? defaultTimeoutMs : integer('--timeout-ms', values['timeout-ms'], 1000, 24 * 3_600_000),
-    requestTimeoutMs:
-      values['request-timeout-ms'] === undefined ? null : integer('--request-timeout-ms', values['request-timeout-ms'], 100, 600_000),
+    requestTimeoutMs: values['request-timeout-ms'] === undefined ? null : integer('--request-timeout-ms', values['request-timeout-ms'], 100, 600_000),
     workers: values.workers === undefined ? null : integer('--workers', values.workers, 1, 64),
     baselinePath: values.baseline ?? null,
     shard: values.shard === undefined ? null : shardOf(values.shard),
@@ -130,7 +127,6 @@ const runOptionTypes = {
   'keep-artifacts': { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
-
 function shardOf(text: string): string {
   const match = /^(\d+)\/(\d+)$/.exec(text);
   if (!match || Number(match[1]) < 1 || Number(match[1]) > Number(match[2])) {
@@ -138,8 +134,6 @@ function shardOf(text: string): string {
   }
   return text;
 }
-
-
 
 function parseHeaders(lines: string[]): Record<string, string> {
   const headers: Record<string, string> = {};

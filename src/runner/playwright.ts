@@ -57,7 +57,12 @@ export function mergeBlobReports(blobDir: string, configFile: string, timeoutMs:
 }
 
 /** "playwright ARGS" in its own process group, killed after killAfterMs; resolves with its exit code. */
-export async function playwright(args: string[], env: NodeJS.ProcessEnv, killAfterMs: number, stdout: 'inherit' | 'ignore' = 'inherit'): Promise<number | null> {
+export async function playwright(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  killAfterMs: number,
+  stdout: 'inherit' | 'ignore' = 'inherit',
+): Promise<number | null> {
   // Without this, Playwright's error-context files may hold a page snapshot with what was typed (a card number).
   const child = spawnGroup(process.execPath, [toolPath('@playwright/test', 'playwright'), ...args], {
     cwd: packageDir,

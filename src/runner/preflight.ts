@@ -36,7 +36,8 @@ export async function preflight(baseUrl: string, headers: Record<string, string>
     const next = new URL(probe.location, url);
     // The run's credentials go to the target's own origin only: another origin's redirect is an answer.
     if (next.origin !== url.origin) return null;
-    if (redirects === maxRedirects) return `target ${baseUrl} cannot be tested: it redirects without end (${maxRedirects} redirects, the last to ${next.pathname}${next.search})`;
+    if (redirects === maxRedirects)
+      return `target ${baseUrl} cannot be tested: it redirects without end (${maxRedirects} redirects, the last to ${next.pathname}${next.search})`;
     url = next;
   }
 }
@@ -58,7 +59,7 @@ function get(url: URL, headers: Record<string, string>, leftMs: number, timeoutM
     request.on('error', (error: NodeJS.ErrnoException) => settle({ answered: false, reason: `is unreachable: ${describeSocketError(error)}` }));
     request.on('response', (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
-      const location = status >= 300 && status < 400 ? response.headers.location ?? null : null;
+      const location = status >= 300 && status < 400 ? (response.headers.location ?? null) : null;
       let received = 0;
       response.on('data', (chunk: Buffer) => {
         received += chunk.length;
@@ -67,7 +68,11 @@ function get(url: URL, headers: Record<string, string>, leftMs: number, timeoutM
       response.on('end', () => settle({ answered: true, location }));
       response.on('error', () => {});
       response.on('close', () => {
-        if (!response.complete) settle({ answered: false, reason: `cannot be tested: its answer (status ${status}) broke off after ${received} bytes of body${announced(response)}` });
+        if (!response.complete)
+          settle({
+            answered: false,
+            reason: `cannot be tested: its answer (status ${status}) broke off after ${received} bytes of body${announced(response)}`,
+          });
       });
     });
     request.end();
@@ -89,4 +94,3 @@ function describeSocketError(error: NodeJS.ErrnoException): string {
   if (error.code === 'ECONNRESET') return `the connection was reset (${error.message})`;
   return error.message;
 }
-

@@ -58,10 +58,13 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
   if (foundHelpers === undefined) {
     const helpers = await probeHelpers(send, checkoutData?.id);
     foundHelpers = helpers.missing.length === 0;
-    findings.push(`test helpers: ${foundHelpers ? `found (${helpers.found}/${helpers.probed})` : helpers.refused ? `not usable: ${helpers.missing.join('; ')}; ${statusHint(401)}` : `not found: ${helpers.missing.join('; ')}`}`);
+    findings.push(
+      `test helpers: ${foundHelpers ? `found (${helpers.found}/${helpers.probed})` : helpers.refused ? `not usable: ${helpers.missing.join('; ')}; ${statusHint(401)}` : `not found: ${helpers.missing.join('; ')}`}`,
+    );
   }
   const refused = answers.filter(({ call, status }) => credentialsRefused(status) && !call.includes('/test-helpers/'));
-  if (refused.length > 0) findings.unshift(`credentials refused: ${refused.map(({ call, status }) => `${call} answered ${status}`).join(', ')}; ${statusHint(refused[0].status)}`);
+  if (refused.length > 0)
+    findings.unshift(`credentials refused: ${refused.map(({ call, status }) => `${call} answered ${status}`).join(', ')}; ${statusHint(refused[0].status)}`);
   const everyOne404 = answers.length > 0 && answers.every(({ status }) => status === 404);
   const stop = everyOne404 ? `every request answered 404: check --base-url (${baseUrl}: ${answers.map(({ call }) => call).join(', ')})` : null;
   return { testHelpers: foundHelpers, hostedPages: foundPages, findings, stop };
@@ -142,12 +145,20 @@ async function probeHelpers(send: Send, checkoutId: unknown): Promise<{ found: n
     }
   };
 
-  await expect('registerCustomer', undefined, {}, (answer) => answer.status >= 200 && answer.status < 300 && uuidPattern.test(String((answer.body as { uuid?: unknown } | null)?.uuid)));
+  await expect(
+    'registerCustomer',
+    undefined,
+    {},
+    (answer) => answer.status >= 200 && answer.status < 300 && uuidPattern.test(String((answer.body as { uuid?: unknown } | null)?.uuid)),
+  );
   await expect('setWebhook', undefined, { url: 'not a URL' }, (answer) => helperPresent(answer.status));
   if (typeof checkoutId === 'string') {
     await expect('payCheckout', checkoutId, { outcome: 'not an outcome' }, (answer) => helperPresent(answer.status));
   }
-  const opensTomorrow = { ...fc.sample(validReference({ callback: 'without' }), { seed: 1, numRuns: 1 })[0], validDate: { start: new Date(Date.now() + day).toISOString(), end: new Date(Date.now() + 2 * day).toISOString() } };
+  const opensTomorrow = {
+    ...fc.sample(validReference({ callback: 'without' }), { seed: 1, numRuns: 1 })[0],
+    validDate: { start: new Date(Date.now() + day).toISOString(), end: new Date(Date.now() + 2 * day).toISOString() },
+  };
   const paymentId = dataOf(await send('POST', pathOf('createReference'), opensTomorrow))?.id;
   if (typeof paymentId === 'string' || typeof paymentId === 'number') {
     await expect('confirmPayment', String(paymentId), {}, (answer) => helperPresent(answer.status));

@@ -43,8 +43,7 @@ export default class ConformanceReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     // A test the run's stop cut short did not finish: its clauses stay untested, the report says why.
     if (result.status === 'interrupted') return;
-    const jsonOf = (name: string) =>
-      result.attachments.filter((a) => a.name === name && a.contentType === 'application/json').map(parseAttachment);
+    const jsonOf = (name: string) => result.attachments.filter((a) => a.name === name && a.contentType === 'application/json').map(parseAttachment);
     const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed';
     const judgement = (jsonOf(attachmentNames.judgement).at(-1) as Judgement | undefined) ?? { problems: [], judged: false };
     const project = test.parent.project();

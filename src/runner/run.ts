@@ -51,7 +51,10 @@ export async function runConformance(options: RunOptions): Promise<number> {
       const run: RunConfig = {
         baseUrl: target.baseUrl,
         targetKind: target.kind,
-        profile: { ...withoutPlaceholders(profile), capabilities: { ...profile.capabilities, testHelpers: probes.testHelpers, hostedPages: probes.hostedPages } },
+        profile: {
+          ...withoutPlaceholders(profile),
+          capabilities: { ...profile.capabilities, testHelpers: probes.testHelpers, hostedPages: probes.hostedPages },
+        },
         headers,
         seed,
         runs: options.runs,
@@ -75,24 +78,29 @@ export async function runConformance(options: RunOptions): Promise<number> {
     await target?.stop();
     interruption.stop();
   }
-  const report = buildReport(clauses(), raw, {
-    baseUrl: target?.baseUrl ?? options.baseUrl ?? `${options.target ?? 'sandbox'} (not started)`,
-    targetKind: target?.kind ?? (options.baseUrl ? 'url' : options.target ?? 'sandbox'),
-    profileName: profile?.name ?? options.profilePath ?? 'none',
-    profilePath: options.profilePath,
-    findings,
-    seed,
-    runs: options.runs,
-    strict: options.strict,
-    allowPartial: options.allowPartial,
-    grep: options.grep,
-    shard: options.shard,
-    startedAt: startedAt.toISOString(),
-    finishedAt: new Date().toISOString(),
-  }, failure, waivers);
+  const report = buildReport(
+    clauses(),
+    raw,
+    {
+      baseUrl: target?.baseUrl ?? options.baseUrl ?? `${options.target ?? 'sandbox'} (not started)`,
+      targetKind: target?.kind ?? (options.baseUrl ? 'url' : (options.target ?? 'sandbox')),
+      profileName: profile?.name ?? options.profilePath ?? 'none',
+      profilePath: options.profilePath,
+      findings,
+      seed,
+      runs: options.runs,
+      strict: options.strict,
+      allowPartial: options.allowPartial,
+      grep: options.grep,
+      shard: options.shard,
+      startedAt: startedAt.toISOString(),
+      finishedAt: new Date().toISOString(),
+    },
+    failure,
+    waivers,
+  );
   return publishReport(outDir, report, secretsOfRun(headers, profile));
 }
-
 
 /**
  * The specs read the run config from a private file (it holds the credentials); the run's folder
@@ -105,7 +113,14 @@ async function runSpecs(run: RunConfig, options: RunOptions, secrets: string[]):
   writeFileSync(configFile, JSON.stringify(run), { mode: 0o600 });
   clearRawResults(run.outDir);
   try {
-    await runPlaywright({ configFile, grep: options.grep, workers: options.workers, timeoutMs: options.timeoutMs, shard: options.shard, blobDir: options.shard ? blobDirOf(run.outDir) : null });
+    await runPlaywright({
+      configFile,
+      grep: options.grep,
+      workers: options.workers,
+      timeoutMs: options.timeoutMs,
+      shard: options.shard,
+      blobDir: options.shard ? blobDirOf(run.outDir) : null,
+    });
   } finally {
     rmSync(privateDir, { recursive: true, force: true });
     setAsideArtifacts(run.outDir, options.keepArtifacts);

@@ -49,7 +49,8 @@ export async function startTarget(options: RunOptions, profile: Profile, logDir:
   // The sandbox signs its notifications with the profile's secret, so that the signature is checkable.
   const secret = profile.notificationSecret ? { notificationSecret: profile.notificationSecret } : {};
   const latencyMs = Number(process.env[sandboxLatencyEnv] ?? 0);
-  if (!Number.isInteger(latencyMs) || latencyMs < 0) throw new Error(`${sandboxLatencyEnv} must be a whole number of milliseconds, not "${process.env[sandboxLatencyEnv]}"`);
+  if (!Number.isInteger(latencyMs) || latencyMs < 0)
+    throw new Error(`${sandboxLatencyEnv} must be a whole number of milliseconds, not "${process.env[sandboxLatencyEnv]}"`);
   const sandbox = await startSandbox({ port: 0, db: ':memory:', latencyMs, ...secret });
   return { kind: 'sandbox', baseUrl: sandbox.url, profile, stop: () => sandbox.close() };
 }
@@ -60,11 +61,10 @@ export async function startTarget(options: RunOptions, profile: Profile, logDir:
  */
 export async function startPrism(profile: Profile, logDir: string, prismScript = toolPath('@stoplight/prism-cli', 'prism')): Promise<Target> {
   const port = await freePort();
-  const prism = spawnGroup(
-    process.execPath,
-    [prismScript, 'mock', '-h', '127.0.0.1', '-p', String(port), `${packageDir}schemas/generated/openapi.json`],
-    { cwd: packageDir, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const prism = spawnGroup(process.execPath, [prismScript, 'mock', '-h', '127.0.0.1', '-p', String(port), `${packageDir}schemas/generated/openapi.json`], {
+    cwd: packageDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const log = createWriteStream(`${logDir}/prism.log`);
   prism.stdout!.pipe(log);
   prism.stderr!.pipe(log);
@@ -98,7 +98,9 @@ function listening(prism: ReturnType<typeof spawnGroup>): Promise<void> {
     prism.stderr!.on('data', onData);
     void exited(prism).then(() => {
       const lastLine = output.trim().split('\n').at(-1);
-      const why = startFailure(prism, 'Prism') ?? `Prism exited (${prism.exitCode ?? prism.signalCode}) before listening${lastLine ? `: ${lastLine}` : ''} (see prism.log)`;
+      const why =
+        startFailure(prism, 'Prism') ??
+        `Prism exited (${prism.exitCode ?? prism.signalCode}) before listening${lastLine ? `: ${lastLine}` : ''} (see prism.log)`;
       done(new Error(why));
     });
   });

@@ -58,8 +58,7 @@ export function reasonsFromProblems(problems: SchemaProblem[]): RefusalReason[] 
   });
 }
 
-export const isJsonObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The body, checked against its schema: 400 when it is not a JSON object, 422 naming each field the schema refuses. */
 export function validatedBody<T>(body: unknown, schema: string): T {

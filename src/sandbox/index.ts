@@ -24,7 +24,6 @@ export interface SandboxOptions {
   latencyMs?: number;
 }
 
-
 export interface Sandbox {
   /** `{base_url}`: http://127.0.0.1:<port> */
   url: string;

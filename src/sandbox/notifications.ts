@@ -16,7 +16,9 @@ export function notificationBody(row: NotificationRow): string {
 
 /** `hash=<hex>,ts=<unix seconds>`: HMAC-SHA256 keyed with the secret over the raw body followed by ts. */
 export function signature(secret: string, body: string, unixSeconds: number): string {
-  const hash = createHmac('sha256', secret).update(body + String(unixSeconds)).digest('hex');
+  const hash = createHmac('sha256', secret)
+    .update(body + String(unixSeconds))
+    .digest('hex');
   return `hash=${hash},ts=${unixSeconds}`;
 }
 
@@ -32,11 +34,14 @@ export function createNotifier(store: Store, secret: string, retryDelaysMs: numb
 
   function schedule(notificationId: number, dueAtMs: number) {
     if (stopping.signal.aborted) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      const delivery = tryOnce(notificationId).finally(() => deliveries.delete(delivery));
-      deliveries.add(delivery);
-    }, Math.max(0, dueAtMs - Date.now()));
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        const delivery = tryOnce(notificationId).finally(() => deliveries.delete(delivery));
+        deliveries.add(delivery);
+      },
+      Math.max(0, dueAtMs - Date.now()),
+    );
     timers.add(timer);
   }
 

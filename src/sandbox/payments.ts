@@ -78,7 +78,12 @@ export function createPaymentProcessor(store: Store, notifier: Notifier) {
     if (!asked || checkout.customer_uuid === null) return;
     if (request.method === 'CC') {
       const { number, holder, expireMonth, expireYear } = request.card;
-      store.storeMethod(checkout.customer_uuid, 'CC', { brand: cardBrand(number), last4Digitis: number.slice(-4), holder, expireMonth, expireYear }, checkout.id);
+      store.storeMethod(
+        checkout.customer_uuid,
+        'CC',
+        { brand: cardBrand(number), last4Digitis: number.slice(-4), holder, expireMonth, expireYear },
+        checkout.id,
+      );
     } else if (request.method === 'MW') {
       store.storeMethod(checkout.customer_uuid, 'MW', { countryCode: request.wallet.countryCode, last3Digitis: request.wallet.number.slice(-3) }, checkout.id);
     }
@@ -122,7 +127,9 @@ export function createPaymentProcessor(store: Store, notifier: Notifier) {
         throw refuse(409, 'not_pending', `this payment is ${payment.state}, not pending`, 'only a pending payment is confirmed');
       }
       if (!isInsideWindow(payment, paidAtMs)) {
-        throw refuse(409, 'outside_validity', 'the payment was made outside the validity window of the reference', 'paid inside validDate', 'paidAt', ['REF-7']);
+        throw refuse(409, 'outside_validity', 'the payment was made outside the validity window of the reference', 'paid inside validDate', 'paidAt', [
+          'REF-7',
+        ]);
       }
       const notificationId = store.transaction(() => {
         const checkout = store.checkoutOfPayment(payment.id);

@@ -78,7 +78,9 @@ export function portalStyle(baseUrl: () => string): PageStyle {
       methods.length === 1
         ? `<input type="hidden" name="method" value="${methods[0]}">`
         : `<fieldset><legend>Pagar com</legend>${methods
-            .map((method, index) => `<label><input type="radio" name="method" value="${method}"${index === 0 ? ' checked' : ''}> ${methodLabels[method]}</label>`)
+            .map(
+              (method, index) => `<label><input type="radio" name="method" value="${method}"${index === 0 ? ' checked' : ''}> ${methodLabels[method]}</label>`,
+            )
             .join('')}</fieldset>`;
     const cardFieldsUrl = `${baseUrl()}/pay/${encodeURIComponent(checkout.id)}/card-fields`;
     const card = `<div class="portal-card">

@@ -133,9 +133,7 @@ export function createStore(db: Database, entity: string, nextReference: () => s
     setting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
     putSetting: db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
     deleteSetting: db.prepare('DELETE FROM settings WHERE key = ?'),
-    insertNotification: db.prepare(
-      'INSERT INTO notifications (payment_id, action, created_at, payment, url, next_try_at_ms) VALUES (?, ?, ?, ?, ?, ?)',
-    ),
+    insertNotification: db.prepare('INSERT INTO notifications (payment_id, action, created_at, payment, url, next_try_at_ms) VALUES (?, ?, ?, ?, ?, ?)'),
     notification: db.prepare<[number], NotificationRow>('SELECT * FROM notifications WHERE id = ?'),
     dueNotifications: db.prepare<[], NotificationRow>('SELECT * FROM notifications WHERE next_try_at_ms IS NOT NULL'),
     afterTry: db.prepare('UPDATE notifications SET tries_made = ?, next_try_at_ms = ? WHERE id = ?'),

@@ -19,7 +19,11 @@ const run = promisify(execFile);
 const reportFiles = ['report.html', 'report.json', 'junit.xml', 'summary.md'];
 /** A GitHub run id has 11 digits; the seed takes it as it is. */
 const ciRunNumber = '12345678901';
-const secrets = { CONFORMANCE_AUTHORIZATION: 'Basic dGVzdDp0ZXN0', CONFORMANCE_CLIENT_ID: '123456789', CONFORMANCE_NOTIFICATION_SECRET: 'sandbox-notification-secret' };
+const secrets = {
+  CONFORMANCE_AUTHORIZATION: 'Basic dGVzdDp0ZXN0',
+  CONFORMANCE_CLIENT_ID: '123456789',
+  CONFORMANCE_NOTIFICATION_SECRET: 'sandbox-notification-secret',
+};
 
 let root: string;
 let project: string;
@@ -34,7 +38,12 @@ interface Outcome {
 /** A shell script in dir, as a CI runner runs it (bash, stop at the first failing command). */
 async function shell(script: string, dir: string, env: Record<string, string>): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await run('bash', ['-eo', 'pipefail', '-c', script], { cwd: dir, env: { ...process.env, ...env }, maxBuffer: 64 * 1024 * 1024, timeout: 15 * 60_000 });
+    const { stdout, stderr } = await run('bash', ['-eo', 'pipefail', '-c', script], {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 15 * 60_000,
+    });
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
@@ -55,7 +64,10 @@ function workspace(name: string): string {
   return dir;
 }
 
-const recipes = [...readFileSync(join(packageDir, 'docs/ci.md'), 'utf8').matchAll(/```yaml\n(# (\S+)\n[\s\S]*?)```/g)].map(([, text, file]) => ({ file, recipe: YAML.parse(text) as Record<string, unknown> }));
+const recipes = [...readFileSync(join(packageDir, 'docs/ci.md'), 'utf8').matchAll(/```yaml\n(# (\S+)\n[\s\S]*?)```/g)].map(([, text, file]) => ({
+  file,
+  recipe: YAML.parse(text) as Record<string, unknown>,
+}));
 const recipe = (file: string) => recipes.find((found) => found.file === file)!.recipe;
 
 before(async () => {
@@ -65,7 +77,15 @@ before(async () => {
   const { stdout } = await run('npm', ['pack', '--pack-destination', root, '--json'], { cwd: packageDir, maxBuffer: 16 * 1024 * 1024 });
   const [{ filename, files }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ filename: string; files: { path: string }[] }];
   const shipped = files.map((file) => file.path);
-  for (const needed of ['dist/playwright.config.js', 'dist/src/cli.js', 'docs/spec/clauses.md', 'docs/spec/api-reference.md', 'docs/contracts/test-helpers.md', 'profiles/example-service.json', 'schemas/generated/openapi.json']) {
+  for (const needed of [
+    'dist/playwright.config.js',
+    'dist/src/cli.js',
+    'docs/spec/clauses.md',
+    'docs/spec/api-reference.md',
+    'docs/contracts/test-helpers.md',
+    'profiles/example-service.json',
+    'schemas/generated/openapi.json',
+  ]) {
     assert.ok(shipped.includes(needed), `the package ships ${needed}`);
   }
   for (const path of shipped) assert.doesNotMatch(path, /^(test|mutants|bench|\.ci|src|specs)\/|\.ts$/, `the package does not ship ${path}`);
@@ -129,17 +149,26 @@ describe('installed from the packed tarball', () => {
     const dir = workspace('gitlab');
     const pipeline = recipe('.gitlab-ci.yml') as Record<string, GitLabJob> & { default: GitLabJob; variables: Record<string, string>; stages: string[] };
     const env = { ...secrets, CI_PROJECT_DIR: dir, CI_PIPELINE_ID: ciRunNumber, CONFORMANCE_BASE_URL: sandboxUrl };
-    const variables = Object.fromEntries(Object.entries(pipeline.variables).map(([name, value]) => [name, value.replace(/\$(\w+)/g, (_, variable: string) => env[variable as keyof typeof env] ?? '')]));
+    const variables = Object.fromEntries(
+      Object.entries(pipeline.variables).map(([name, value]) => [
+        name,
+        value.replace(/\$(\w+)/g, (_, variable: string) => env[variable as keyof typeof env] ?? ''),
+      ]),
+    );
     const jobs = Object.entries(pipeline).filter(([, job]) => typeof job === 'object' && job !== null && 'stage' in job) as [string, GitLabJob][];
     let last: Outcome = { code: 1, output: 'no job ran' };
     for (const stage of pipeline.stages) {
-      const outcomes = await Promise.all(jobs.filter(([, job]) => job.stage === stage).flatMap(([, job]) => {
-        const total = job.parallel ?? 1;
-        return Array.from({ length: total }, (_, index) => {
-          const script = [...(pipeline.default.before_script ?? []).filter((line) => !line.startsWith('npm ci')), ...job.script].join('\n');
-          return shell(script, dir, { ...env, ...variables, ...(job.parallel && { CI_NODE_INDEX: String(index + 1), CI_NODE_TOTAL: String(total) }) });
-        });
-      }));
+      const outcomes = await Promise.all(
+        jobs
+          .filter(([, job]) => job.stage === stage)
+          .flatMap(([, job]) => {
+            const total = job.parallel ?? 1;
+            return Array.from({ length: total }, (_, index) => {
+              const script = [...(pipeline.default.before_script ?? []).filter((line) => !line.startsWith('npm ci')), ...job.script].join('\n');
+              return shell(script, dir, { ...env, ...variables, ...(job.parallel && { CI_NODE_INDEX: String(index + 1), CI_NODE_TOTAL: String(total) }) });
+            });
+          }),
+      );
       last = outcomes.find((outcome) => outcome.code !== 0) ?? outcomes[0];
       assert.equal(last.code, 0, last.output);
     }
@@ -182,7 +211,11 @@ interface GitHubJob {
  */
 async function runGitHubWorkflow(workflow: Record<string, unknown>, dir: string, event: Record<string, string>): Promise<Outcome> {
   const runnerTemp = join(dir, '.tmp');
-  const values: Record<string, string> = { ...event, 'github.run_id': ciRunNumber, ...Object.fromEntries(Object.entries(secrets).map(([name, value]) => [`secrets.${name}`, value])) };
+  const values: Record<string, string> = {
+    ...event,
+    'github.run_id': ciRunNumber,
+    ...Object.fromEntries(Object.entries(secrets).map(([name, value]) => [`secrets.${name}`, value])),
+  };
   const expand = (text: string, matrix: Record<string, string>) =>
     text.replace(/\$\{\{\s*([^}]+?)\s*\}\}/g, (_, expression: string) => {
       const value = expression.startsWith('matrix.') ? matrix[expression.slice('matrix.'.length)] : values[expression];
@@ -196,8 +229,19 @@ async function runGitHubWorkflow(workflow: Record<string, unknown>, dir: string,
   while (done.size < Object.keys(jobs).length) {
     const ready = Object.entries(jobs).filter(([name, job]) => !done.has(name) && [job.needs ?? []].flat().every((need) => done.has(need)));
     for (const [name, job] of ready) {
-      const matrices = Object.entries(job.strategy?.matrix ?? {}).reduce<Record<string, string>[]>((all, [key, options]) => all.flatMap((entry) => options.map((option) => ({ ...entry, [key]: String(option) }))), [{}]);
-      const outcomes = await Promise.all(matrices.map((matrix) => runGitHubJob(job, matrix, (text) => expand(text, matrix), dir, { ...env, RUNNER_TEMP: runnerTemp, GITHUB_STEP_SUMMARY: join(runnerTemp, `summary-${name}.md`) })));
+      const matrices = Object.entries(job.strategy?.matrix ?? {}).reduce<Record<string, string>[]>(
+        (all, [key, options]) => all.flatMap((entry) => options.map((option) => ({ ...entry, [key]: String(option) }))),
+        [{}],
+      );
+      const outcomes = await Promise.all(
+        matrices.map((matrix) =>
+          runGitHubJob(job, matrix, (text) => expand(text, matrix), dir, {
+            ...env,
+            RUNNER_TEMP: runnerTemp,
+            GITHUB_STEP_SUMMARY: join(runnerTemp, `summary-${name}.md`),
+          }),
+        ),
+      );
       last = outcomes.find((outcome) => outcome.code !== 0) ?? outcomes[0];
       assert.equal(last.code, 0, `job ${name}: ${last.output}`);
       done.add(name);
@@ -206,7 +250,13 @@ async function runGitHubWorkflow(workflow: Record<string, unknown>, dir: string,
   return last;
 }
 
-async function runGitHubJob(job: GitHubJob, matrix: Record<string, string>, expand: (text: string) => string, dir: string, env: Record<string, string>): Promise<Outcome> {
+async function runGitHubJob(
+  job: GitHubJob,
+  matrix: Record<string, string>,
+  expand: (text: string) => string,
+  dir: string,
+  env: Record<string, string>,
+): Promise<Outcome> {
   const outcomes = new Map<string, 'success' | 'failure'>();
   let failed: Outcome | null = null;
   let output = '';
@@ -224,7 +274,8 @@ async function runGitHubJob(job: GitHubJob, matrix: Record<string, string>, expa
     const outcome = await shell(script, dir, env);
     output += outcome.output;
     if (step.id) outcomes.set(step.id, outcome.code === 0 ? 'success' : 'failure');
-    if (outcome.code !== 0 && !step['continue-on-error']) failed ??= { code: outcome.code, output: `step ${step.name ?? script}${matrix.shard ? ` (shard ${matrix.shard})` : ''}: ${output}` };
+    if (outcome.code !== 0 && !step['continue-on-error'])
+      failed ??= { code: outcome.code, output: `step ${step.name ?? script}${matrix.shard ? ` (shard ${matrix.shard})` : ''}: ${output}` };
   }
   return failed ?? { code: 0, output };
 }
@@ -240,7 +291,8 @@ function copyArtifacts(step: GitHubStep, expand: (text: string) => string, dir: 
     }
   } else if (step.uses!.startsWith('actions/download-artifact')) {
     const pattern = new RegExp(`^${String(step.with!.pattern).replace('*', '.*')}$`);
-    for (const name of readdirSync(store).filter((found) => pattern.test(found))) cpSync(join(store, name), join(dir, String(step.with!.path), name), { recursive: true });
+    for (const name of readdirSync(store).filter((found) => pattern.test(found)))
+      cpSync(join(store, name), join(dir, String(step.with!.path), name), { recursive: true });
   } else if (step.uses!.startsWith('mikepenz/action-junit-report')) {
     assert.ok(existsSync(join(dir, String(step.with!.report_paths))), 'the JUnit file to publish exists');
   }

@@ -10,5 +10,8 @@ import { candidates, formatMatrix, runCandidates } from '../../mutants/run.ts';
 
 test('every mutant is killed by its own clause alone and every benign variant is conformant', { timeout: 2_100_000 }, async () => {
   const outcomes = await runCandidates(candidates());
-  assert.ok(outcomes.every((outcome) => outcome.asExpected), formatMatrix(outcomes));
+  assert.ok(
+    outcomes.every((outcome) => outcome.asExpected),
+    formatMatrix(outcomes),
+  );
 });

@@ -41,6 +41,9 @@ test('five seeds give the same verdict and the same failed clauses on the sandbo
     const verdicts = new Set(mine.map((outcome) => `${outcome.verdict}: ${outcome.failedClauses.join(' ') || '-'}`));
     assert.equal(verdicts.size, 1, `${target.name} differs with the seed:\n${matrix}`);
     const killed = mutantNames.includes(target.name);
-    assert.ok(mine.every((outcome) => (killed ? outcome.asExpected : outcome.verdict === 'conformant')), `${target.name}:\n${matrix}`);
+    assert.ok(
+      mine.every((outcome) => (killed ? outcome.asExpected : outcome.verdict === 'conformant')),
+      `${target.name}:\n${matrix}`,
+    );
   }
 });

@@ -33,8 +33,17 @@ async function processesMarked(marker: string): Promise<string[]> {
   for (let attempt = 0; attempt < 20; attempt++) {
     found = readdirSync('/proc')
       .filter((name) => /^\d+$/.test(name))
-      .filter((pid) => read(join('/proc', pid, 'environ')).split('\0').includes(marker))
-      .map((pid) => `${pid} ${read(join('/proc', pid, 'cmdline')).replace(/\0/g, ' ').trim()}`);
+      .filter((pid) =>
+        read(join('/proc', pid, 'environ'))
+          .split('\0')
+          .includes(marker),
+      )
+      .map(
+        (pid) =>
+          `${pid} ${read(join('/proc', pid, 'cmdline'))
+            .replace(/\0/g, ' ')
+            .trim()}`,
+      );
     if (found.length === 0) return found;
     await sleep(100);
   }

@@ -51,7 +51,8 @@ const httpAnswers: Partial<Record<HostileBehaviour, Answer>> = {
   },
   'redirect-loop': (request, response) => response.writeHead(302, { location: request.url ?? '/' }).end(),
   'server-error': (_request, response) => response.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error'),
-  unauthorized: (_request, response) => response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Basic' }).end('{"error":"unauthorized"}'),
+  unauthorized: (_request, response) =>
+    response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Basic' }).end('{"error":"unauthorized"}'),
   'not-found': (_request, response) => response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}'),
 };
 

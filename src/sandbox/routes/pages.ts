@@ -82,9 +82,7 @@ export function pageRoutes(app: FastifyInstance, { store, processor, baseUrl, pa
       const { checkoutId } = request.params as { checkoutId: string };
       const checkout = store.checkout(checkoutId);
       const action = `${baseUrl()}/pay/${encodeURIComponent(checkoutId)}`;
-      const { html, payable } = checkout
-        ? content(checkout)
-        : { html: `<p>${style.noCheckout(checkoutId)}</p>`, payable: false };
+      const { html, payable } = checkout ? content(checkout) : { html: `<p>${style.noCheckout(checkoutId)}</p>`, payable: false };
       return reply
         .code(checkout ? 200 : 404)
         .type('text/javascript; charset=utf-8')
