@@ -15,9 +15,12 @@ import { clauses } from '../src/core/clauses.ts';
 import { packageDir } from '../src/core/package-root.ts';
 import { runConfigEnv } from '../src/core/run-config.ts';
 import { toolPath } from '../src/runner/processes.ts';
+import { clauseIndexJson, type ClauseIndexEntry } from '../src/report/clause-index.ts';
 import { loadSchema, schemaFiles, type JsonSchema } from '../src/core/schemas.ts';
 
 export const clauseIndexFile = 'docs/clause-index.md';
+/** The same index as data, packed with the schemas, for the HTML report's "what proves it" of each clause. */
+export const clauseIndexJsonFile = clauseIndexJson;
 
 /** Keywords that say nothing a target is judged by. */
 const notJudged = new Set(['$schema', '$id', '$defs', '$ref', 'title', 'description', 'examples', 'properties', 'items', 'x-clauses', 'x-not-before']);
@@ -33,7 +36,7 @@ function schemaKeywords(): Map<string, string[]> {
       const keywords = Object.keys(schema).filter((keyword) => !notJudged.has(keyword));
       for (const clause of annotated as string[]) {
         const list = byClause.get(clause) ?? [];
-        list.push(`\`${file}#${pointer || '/'}\`${keywords.length > 0 ? ` (${keywords.join(', ')})` : ''}`);
+        list.push(`${file}#${pointer || '/'}${keywords.length > 0 ? ` (${keywords.join(', ')})` : ''}`);
         byClause.set(clause, list);
       }
     }
@@ -63,7 +66,7 @@ function specTests(): Map<string, string[]> {
   const byClause = new Map<string, Set<string>>();
   const visit = (suite: ListedSuite, titles: string[]) => {
     for (const spec of suite.specs ?? []) {
-      const name = `\`specs/${spec.file}\`: ${[...titles, spec.title].join(' › ')}`;
+      const name = `specs/${spec.file}: ${[...titles, spec.title].join(' › ')}`;
       for (const tag of spec.tags) {
         const clause = tag.replace(/^@/, '');
         if (!/^[A-Z]+-\d+$/.test(clause)) continue;
@@ -76,18 +79,45 @@ function specTests(): Map<string, string[]> {
   return new Map([...byClause].map(([clause, names]) => [clause, [...names].sort()]));
 }
 
-/** The clauses observe judges: those its judgement of traffic names. */
+/** The clauses observe judges: those its judgement of traffic names, and the freedoms of a checkout it records (classifyCheckout). */
 function observedClauses(): Set<string> {
-  const sources = ['judge.ts', 'traffic-state.ts'].map((file) => readFileSync(join(packageDir, 'src', 'observe', file), 'utf8'));
+  const sources = ['src/observe/judge.ts', 'src/observe/traffic-state.ts', 'src/checks/checkout-kinds.ts'].map((file) =>
+    readFileSync(join(packageDir, file), 'utf8'),
+  );
   return new Set(sources.flatMap((source) => [...source.matchAll(/'([A-Z]+-\d+)'/g)].map((match) => match[1])));
 }
 
 const list = (items: readonly string[]) => (items.length === 0 ? ' none' : items.map((item) => `\n  - ${item}`).join(''));
+const code = (names: readonly string[]) => names.map((name) => `\`${name}\``);
 
-export function renderClauseIndex(): string {
+/** What proves each clause, from the registry, the schemas, Playwright's list of the specs, the classes, observe and the catalogue. */
+export function clauseIndex(): ClauseIndexEntry[] {
   const keywords = schemaKeywords();
   const tests = specTests();
   const observed = observedClauses();
+  return clauses().map((clause) => ({
+    id: clause.id,
+    checks: [...new Set((checksByClause[clause.id] ?? []).map((check) => check.name))],
+    schemaKeywords: keywords.get(clause.id) ?? [],
+    tests: tests.get(clause.id) ?? [],
+    inputClasses: classNamesByClause[clause.id] ?? [],
+    observe: observed.has(clause.id),
+    mutants: mutants
+      .filter((mutant) => mutant.clause === clause.id)
+      .map((mutant) => mutant.name)
+      .sort(),
+    alsoBrokenBy: mutants
+      .filter((mutant) => mutant.disturbs?.includes(clause.id))
+      .map((mutant) => mutant.name)
+      .sort(),
+    benignVariants: benignVariants
+      .filter((variant) => variant.freedom === clause.id)
+      .map((variant) => variant.name)
+      .sort(),
+  }));
+}
+
+export function renderClauseIndex(index: readonly ClauseIndexEntry[]): string {
   const lines = [
     '# Clause index',
     '',
@@ -101,26 +131,24 @@ export function renderClauseIndex(): string {
     ),
     '',
   ];
-  for (const clause of clauses()) {
-    const checks = [...new Set((checksByClause[clause.id] ?? []).map((check) => `\`${check.name}\``))];
-    const killing = mutants.filter((mutant) => mutant.clause === clause.id).map((mutant) => `\`${mutant.name}\``);
-    const disturbing = mutants.filter((mutant) => mutant.disturbs?.includes(clause.id)).map((mutant) => `\`${mutant.name}\``);
-    const freedoms = benignVariants.filter((variant) => variant.freedom === clause.id).map((variant) => `\`${variant.name}\``);
+  for (const [clause, entry] of clauses().map((clause, at) => [clause, index[at]] as const)) {
     lines.push(
       `## ${clause.id}`,
       '',
       `${clause.level}: ${clause.statement}`,
       '',
-      `- checks: ${checks.length === 0 ? 'none' : checks.join(', ')}`,
-      `- schema keywords:${list(keywords.get(clause.id) ?? [])}`,
-      `- tests:${list(tests.get(clause.id) ?? [])}`,
-      `- input classes:${list(classNamesByClause[clause.id] ?? [])}`,
-      `- observe: ${observed.has(clause.id) ? 'judged (or recorded) in real traffic' : 'not judged'}`,
-      `- mutants killed on it: ${killing.length === 0 ? 'none' : killing.sort().join(', ')}`,
-      ...(disturbing.length > 0 ? [`- mutants that also break it: ${disturbing.sort().join(', ')}`] : []),
-      ...(freedoms.length > 0 ? [`- benign variants using its freedom: ${freedoms.sort().join(', ')}`] : []),
+      `- checks: ${entry.checks.length === 0 ? 'none' : code(entry.checks).join(', ')}`,
+      `- schema keywords:${list(entry.schemaKeywords.map((keyword) => keyword.replace(/^([^ ]+)/, '`$1`')))}`,
+      `- tests:${list(entry.tests.map((test) => test.replace(/^([^:]+):/, '`$1`:')))}`,
+      `- input classes:${list(entry.inputClasses)}`,
+      `- observe: ${entry.observe ? 'judged (or recorded) in real traffic' : 'not judged'}`,
+      `- mutants killed on it: ${entry.mutants.length === 0 ? 'none' : code(entry.mutants).join(', ')}`,
+      ...(entry.alsoBrokenBy.length > 0 ? [`- mutants that also break it: ${code(entry.alsoBrokenBy).join(', ')}`] : []),
+      ...(entry.benignVariants.length > 0 ? [`- benign variants using its freedom: ${code(entry.benignVariants).join(', ')}`] : []),
       '',
     );
   }
   return `${lines.join('\n').trimEnd()}\n`;
 }
+
+export const renderClauseIndexJson = (index: readonly ClauseIndexEntry[]): string => `${JSON.stringify(index, null, 2)}\n`;

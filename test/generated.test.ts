@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { generatedFiles, renderGenerated } from '../src/generate.ts';
 import { clauses } from '../src/core/clauses.ts';
-import { clauseIndexFile, renderClauseIndex } from '../scripts/clause-index.ts';
+import { clauseIndex, clauseIndexFile, clauseIndexJsonFile, renderClauseIndex, renderClauseIndexJson } from '../scripts/clause-index.ts';
 
 test('generated files are fresh: npm run generate would change nothing', async () => {
   const rendered = await renderGenerated();
@@ -18,9 +18,14 @@ test('generation is deterministic', async () => {
   assert.deepEqual(await renderGenerated(), await renderGenerated());
 });
 
-test('the clause index is fresh, and names for every MUST and SHOULD clause its tests and a mutant killed on it', () => {
-  const rendered = renderClauseIndex();
+test('the clause index is fresh (Markdown and data), and names for every MUST and SHOULD clause its tests and a mutant killed on it', () => {
+  const index = clauseIndex();
+  const rendered = renderClauseIndex(index);
   assert.ok(readFileSync(new URL(clauseIndexFile, generatedFiles.root), 'utf8') === rendered, `${clauseIndexFile} is stale: run npm run generate`);
+  assert.ok(
+    readFileSync(new URL(clauseIndexJsonFile, generatedFiles.root), 'utf8') === renderClauseIndexJson(index),
+    `${clauseIndexJsonFile} is stale: run npm run generate`,
+  );
   const sections = new Map(
     rendered
       .split('\n## ')

@@ -8,6 +8,7 @@ import { secretsOf } from '../src/core/evidence.ts';
 import type { RawResults, RawTest } from '../src/report/raw-results.ts';
 import { buildReport, clauseStatus, exitCodeOf } from '../src/report/report.ts';
 import { renderJunit } from '../src/report/junit.ts';
+import { renderHtml } from '../src/report/html.ts';
 import { writeReport } from '../src/report/write.ts';
 import { pathToFileURL } from 'node:url';
 import { chromium as playwrightChromium } from '@playwright/test';
@@ -391,4 +392,13 @@ test('summary.md stays within a pull-request comment for a run where every claus
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('the HTML report says under each clause what proves it: checks, tests and the mutants killed on it (the clause index)', () => {
+  const html = renderHtml(buildReport(clauses(), raw(rawTest('CHK-5', 'passed')), context));
+  const row = html.split('<tr ').find((part) => part.includes('>CHK-5</td>'))!;
+  assert.match(row, /<summary>What proves it<\/summary>/);
+  assert.match(row, /<code>checkCheckoutCreated<\/code>/);
+  assert.match(row, /<code>default-layout-without-page_layout<\/code>/);
+  assert.match(row, /specs\/checkouts\.spec\.ts: creating checkouts › for layout default/);
 });

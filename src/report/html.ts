@@ -3,6 +3,7 @@ import type { Evidence } from '../core/evidence.ts';
 import { describeWaiver } from './baseline.ts';
 import { failuresFirst, skippedUnder, type Report, type ReportClause, type ReportTest } from './report.ts';
 import { describeClassCount, type ClauseClasses } from './classes.ts';
+import { loadClauseIndex, type ClauseIndexEntry } from './clause-index.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -20,6 +21,7 @@ const statuses = ['failed', 'warning', 'waived', 'passed', 'skipped', 'untested'
 const levels = ['MUST', 'SHOULD', 'INFO'];
 
 export function renderHtml(report: Report): string {
+  const index = loadClauseIndex();
   const title = `Conformance of ${report.target.baseUrl}: ${report.verdict}`;
   const options = (values: string[]) => values.map((v) => `<option value="${v}">${v}</option>`).join('');
   return `<!doctype html>
@@ -53,7 +55,7 @@ ${report.unusedWaivers.length ? `<dt>Unused waivers</dt><dd>${report.unusedWaive
 <thead><tr><th>Clause</th><th>Level</th><th>Status</th><th>Statement and tests</th></tr></thead>
 <tbody>
 ${failuresFirst(report.clauses)
-  .map((clause) => clauseRow(clause, report.seed))
+  .map((clause) => clauseRow(clause, report.seed, index.get(clause.id)))
   .join('\n')}
 </tbody>
 </table>
@@ -63,7 +65,7 @@ ${failuresFirst(report.clauses)
 `;
 }
 
-function clauseRow(clause: ReportClause, seed: number): string {
+function clauseRow(clause: ReportClause, seed: number, proof: ClauseIndexEntry | undefined): string {
   const open = clause.status === 'failed' || clause.status === 'warning' || clause.status === 'waived' ? ' open' : '';
   const waiver = clause.waiver ? `<p class="waiver">Waiver ${escapeHtml(describeWaiver(clause.waiver))}</p>` : '';
   const skipped = skippedUnder(clause);
@@ -72,7 +74,22 @@ function clauseRow(clause: ReportClause, seed: number): string {
     : '';
   return `<tr data-status="${clause.status}" data-level="${clause.level}">
 <td>${escapeHtml(clause.id)}</td><td>${clause.level}</td><td><span class="status ${clause.status}">${clause.status}</span>${skipped ? `<br><small class="skipped-under">${skipped}</small>` : ''}</td>
-<td><p>${inlineMarkdown(clause.statement)}</p>${waiver}${classesBlock(clause.classes)}${tests}</td></tr>`;
+<td><p>${inlineMarkdown(clause.statement)}</p>${waiver}${classesBlock(clause.classes)}${tests}${proofBlock(proof)}</td></tr>`;
+}
+
+/** The clause index's entry (docs/clause-index.md): the checks, tests and mutants that prove the clause. */
+function proofBlock(proof: ClauseIndexEntry | undefined): string {
+  if (!proof) return '';
+  const names = (items: readonly string[]) => (items.length === 0 ? 'none' : items.map((item) => `<code>${escapeHtml(item)}</code>`).join(', '));
+  const rows = [
+    ['Checks', names(proof.checks)],
+    ['Tests', proof.tests.length === 0 ? 'none' : `<ul>${proof.tests.map((test) => `<li>${escapeHtml(test)}</li>`).join('')}</ul>`],
+    ['Schema keywords', names(proof.schemaKeywords)],
+    ['observe', proof.observe ? 'judges it in real traffic' : 'does not judge it'],
+    ['Mutants killed on it', names(proof.mutants)],
+    ...(proof.benignVariants.length > 0 ? [['Benign variants of its freedom', names(proof.benignVariants)]] : []),
+  ];
+  return `<details class="proof"><summary>What proves it</summary><dl>${rows.map(([name, value]) => `<dt>${name}</dt><dd>${value}</dd>`).join('')}</dl></details>`;
 }
 
 /** The clause's input classes: those exercised, and those not with why. */

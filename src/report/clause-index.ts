@@ -1,0 +1,32 @@
+/**
+ * The clause index as data (written by npm run generate from scripts/clause-index.ts, packed with the
+ * schemas): what proves each clause. The HTML report shows it under each clause.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { packageRoot } from '../core/package-root.ts';
+
+export interface ClauseIndexEntry {
+  id: string;
+  checks: string[];
+  /** "file#pointer (keywords)". */
+  schemaKeywords: string[];
+  /** "specs/file: describe › title". */
+  tests: string[];
+  inputClasses: string[];
+  /** Whether observe judges (or records) it in real traffic. */
+  observe: boolean;
+  /** The mutants killed on it, and those whose fault breaks it too. */
+  mutants: string[];
+  alsoBrokenBy: string[];
+  /** Benign variants that take its freedom (INFO clauses). */
+  benignVariants: string[];
+}
+
+export const clauseIndexJson = 'schemas/generated/clause-index.json';
+
+/** The index by clause; empty where the file is not there (a build without it). */
+export function loadClauseIndex(): Map<string, ClauseIndexEntry> {
+  const file = new URL(clauseIndexJson, packageRoot);
+  if (!existsSync(file)) return new Map();
+  return new Map((JSON.parse(readFileSync(file, 'utf8')) as ClauseIndexEntry[]).map((entry) => [entry.id, entry]));
+}
