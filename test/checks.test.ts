@@ -216,6 +216,14 @@ test('echo, confirmation and distinct references', () => {
   const one = { id: '1', referenceDetails: { entity: '1', reference: '002492617' } };
   assert.deepEqual(checkDistinctReferences([one, { ...one, id: '2', referenceDetails: { entity: '1', reference: '102492617' } }]), []);
   assert.deepEqual(clausesOf(checkDistinctReferences([one, { ...one, id: '2' }])), ['REF-8']);
+  // Valid at the same time by the windows shown; where none is shown, the caller says.
+  const window = (start: string, end: string) => ({ validDate: { start, end } });
+  const january = { ...one, ...window('2026-01-01T00:00:00Z', '2026-01-31T00:00:00Z') };
+  assert.deepEqual(checkDistinctReferences([january, { ...one, id: '2', ...window('2026-02-01T00:00:00Z', '2026-02-28T00:00:00Z') }]), []);
+  assert.deepEqual(clausesOf(checkDistinctReferences([january, { ...one, id: '2', ...window('2026-01-30T00:00:00+01:00', '2026-02-28T00:00:00Z') }])), [
+    'REF-8',
+  ]);
+  assert.deepEqual(checkDistinctReferences([one, { ...one, id: '2' }], { windowsUnknown: 'not judged' }), []);
 });
 
 test('stored methods: matching values, nothing stored, only CC and MW, distinct uuids', () => {

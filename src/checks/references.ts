@@ -135,25 +135,45 @@ export function checkNotConfirmed(exchange: Exchange, context: { why: string }):
   ];
 }
 
+/** The instants [start, end] of a payment's validDate, or null where it does not show one that parses. */
+function windowOf(payment: Partial<Payment>): [number, number] | null {
+  const [start, end] = [Date.parse(String(payment.validDate?.start)), Date.parse(String(payment.validDate?.end))];
+  return Number.isNaN(start) || Number.isNaN(end) ? null : [start, end];
+}
+
+/** Whether two payments are valid at the same time by the windows they show; null where one shows none. */
+export function validTogether(a: Partial<Payment>, b: Partial<Payment>): boolean | null {
+  const [first, second] = [windowOf(a), windowOf(b)];
+  if (first === null || second === null) return null;
+  return first[0] <= second[1] && second[0] <= first[1];
+}
+
 /**
- * REF-8: references valid at the same time are distinct.
+ * REF-8: references valid at the same time are distinct. Two payments are valid at the same time
+ * where the windows they show overlap; where one shows none, `windowsUnknown` says what the caller
+ * knows: the run created them all valid now ("valid together"), an observer of traffic cannot tell
+ * ("not judged": a reference may be used again once the other's window has ended).
  *
  * Input space: references valid now, gathered over the property's runs, and 120 created 10 at a time
- * (more than a pool of 100 keeps apart), read before payment, on stateful targets.
+ * (more than a pool of 100 keeps apart), read before payment, on stateful targets; in observed
+ * traffic, every payment read or created, against those of the same reference seen before.
  */
-export function checkDistinctReferences(payments: Partial<Payment>[]): Problem[] {
-  const owner = new Map<string, unknown>();
+export function checkDistinctReferences(
+  payments: Partial<Payment>[],
+  context: { windowsUnknown: 'valid together' | 'not judged' } = { windowsUnknown: 'valid together' },
+): Problem[] {
   const problems: Problem[] = [];
-  for (const payment of payments) {
+  payments.forEach((payment, at) => {
     const reference = payment.referenceDetails?.reference;
-    if (typeof reference !== 'string') continue;
-    if (owner.has(reference)) {
-      problems.push({
-        clause: 'REF-8',
-        message: `GET /payments/{id} /data/referenceDetails/reference: expected a reference of its own for payment ${show(payment.id)}, got ${show(reference)} of payment ${show(owner.get(reference))}`,
-      });
-    }
-    owner.set(reference, payment.id);
-  }
+    if (typeof reference !== 'string') return;
+    const owner = payments
+      .slice(0, at)
+      .find((other) => other.referenceDetails?.reference === reference && (validTogether(other, payment) ?? context.windowsUnknown === 'valid together'));
+    if (!owner) return;
+    problems.push({
+      clause: 'REF-8',
+      message: `GET /payments/{id} /data/referenceDetails/reference: expected a reference of its own for payment ${show(payment.id)}, got ${show(reference)} of payment ${show(owner.id)}, valid at the same time`,
+    });
+  });
   return problems;
 }

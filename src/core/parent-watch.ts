@@ -5,11 +5,17 @@
  */
 const checkEveryMs = 500;
 
+/**
+ * The process that started this one, read as the module loads: before the command says it is ready.
+ * Read later, it could already be init's pid (a shell killed right after the ready line, before the
+ * watch began), and the end of the parent would never be seen.
+ */
+const startedBy = process.ppid;
+
 /** Calls onGone once the process that started this one has ended; returns the function that stops watching. */
 export function whenParentGone(onGone: () => void): () => void {
-  const parent = process.ppid;
   const timer = setInterval(() => {
-    if (process.ppid === parent) return;
+    if (process.ppid === startedBy) return;
     clearInterval(timer);
     onGone();
   }, checkEveryMs);

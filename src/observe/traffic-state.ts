@@ -6,23 +6,12 @@ import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts
 import { checkDistinctCheckouts, checkoutOf } from '../checks/checkouts.ts';
 import { storedMethodsOf } from '../checks/payment-methods.ts';
 import { isSuccess, show, type Exchange } from '../checks/problem.ts';
-import { checkDistinctReferences, checkPaymentEchoes, paymentIdOf, paymentOf } from '../checks/references.ts';
+import { checkDistinctReferences, checkPaymentEchoes, paymentIdOf, paymentOf, validTogether } from '../checks/references.ts';
 import type { Judged, Operation } from './judge.ts';
 
 interface SeenPayment {
   payment: Partial<Payment>;
   exchange: Exchange;
-}
-
-/** The time [start, end] of a payment's validDate, or null where it cannot be read. */
-function windowOf(payment: Partial<Payment>): [number, number] | null {
-  const [start, end] = [Date.parse(String(payment.validDate?.start)), Date.parse(String(payment.validDate?.end))];
-  return Number.isNaN(start) || Number.isNaN(end) ? null : [start, end];
-}
-
-function validAtTheSameTime(a: Partial<Payment>, b: Partial<Payment>): boolean {
-  const [first, second] = [windowOf(a), windowOf(b)];
-  return first !== null && second !== null && first[0] <= second[1] && second[0] <= first[1];
 }
 
 const maxFindings = 20;
@@ -75,15 +64,16 @@ export function createTrafficState() {
     if (sameReference.some((seen) => seen.payment.id === payment.id)) return null;
     if (!overlappingPaymentsSeen) {
       overlappingPaymentsSeen = [...paymentsByReference.values()].some((seen) =>
-        seen.some((other) => other.payment.id !== payment.id && validAtTheSameTime(other.payment, payment)),
+        seen.some((other) => other.payment.id !== payment.id && validTogether(other.payment, payment) === true),
       );
     }
-    const clash = sameReference.find((other) => validAtTheSameTime(other.payment, payment));
+    const judge = (other: SeenPayment) => checkDistinctReferences([other.payment, payment], { windowsUnknown: 'not judged' });
+    const clash = sameReference.find((other) => judge(other).length > 0);
     remember(paymentsByReference, reference, [...sameReference, { payment, exchange }]);
     return {
       title: 'references valid at the same time',
       clauses: overlappingPaymentsSeen ? ['REF-8'] : [],
-      problems: clash ? checkDistinctReferences([clash.payment, payment]) : [],
+      problems: clash ? judge(clash) : [],
       notes: [],
       exchanges: clash ? [clash.exchange, exchange] : [exchange],
     };
