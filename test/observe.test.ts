@@ -280,4 +280,23 @@ describe('what the observer remembers', () => {
     assert.deepEqual(repeats('checkout-0'), []);
     assert.ok(repeats(`checkout-${maxRemembered}`).some((problem) => problem.clause === 'CHK-7'));
   });
+
+  it('judges a refused body that is not a JSON object with the next row of 4.1, as the run does (CHK-12: the target still serving)', () => {
+    const atmRow = { payment: { amount: 500, code: 'P1', summary: 'Book', paymentMethod: { code: 'MB' } }, page: { language: 'PT', layout: 'web' } };
+    const sent = (body: unknown, status: number) => ({
+      request: { method: 'POST', url: 'http://127.0.0.1/checkouts', headers: {}, body },
+      response: { status, headers: {}, body: status < 300 ? { success: true, data: { id: `c-${Math.random()}` } } : { success: false } },
+    });
+    const clauses = (judged: { clauses: string[]; problems: { clause: string }[] }[]) =>
+      judged.map((one) => [one.clauses, one.problems.map((problem) => problem.clause)]);
+    const state = createTrafficState();
+    assert.deepEqual(clauses(state.follow('createCheckout', null, sent('{"payment": {"amount": 500', 400))), []);
+    assert.deepEqual(clauses(state.follow('createCheckout', null, sent(atmRow, 503))), [[['CHK-12'], ['CHK-12']]]);
+    state.follow('createCheckout', null, sent('checkout', 400));
+    assert.deepEqual(clauses(state.follow('createCheckout', null, sent(atmRow, 200))).slice(0, 1), [[['CHK-12'], []]]);
+    assert.deepEqual(
+      clauses(state.follow('createCheckout', null, sent(atmRow, 200))).filter(([ids]) => ids.includes('CHK-12')),
+      [],
+    );
+  });
 });

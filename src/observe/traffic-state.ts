@@ -3,9 +3,10 @@
  * (checkouts, references, payments, stored-method lists) and the checks of a run it feeds.
  */
 import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts';
-import { checkDistinctCheckouts, checkoutOf } from '../checks/checkouts.ts';
+import { classifyCheckout } from '../checks/checkout-kinds.ts';
+import { checkDistinctCheckouts, checkoutOf, checkRefusedAndStillServing } from '../checks/checkouts.ts';
 import { storedMethodsOf } from '../checks/payment-methods.ts';
-import { isSuccess, show, type Exchange } from '../checks/problem.ts';
+import { isRefusal, isSuccess, show, type Exchange } from '../checks/problem.ts';
 import { checkDistinctReferences, checkPaymentEchoes, paymentIdOf, paymentOf, validTogether } from '../checks/references.ts';
 import type { Judged, Operation } from './judge.ts';
 
@@ -38,6 +39,32 @@ export function createTrafficState() {
   let paymentsSeen = 0;
   let listChangesUnnoted = 0;
   let overlappingPaymentsSeen = false;
+  /** Bodies that are not JSON objects the target refused, waiting for the next row of 4.1 (CHK-12). */
+  let refusedNotObjects: { exchange: Exchange; broken: string }[] = [];
+
+  /**
+   * CHK-12 as a run judges it: a body that is not a JSON object refused, and the target still
+   * serving, which the next row of 4.1 created shows. (Not refused, it failed at once, in judge.ts.)
+   */
+  function checkoutSent(exchange: Exchange): Judged[] {
+    const { body } = exchange.request;
+    if ((body === null || typeof body !== 'object' || Array.isArray(body)) && isRefusal(exchange.response.status)) {
+      const kind = classifyCheckout(body);
+      const broken = kind.kind === 'broken' ? kind.rules[0].broken : show(body);
+      refusedNotObjects = [...refusedNotObjects.slice(-maxFindings + 1), { exchange, broken }];
+      return [];
+    }
+    if (refusedNotObjects.length === 0 || classifyCheckout(body).kind !== 'row') return [];
+    const judged = refusedNotObjects.map(({ exchange: refused, broken }) => ({
+      title: 'POST /checkouts, a body that is not a JSON object, then a row of 4.1',
+      clauses: ['CHK-12'],
+      problems: checkRefusedAndStillServing(refused, exchange, { broken }),
+      notes: [],
+      exchanges: [refused, exchange],
+    }));
+    refusedNotObjects = [];
+    return judged;
+  }
 
   /** CHK-7: a checkout answered with the id or paymentId of an earlier one. */
   function checkoutCreated(exchange: Exchange): Judged {
@@ -115,10 +142,10 @@ export function createTrafficState() {
     /** Whether a payment id was created through the observer. */
     createdHere: (paymentId: string) => referenceCreations.has(paymentId),
 
-    /** Remembers what a successful exchange tells and judges it against what came before. */
+    /** Remembers what an exchange tells (a successful one, and a refused body that is not an object) and judges it against what came before. */
     follow(operation: Operation, param: string | null, exchange: Exchange): Judged[] {
-      if (!isSuccess(exchange.response.status)) return [];
-      const judged: (Judged | null)[] = [];
+      const judged: (Judged | null)[] = operation === 'createCheckout' ? checkoutSent(exchange) : [];
+      if (!isSuccess(exchange.response.status)) return judged.filter((one): one is Judged => one !== null);
       if (operation === 'createCheckout') judged.push(checkoutCreated(exchange));
       if (operation === 'createReference') {
         const paymentId = paymentIdOf(exchange);
