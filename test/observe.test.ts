@@ -299,4 +299,26 @@ describe('what the observer remembers', () => {
       [],
     );
   });
+
+  it('fails REF-6 where a payment the confirm helper confirmed is read, eventMs later, not confirmed', () => {
+    const call = (method: string, path: string, body: unknown) => ({
+      request: { method, url: `http://127.0.0.1${path}`, headers: {}, body: method === 'POST' ? {} : undefined },
+      response: { status: 200, headers: {}, body },
+    });
+    const payment = (state: string) =>
+      call('GET', '/payments/7', {
+        success: true,
+        data: { id: '7', stateDetails: { state }, createdAt: '2026-01-01T00:00:00Z', updatedAt: '2026-01-01T00:00:01Z' },
+      });
+    const ref6 = (judged: { clauses: string[]; problems: { clause: string }[] }[]) =>
+      judged.filter((one) => one.clauses.includes('REF-6')).flatMap((one) => one.problems.map((problem) => problem.clause));
+    const state = createTrafficState({ eventMs: 0 });
+    assert.deepEqual(ref6(state.follow('getPayment', '7', payment('pending'))), [], 'not confirmed through the observer: not judged');
+    state.follow('confirmPayment', '7', call('POST', '/test-helpers/payments/7/confirm', { paymentId: '7', state: 'confirmed' }));
+    assert.deepEqual(ref6(state.follow('getPayment', '7', payment('pending'))), ['REF-6']);
+    assert.deepEqual(ref6(state.follow('getPayment', '7', payment('confirmed'))), []);
+    const patient = createTrafficState({ eventMs: 60_000 });
+    patient.follow('confirmPayment', '7', call('POST', '/test-helpers/payments/7/confirm', {}));
+    assert.deepEqual(ref6(patient.follow('getPayment', '7', payment('pending'))), [], 'within eventMs: it may still be settling');
+  });
 });

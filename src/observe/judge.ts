@@ -13,13 +13,13 @@ import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from '
 import { brokenRules, checkRefused, type BrokenRule } from '../checks/refusal.ts';
 import { operationAt, titleOf, type OperationName } from '../core/operations.ts';
 
-/** The operations observe judges: the reference's four, and the pay helper (a payment the observer can see). */
-export type Operation = Extract<OperationName, 'createCheckout' | 'listMethods' | 'createReference' | 'getPayment' | 'payCheckout'>;
+/** The operations observe judges: the reference's four, and the pay and confirm helpers (what the observer can see cause a change). */
+export type Operation = Extract<OperationName, 'createCheckout' | 'listMethods' | 'createReference' | 'getPayment' | 'payCheckout' | 'confirmPayment'>;
 
 /** The operation a request calls, where observe judges it, and its path parameter; null for any other request. */
 export function operationOf(method: string, pathAndQuery: string): { operation: Operation; param: string | null } | null {
   const called = operationAt(method, pathAndQuery);
-  if (!called || !(called.operation.ofReference || called.operation.name === 'payCheckout')) return null;
+  if (!called || !(called.operation.ofReference || called.operation.name === 'payCheckout' || called.operation.name === 'confirmPayment')) return null;
   return { operation: called.operation.name as Operation, param: called.param };
 }
 
@@ -70,7 +70,7 @@ export function judgeExchange(operation: Operation, exchange: Exchange, createdH
   // where no unknown id explains it (the queries may answer 404 for an id or customer they do not know).
   const creation = operation === 'createCheckout' || operation === 'createReference';
   const misrouted = (status >= 300 && status < 400) || status === 405 || (creation && status === 404);
-  if (misrouted && operation !== 'payCheckout') return [judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange))];
+  if (misrouted && operation !== 'payCheckout' && operation !== 'confirmPayment') return [judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange))];
   switch (operation) {
     case 'createCheckout': {
       const kind = classifyCheckout(exchange.request.body);
@@ -124,6 +124,7 @@ export function judgeExchange(operation: Operation, exchange: Exchange, createdH
       return [judged(title, exchange, clauses, checkStoredMethods(exchange), [statusNote(title, exchange)])];
     }
     case 'payCheckout':
+    case 'confirmPayment':
       return [];
   }
 }

@@ -44,7 +44,7 @@ export async function startObserver(options: ObserverOptions): Promise<Observer>
   const startedAt = new Date().toISOString();
   const seed = randomInt(0, 2 ** 31 - 1);
   const tally = createTally();
-  const state = createTrafficState();
+  const state = createTrafficState({ eventMs: options.profile?.timeouts?.eventMs });
   const seenCredentials = new Set<string>();
   const counts = { exchanges: 0, judged: 0, other: 0 };
   const unjudged = new Map<string, number>();

@@ -7,7 +7,7 @@ import { classifyCheckout } from '../checks/checkout-kinds.ts';
 import { checkDistinctCheckouts, checkoutOf, checkRefusedAndStillServing } from '../checks/checkouts.ts';
 import { storedMethodsOf } from '../checks/payment-methods.ts';
 import { isRefusal, isSuccess, show, type Exchange } from '../checks/problem.ts';
-import { checkDistinctReferences, checkPaymentEchoes, paymentIdOf, paymentOf, validTogether } from '../checks/references.ts';
+import { checkConfirmed, checkDistinctReferences, checkPaymentEchoes, paymentIdOf, paymentOf, validTogether } from '../checks/references.ts';
 import type { Judged, Operation } from './judge.ts';
 
 interface SeenPayment {
@@ -29,7 +29,13 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
   if (map.size > maxRemembered) map.delete(map.keys().next().value as K);
 }
 
-export function createTrafficState() {
+/** The default time a target has to show what a helper call caused, as a run's profile gives it (timeouts.eventMs). */
+const defaultEventMs = 30_000;
+
+export function createTrafficState(options: { eventMs?: number } = {}) {
+  const eventMs = options.eventMs ?? defaultEventMs;
+  /** When each payment was confirmed through the confirm helper (REF-6). */
+  const confirmedAt = new Map<string, number>();
   const checkoutsById = new Map<string, Exchange>();
   const checkoutsByPaymentId = new Map<string, Exchange>();
   const referenceCreations = new Map<string, Exchange>();
@@ -106,6 +112,19 @@ export function createTrafficState() {
     };
   }
 
+  /** REF-6: a payment read eventMs or more after the confirm helper confirmed it is confirmed (sooner, it may still be settling). */
+  function confirmedPaymentRead(paymentId: string, exchange: Exchange): Judged | null {
+    const at = confirmedAt.get(paymentId);
+    if (at === undefined || Date.now() - at < eventMs || paymentOf(exchange)?.stateDetails?.state === 'confirmed') return null;
+    return {
+      title: `GET /payments/{id} ${eventMs} ms or more after POST /test-helpers/payments/{id}/confirm`,
+      clauses: ['REF-6'],
+      problems: checkConfirmed(exchange),
+      notes: [],
+      exchanges: [exchange],
+    };
+  }
+
   /** REF-5: the payment read echoes the reference request that created it. */
   function paymentRead(paymentId: string, exchange: Exchange): Judged | null {
     const creation = referenceCreations.get(paymentId);
@@ -152,7 +171,8 @@ export function createTrafficState() {
         if (paymentId !== undefined && typeof exchange.request.body === 'object') remember(referenceCreations, paymentId, exchange);
         judged.push(paymentSeen(exchange));
       }
-      if (operation === 'getPayment' && param !== null) judged.push(paymentRead(param, exchange), paymentSeen(exchange));
+      if (operation === 'getPayment' && param !== null) judged.push(paymentRead(param, exchange), paymentSeen(exchange), confirmedPaymentRead(param, exchange));
+      if (operation === 'confirmPayment' && param !== null) remember(confirmedAt, param, Date.now());
       if (operation === 'payCheckout') paymentsSeen++;
       if (operation === 'listMethods' && param !== null) listRead(param.toLowerCase(), exchange);
       return judged.filter((one): one is Judged => one !== null);
