@@ -20,6 +20,7 @@ import {
   checkNotConfirmed,
   checkPayment,
   checkPaymentEchoes,
+  checkReferenceAnswer,
   checkReferenceCreated,
   checkRefused,
   paymentIdOf,
@@ -62,9 +63,10 @@ const manyReferences = 120;
 
 test.describe('payment references', () => {
   test('a valid reference request succeeds, with and without callbackUrl (every class)', { tag: tags('REF-1') }, async ({ run, api, receiver }) => {
-    await exerciseClasses(run, api, 'REF-1', referenceClasses['REF-1'], async (request) =>
-      checkReferenceCreated(await api.post('/payments/references', callbackAtReceiver(receiver, request))),
-    );
+    await exerciseClasses(run, api, 'REF-1', referenceClasses['REF-1'], async (request) => {
+      const sentAt = Date.now();
+      return checkReferenceAnswer(await api.post('/payments/references', callbackAtReceiver(receiver, request)), { sentAt });
+    });
   });
 
   test(

@@ -9,6 +9,9 @@ import {
   checkAtmPageReference,
   checkChargedAmount,
   checkCheckoutAnswer,
+  checkPaymentAnswer,
+  checkReferenceAnswer,
+  classifyReference,
   checkCheckoutCreated,
   checkCheckoutCreatedForUse,
   checkCheckoutUrlOpens,
@@ -392,6 +395,32 @@ function checkoutAnswerCases(): CheckCase[] {
   ];
 }
 
+/** checkReferenceAnswer and checkPaymentAnswer, which judge one answer by itself (src/checks/answers.ts). */
+function referenceAnswerCases(): CheckCase[] {
+  const request = payload('reference-request--payment-multibanco--1');
+  const sent = { sentAt: Date.parse(request.validDate.start) };
+  const created = (body: unknown, status: number) => exchange('POST', '/payments/references', { success: status < 300 }, body, status);
+  const read = (change: (body: ReturnType<typeof published.payment>) => void) => paymentAnswer(changed(published.payment(), change));
+  return [
+    checkCase('REF-1', checkReferenceAnswer, 'a valid reference refused', {
+      passes: [created(request, 200), sent],
+      fails: [created(request, 400), sent],
+    }),
+    checkCase('REF-9', checkReferenceAnswer, 'amount 0 accepted', { fails: [created({ ...request, amount: 0 }, 200), sent] }),
+    checkCase('ENV-1', checkPaymentAnswer, 'success a string', {
+      passes: [paymentAnswer(published.payment())],
+      fails: [read((body) => (body.success = 'true'))],
+    }),
+    checkCase('REF-2', checkPaymentAnswer, 'a reference of 8 digits', { fails: [read((body) => (body.data.referenceDetails.reference = '02492617'))] }),
+    checkCase('REF-3', checkPaymentAnswer, 'a confirmed payment without entity', { fails: [read((body) => delete body.data.referenceDetails.entity)] }),
+    checkCase('REF-4', checkPaymentAnswer, 'updatedAt without offset', { fails: [read((body) => (body.data.updatedAt = '2022-03-09 14:45:56'))] }),
+    checkCase('REF-5', checkPaymentAnswer, 'the amount a string', { fails: [read((body) => (body.data.amount = '100'))] }),
+    checkCase('REF-6', checkPaymentAnswer, 'confirmed, updated before it was created', {
+      fails: [read((body) => (body.data.updatedAt = '2000-01-01T00:00:00Z'))],
+    }),
+  ];
+}
+
 const checkCases: CheckCase[] = [
   checkCase('ENV-1', checkEnvelope, 'no date', {
     passes: [created(published.checkout()), { versioned: true }],
@@ -582,6 +611,7 @@ const checkCases: CheckCase[] = [
   }),
   checkCase('REF-8', checkDistinctReferences, 'one reference twice', { fails: [[published.payment().data, { ...published.payment().data, id: '2' }]] }),
   checkCase('REF-9', checkRefused, 'a 200', { fails: [exchange('POST', '/payments/references', {}, {}, 200), refusedAs('REF-9')] }),
+  ...referenceAnswerCases(),
 
   checkCase('EVT-1', checkNotified, 'nothing received', {
     passes: [[notification(payload('notification--payload-example--1'))], notified('EVT-1')],
@@ -672,4 +702,17 @@ test('holdsPartOf: a card stored with one value written wrong still holds part o
   assert.equal(holdsPartOf({ type: 'MW', uuid: stored.uuid, countryCode: '34', last3Digitis: '678' } as never, wallet), true);
   assert.equal(holdsPartOf({ type: 'MW', uuid: stored.uuid, countryCode: '351', last3Digitis: '679' } as never, wallet), false);
   assert.equal(holdsPartOf(stored as never, wallet), false);
+});
+
+test('classifyReference: a window over when sent and an amount past the everyday ones may be refused; a broken one names its rule', () => {
+  const request = payload('reference-request--payment-multibanco--1');
+  const end = Date.parse(request.validDate.end);
+  assert.deepEqual(classifyReference(request, end - 1), { kind: 'owed' });
+  assert.equal((classifyReference(request, end + 1) as { freedom?: string }).freedom, 'REF-10');
+  assert.equal((classifyReference({ ...request, amount: 2 ** 31 }, end - 1) as { freedom?: string }).freedom, 'SEC-2');
+  const broken = classifyReference({ ...request, amount: 0 }, end - 1);
+  assert.ok(broken.kind === 'broken' && broken.rules.some((rule) => rule.clause === 'REF-9'));
+  const refused = exchange('POST', '/payments/references', {}, request, 400);
+  assert.deepEqual(checkReferenceAnswer(refused, { sentAt: end + 1 }), []);
+  assert.deepEqual(clausesOf(checkReferenceAnswer(refused, { sentAt: end - 1 })), ['REF-1']);
 });

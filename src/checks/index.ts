@@ -3,6 +3,7 @@ export * from './envelope.ts';
 export * from './refusal.ts';
 export * from './checkouts.ts';
 export * from './checkout-kinds.ts';
+export * from './answers.ts';
 export * from './payment-methods.ts';
 export * from './references.ts';
 export * from './notifications.ts';

@@ -3,6 +3,7 @@
  * Where to find the judgement of a clause: every MUST and SHOULD clause of the catalogue, and the
  * checks that can return a problem naming it. The INFO clauses are observed, never judged.
  */
+import { checkPaymentAnswer, checkReferenceAnswer } from './answers.ts';
 import { checkCheckoutAnswer, checkCheckoutCreatedForUse } from './checkout-kinds.ts';
 import {
   checkCheckoutCreated,
@@ -43,7 +44,7 @@ export type Check = (...observation: never[]) => Problem[];
 
 /** A check told its clause in its context (checkRefused, checkSuccess, checkRedirect, …) is listed under the clauses the specs tell it. */
 export const checksByClause: Readonly<Record<string, readonly Check[]>> = {
-  'ENV-1': [checkEnvelope, checkCheckoutCreated, checkPayment, checkStoredMethods],
+  'ENV-1': [checkEnvelope, checkCheckoutCreated, checkPayment, checkStoredMethods, checkPaymentAnswer],
   'ENV-2': [checkEnvelope, checkCheckoutCreated, checkStoredMethods],
   'ENV-4': [checkServedAtPath],
 
@@ -82,15 +83,15 @@ export const checksByClause: Readonly<Record<string, readonly Check[]>> = {
   'PML-5': [checkMethodStored],
   'PML-6': [checkStoredMethods],
 
-  'REF-1': [checkReferenceCreated],
-  'REF-2': [checkPayment],
-  'REF-3': [checkPayment, checkSuccess],
-  'REF-4': [checkPayment],
-  'REF-5': [checkPaymentEchoes, checkPayment],
-  'REF-6': [checkConfirmed],
+  'REF-1': [checkReferenceCreated, checkReferenceAnswer],
+  'REF-2': [checkPayment, checkPaymentAnswer],
+  'REF-3': [checkPayment, checkSuccess, checkPaymentAnswer],
+  'REF-4': [checkPayment, checkPaymentAnswer],
+  'REF-5': [checkPaymentEchoes, checkPayment, checkPaymentAnswer],
+  'REF-6': [checkConfirmed, checkPaymentAnswer],
   'REF-7': [checkNotConfirmed],
   'REF-8': [checkDistinctReferences],
-  'REF-9': [checkRefused],
+  'REF-9': [checkRefused, checkReferenceAnswer],
 
   'EVT-1': [checkNotified],
   'EVT-2': [checkNotified],

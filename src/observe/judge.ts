@@ -1,16 +1,17 @@
 /**
- * The judging of one observed exchange: which operation of the reference it is, and what the checks
- * of a run (src/checks/) say of it. Unlike a run, the observer did not choose the request, so it
- * first asks whether the request was valid: a valid one is judged on its answer's shape, one that
- * breaks a documented rule on whether the target refused it.
+ * The judging of one observed exchange: which operation of the reference it is, and what the answer
+ * checks of the registry (src/checks/answers.ts) say of it. Unlike a run, the observer did not choose
+ * the request, so those checks first ask what it is: one that breaks a documented rule is judged on
+ * whether the target refused it, one the target was free to refuse is recorded, any other on its answer.
  */
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
-import { checkCheckoutAnswer, classifyCheckout, freedomTaken } from '../checks/checkout-kinds.ts';
+import { answerChecks, classifyReference } from '../checks/answers.ts';
+import { classifyCheckout } from '../checks/checkout-kinds.ts';
 import { checkServedAtPath } from '../checks/envelope.ts';
-import { checkStoredMethods, storedMethodsOf } from '../checks/payment-methods.ts';
-import { isSuccess, show, type Exchange, type Problem } from '../checks/problem.ts';
-import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from '../checks/references.ts';
-import { brokenRules, checkRefused, type BrokenRule } from '../checks/refusal.ts';
+import { storedMethodsOf } from '../checks/payment-methods.ts';
+import { isRefusal, isSuccess, show, type Exchange, type Problem } from '../checks/problem.ts';
+import { paymentOf } from '../checks/references.ts';
+import { brokenRules, type BrokenRule } from '../checks/refusal.ts';
 import { operationAt, titleOf, type OperationName } from '../core/operations.ts';
 
 /** The operations observe judges: the reference's four, and the pay and confirm helpers (what the observer can see cause a change). */
@@ -56,105 +57,115 @@ const judged = (title: string, exchange: Exchange, clauses: string[], problems: 
   exchanges: [exchange],
 });
 
+/** What a request is, where the target was free to refuse it and did: the freedom, for the record. */
+function freedomOf(operation: Operation, exchange: Exchange, sentAt: number): { freedom: string; why: string } | null {
+  if (!isRefusal(exchange.response.status)) return null;
+  const kind =
+    operation === 'createCheckout'
+      ? classifyCheckout(exchange.request.body)
+      : operation === 'createReference'
+        ? classifyReference(exchange.request.body, sentAt)
+        : null;
+  return kind?.kind === 'free' ? kind : null;
+}
+
+/** The rules of 2.2 or 2.5 a creation's body breaks; none for the other operations. */
+function rulesBroken(operation: Operation, exchange: Exchange): BrokenRule[] {
+  if (operation === 'createCheckout') return brokenRules('checkout', exchange.request.body);
+  if (operation === 'createReference') return brokenRules('reference', exchange.request.body);
+  return [];
+}
+
 /**
- * The checks that one exchange answers by itself. `createdHere` says whether a payment id was
- * created through the observer (an unknown id may be answered 404: REF-10).
+ * One exchange judged by itself: its verdict from the answer checks of the registry (answerChecks),
+ * and here only which clauses it let observe verify and what it records of the INFO clauses.
+ * `createdHere` says whether a payment id was created through the observer (an unknown id may be
+ * answered 404: REF-10); `sentAt` is when the request went out (a reference's window may have ended).
  */
-export function judgeExchange(operation: Operation, exchange: Exchange, createdHere: (paymentId: string) => boolean, param: string | null): Judged[] {
+export function judgeExchange(
+  operation: Operation,
+  exchange: Exchange,
+  createdHere: (paymentId: string) => boolean,
+  param: string | null,
+  sentAt = Date.now(),
+): Judged[] {
+  if (operation === 'payCheckout' || operation === 'confirmPayment') return [];
   const title = titleOf(operation);
-  const { status } = exchange.response;
-  if (status === 401 || status === 403) {
-    return [judged(title, exchange, [], [], [{ clause: 'SEC-1', note: `${title} refused with ${status}`, value: exchange.response.body }])];
-  }
+  const { status, body } = exchange.response;
+  if (status === 401 || status === 403) return [judged(title, exchange, [], [], [{ clause: 'SEC-1', note: `${title} refused with ${status}`, value: body }])];
   // An operation of the reference not served at its path: a redirect elsewhere, or 405; 404 only
   // where no unknown id explains it (the queries may answer 404 for an id or customer they do not know).
   const creation = operation === 'createCheckout' || operation === 'createReference';
-  const misrouted = (status >= 300 && status < 400) || status === 405 || (creation && status === 404);
-  if (misrouted && operation !== 'payCheckout' && operation !== 'confirmPayment') return [judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange))];
+  if ((status >= 300 && status < 400) || status === 405 || (creation && status === 404))
+    return [judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange))];
+  const problems = answerChecks[operation](exchange, { sentAt });
+  const rules = rulesBroken(operation, exchange);
+  if (rules.length > 0)
+    return [
+      judged(
+        title,
+        exchange,
+        rules.map((rule) => rule.clause),
+        problems,
+      ),
+    ];
+  const freedom = freedomOf(operation, exchange, sentAt);
+  if (freedom)
+    return [
+      judged(
+        title,
+        exchange,
+        [],
+        [],
+        [{ clause: freedom.freedom, note: `${freedom.why}, refused with ${status}`, value: { request: exchange.request.body, response: body } }],
+      ),
+    ];
+  const notes = [statusNote(title, exchange)];
   switch (operation) {
     case 'createCheckout': {
-      const kind = classifyCheckout(exchange.request.body);
-      if (kind.kind === 'broken') return judgeRefusals(title, exchange, kind.rules);
-      const freedom = freedomTaken(exchange);
-      if (freedom)
-        return [
-          judged(
-            title,
-            exchange,
-            [],
-            [],
-            [
-              {
-                clause: freedom.freedom,
-                note: `${freedom.why}, refused with ${status}`,
-                value: { request: exchange.request.body, response: exchange.response.body },
-              },
-            ],
-          ),
-        ];
+      const row = classifyCheckout(exchange.request.body).kind === 'row' ? ['CHK-6'] : [];
       const layout = (exchange.request.body as CheckoutRequest).page?.layout;
-      const row = kind.kind === 'row' ? ['CHK-6'] : [];
       const clauses = isSuccess(status)
         ? ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layout === 'default' ? ['CHK-5'] : []), ...row]
         : ['CHK-1', ...row];
-      return [judged(title, exchange, clauses, checkCheckoutAnswer(exchange), [statusNote(title, exchange)])];
+      return [judged(title, exchange, clauses, problems, notes)];
     }
     case 'createReference':
-      return judgeRequestThenAnswer(title, exchange, () => {
-        return judged(title, exchange, ['ENV-4', 'REF-1'], checkReferenceCreated(exchange), [
-          statusNote(title, exchange),
-          { clause: 'REF-10', note: `POST /payments/references answered ${status}`, value: exchange.response.body },
-        ]);
-      });
-    case 'getPayment':
-      return [judgePayment(title, exchange, param !== null && createdHere(param))];
+      return [
+        judged(title, exchange, ['ENV-4', 'REF-1'], problems, [
+          ...notes,
+          { clause: 'REF-10', note: `POST /payments/references answered ${status}`, value: body },
+        ]),
+      ];
+    case 'getPayment': {
+      if (!isSuccess(status) && !(param !== null && createdHere(param))) {
+        return [judged(title, exchange, [], [], [{ clause: 'REF-10', note: `a payment id not created through the observer answered ${status}`, value: body }])];
+      }
+      const payment = paymentOf(exchange);
+      const confirmed = payment?.stateDetails?.state === 'confirmed';
+      const apiVersion = (body as { apiVersion?: unknown } | null)?.apiVersion;
+      notes.push({ clause: 'ENV-3', note: apiVersion === undefined ? 'no apiVersion' : `apiVersion ${show(apiVersion)}`, value: apiVersion ?? null });
+      if (!confirmed)
+        notes.push({ clause: 'REF-10', note: `a payment not yet confirmed, in state ${show(payment?.stateDetails?.state)}`, value: payment ?? body });
+      const clauses = isSuccess(status)
+        ? ['ENV-1', 'REF-4', ...(typeof payment?.referenceDetails?.reference === 'string' ? ['REF-2'] : []), ...(confirmed ? ['REF-3', 'REF-6'] : [])]
+        : ['REF-3'];
+      return [judged(title, exchange, clauses, problems, notes)];
+    }
     case 'listMethods': {
-      if (!isSuccess(status)) return [judged(title, exchange, [], [], [{ clause: 'PML-7', note: `a list answered ${status}`, value: exchange.response.body }])];
-      const types = new Set(storedMethodsOf(exchange).map((method) => method?.type));
-      const count = storedMethodsOf(exchange).length;
+      if (!isSuccess(status)) return [judged(title, exchange, [], [], [{ clause: 'PML-7', note: `a list answered ${status}`, value: body }])];
+      const methods = storedMethodsOf(exchange);
+      const types = new Set(methods.map((method) => method?.type));
       const clauses = [
         'ENV-1',
         'ENV-2',
         'PML-1',
-        ...(count > 0 ? ['PML-2'] : []),
+        ...(methods.length > 0 ? ['PML-2'] : []),
         ...(types.has('CC') ? ['PML-3'] : []),
         ...(types.has('MW') ? ['PML-4'] : []),
-        ...(count > 1 ? ['PML-6'] : []),
+        ...(methods.length > 1 ? ['PML-6'] : []),
       ];
-      return [judged(title, exchange, clauses, checkStoredMethods(exchange), [statusNote(title, exchange)])];
+      return [judged(title, exchange, clauses, problems, notes)];
     }
-    case 'payCheckout':
-    case 'confirmPayment':
-      return [];
   }
-}
-
-/** A reference that breaks a rule is judged on whether it was refused; a valid one by `judgeAnswer`. */
-function judgeRequestThenAnswer(title: string, exchange: Exchange, judgeAnswer: () => Judged): Judged[] {
-  const rules = brokenRules('reference', exchange.request.body);
-  return rules.length === 0 ? [judgeAnswer()] : judgeRefusals(title, exchange, rules);
-}
-
-const judgeRefusals = (title: string, exchange: Exchange, rules: BrokenRule[]): Judged[] =>
-  rules.map((rule) => judged(title, exchange, [rule.clause], checkRefused(exchange, rule)));
-
-/**
- * A payment owes the whole shape of 2.6 once confirmed (REF-3), only its fields' types before; an
- * id the observer did not see created may be unknown to the target (REF-10).
- */
-function judgePayment(title: string, exchange: Exchange, createdHere: boolean): Judged {
-  const { status, body } = exchange.response;
-  if (!isSuccess(status) && !createdHere)
-    return judged(title, exchange, [], [], [{ clause: 'REF-10', note: `a payment id not created through the observer answered ${status}`, value: body }]);
-  const payment = paymentOf(exchange);
-  const confirmed = payment?.stateDetails?.state === 'confirmed';
-  const clauses = ['ENV-1', 'REF-4', ...(typeof payment?.referenceDetails?.reference === 'string' ? ['REF-2'] : []), ...(confirmed ? ['REF-3', 'REF-6'] : [])];
-  const problems = [...checkPayment(exchange, { stage: confirmed ? 'confirmed' : 'not yet paid' }), ...(confirmed ? checkConfirmed(exchange) : [])];
-  const apiVersion = (body as { apiVersion?: unknown } | null)?.apiVersion;
-  const notes: Noted[] = [
-    statusNote(title, exchange),
-    { clause: 'ENV-3', note: apiVersion === undefined ? 'no apiVersion' : `apiVersion ${show(apiVersion)}`, value: apiVersion ?? null },
-  ];
-  if (!confirmed) notes.push({ clause: 'REF-10', note: `a payment not yet confirmed, in state ${show(payment?.stateDetails?.state)}`, value: payment ?? body });
-  return judged(title, exchange, isSuccess(status) ? clauses : ['REF-3'], problems, notes);
 }
