@@ -716,3 +716,10 @@ test('classifyReference: a window over when sent and an amount past the everyday
   assert.deepEqual(checkReferenceAnswer(refused, { sentAt: end + 1 }), []);
   assert.deepEqual(clausesOf(checkReferenceAnswer(refused, { sentAt: end - 1 })), ['REF-1']);
 });
+
+test('a stateless mock answers its example whatever was asked: with answersItsRequest false, CHK-5 is not judged', () => {
+  const mobile = exchange('POST', '/checkouts', payload('checkout-response--cc--1'), payload('checkout-request--mobile--1'));
+  assert.deepEqual(clausesOf(checkCheckoutCreated(mobile)), ['CHK-5']);
+  assert.deepEqual(checkCheckoutCreated(mobile, { answersItsRequest: false }), []);
+  assert.deepEqual(clausesOf(checkCheckoutAnswer(mobile, { answersItsRequest: false })), []);
+});

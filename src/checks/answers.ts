@@ -6,6 +6,7 @@
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { OperationName } from '../core/operations.ts';
 import { checkCheckoutAnswer, everydayAmounts } from './checkout-kinds.ts';
+import type { AnswerContext } from './checkouts.ts';
 import { checkStoredMethods } from './payment-methods.ts';
 import { isRefusal, show, type Exchange, type Problem } from './problem.ts';
 import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from './references.ts';
@@ -30,8 +31,8 @@ export function classifyReference(request: unknown, sentAt: number): ReferenceKi
   return { kind: 'owed' };
 }
 
-/** When a request was sent: the context of a check that depends on it (a reference's window may have ended). */
-export interface Sent {
+/** When a request was sent (a reference's window may have ended), and what is known of the target. */
+export interface Sent extends AnswerContext {
   sentAt: number;
 }
 

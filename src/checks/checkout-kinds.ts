@@ -6,7 +6,7 @@
  * and is answered per 2.3 where accepted. The run, the model and observe all judge by this one policy.
  */
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
-import { checkCheckoutCreated, checkCheckoutUsable, checkVariantAccepted } from './checkouts.ts';
+import { checkCheckoutCreated, checkCheckoutUsable, checkVariantAccepted, type AnswerContext } from './checkouts.ts';
 import { isRefusal, isSuccess, show, type Exchange, type Problem } from './problem.ts';
 import { brokenRules, checkRefused, type BrokenRule } from './refusal.ts';
 
@@ -154,11 +154,11 @@ function checkRowAccepted(exchange: Exchange): Problem[] {
  * The answer to any checkout, by its kind: a broken one refused (each rule it breaks), a refusal
  * only where the target was free to refuse, and an accepted one answered per 2.3 (CHK-1..5).
  */
-export function checkCheckoutAnswer(exchange: Exchange): Problem[] {
+export function checkCheckoutAnswer(exchange: Exchange, context: AnswerContext = {}): Problem[] {
   const kind = classifyCheckout(exchange.request.body);
   if (kind.kind === 'broken') return kind.rules.flatMap((rule) => checkRefused(exchange, rule));
   if (freedomTaken(exchange)) return [];
-  return [...checkRowAccepted(exchange), ...checkCheckoutCreated(exchange)];
+  return [...checkRowAccepted(exchange), ...checkCheckoutCreated(exchange, context)];
 }
 
 /**

@@ -4,6 +4,14 @@ import { checkSuccess, fromSchema, isSuccess, onlyClause, operationOf, show, typ
 import { checkRefused } from './refusal.ts';
 import { paymentOf } from './references.ts';
 
+/**
+ * What a check of an answer knows of the target: `answersItsRequest` false for a stateless mock,
+ * which answers its example whatever was asked (so the answer cannot show what the request asked for).
+ */
+export interface AnswerContext {
+  answersItsRequest?: boolean;
+}
+
 /** The checkout in a POST /checkouts answer, where there is one. */
 export function checkoutOf(exchange: Exchange): Checkout | undefined {
   const data = (exchange.response.body as { data?: Checkout } | null)?.data;
@@ -20,13 +28,13 @@ export function checkoutOf(exchange: Exchange): Checkout | undefined {
  * allow, optional fields present or absent; amounts otherwise 100 to 999,999. For CHK-5: the mobile
  * row and default-layout draws (at most 25 runs), on stateful targets only.
  */
-export function checkCheckoutCreated(exchange: Exchange): Problem[] {
+export function checkCheckoutCreated(exchange: Exchange, context: AnswerContext = {}): Problem[] {
   const refused = checkSuccess(exchange, 'CHK-1');
   if (refused.length > 0) return refused;
   const problems = fromSchema(validateResponse('checkoutCreated', exchange.response.body), `${operationOf(exchange.request)} response`, 'CHK-1');
   const layout = (exchange.request.body as CheckoutRequest | undefined)?.page?.layout;
   const checkoutUrl = checkoutOf(exchange)?.checkoutUrl;
-  if (layout === 'default' && typeof checkoutUrl === 'string' && URL.canParse(checkoutUrl)) {
+  if (context.answersItsRequest !== false && layout === 'default' && typeof checkoutUrl === 'string' && URL.canParse(checkoutUrl)) {
     if (!new URL(checkoutUrl).searchParams.has('page_layout')) {
       problems.push({
         clause: 'CHK-5',
