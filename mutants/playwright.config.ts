@@ -1,11 +1,12 @@
 /**
  * The whole mutant catalogue as one Playwright run, started by mutants/run.ts: one project per
- * candidate, each with its own run config (metadata.runConfigFile, read by the specs' `run` fixture
- * and by the conformance reporter) and, for a mutant, only the tests of its own clause.
+ * candidate, each with its own run config (the typed option runConfigFile, read by the specs' `run`
+ * fixture and by the conformance reporter) and, for a mutant, only the tests of its own clause.
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
+import type { CandidateOptions } from '../specs/fixtures.ts';
 import { grepPattern } from '../src/runner/playwright.ts';
 import { manifestEnv, type ManifestEntry } from './manifest.ts';
 import { timingsEnv } from '../bench/timings.ts';
@@ -14,7 +15,7 @@ const manifestFile = process.env[manifestEnv];
 if (!manifestFile) throw new Error(`${manifestEnv} is not set: run the catalogue through "npm run mutants"`);
 const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as ManifestEntry[];
 
-export default defineConfig({
+export default defineConfig<object, CandidateOptions>({
   testDir: '../specs',
   fullyParallel: false,
   // Tests mostly wait (for events that must not come, for the browser), so more workers than cores
@@ -33,6 +34,6 @@ export default defineConfig({
     workers: 1,
     outputDir: `${entry.outDir}/test-results`,
     // A mutant's failures are expected: they keep the worker (specs/fixtures.ts).
-    metadata: { runConfigFile: entry.runConfigFile, failuresExpected: entry.clause !== null },
+    use: { runConfigFile: entry.runConfigFile, failuresExpected: entry.clause !== null },
   })),
 });

@@ -108,7 +108,17 @@ interface TestFixtures {
   browserPages: BrowserPages;
 }
 
-interface WorkerFixtures {
+/**
+ * Options a Playwright project sets (mutants/playwright.config.ts: one project per candidate): its
+ * own run config, and whether failures are expected there. Unset, the run config named by the
+ * environment (checkout-conformance run) is read, and failures are not expected.
+ */
+export interface CandidateOptions {
+  runConfigFile: string | undefined;
+  failuresExpected: boolean;
+}
+
+interface WorkerFixtures extends CandidateOptions {
   run: RunConfig;
   /** Paces the worker's requests to the target: overlapping, bounded, capped (specs/pace.ts). */
   pacer: Pacer;
@@ -179,7 +189,9 @@ export function helperClient(api: Api): Helpers {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   // A project may name its own run config (one candidate of the mutant catalogue, mutants/run.ts).
-  run: [async ({}, use, workerInfo) => use(readRunConfig(workerInfo.project.metadata.runConfigFile)), { scope: 'worker' }],
+  runConfigFile: [undefined, { option: true, scope: 'worker' }],
+  failuresExpected: [false, { option: true, scope: 'worker' }],
+  run: [async ({ runConfigFile }, use) => use(readRunConfig(runConfigFile)), { scope: 'worker' }],
 
   // The profile's rate cap is the whole run's: each worker takes an even share.
   pacer: [
@@ -199,14 +211,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  api: async ({ run, pacer }, use, testInfo) => {
+  api: async ({ run, pacer, failuresExpected }, use, testInfo) => {
     const api = createApi(run, pacer, {
       beforeWrite: () => requires(run, 'writes'),
       // Playwright starts a new worker after every unexpected failure, which costs seconds of CPU. A
       // mutant's project expects failures (mutants/playwright.config.ts): declared expected, they
       // keep the worker. The test's result, and so the report, is "failed" either way.
       beforeFailing: () => {
-        if (testInfo.project.metadata.failuresExpected) testInfo.fail();
+        if (failuresExpected) testInfo.fail();
       },
     });
     await use(api);

@@ -1,7 +1,7 @@
 /**
  * Playwright reporter: writes every test's outcome, clause IDs and JSON attachments to the run's
  * folder (raw-results.json), masked; src/report/report.ts builds the conformance report from it.
- * A project that names its own run config (metadata.runConfigFile: one candidate of the mutant
+ * A project that names its own run config (the option runConfigFile: one candidate of the mutant
  * catalogue, mutants/run.ts) gets its own raw-results.json, in that run's folder.
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,9 @@ import { secretsOfRun } from '../core/profile.ts';
 import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from '../report/raw-results.ts';
 
 type Attachment = TestResult['attachments'][number];
+
+/** The run config a project names (the option runConfigFile of mutants/playwright.config.ts); undefined: the environment's. */
+const runConfigFileOf = (project: FullProject | undefined): string | undefined => (project?.use as { runConfigFile?: string } | undefined)?.runConfigFile;
 
 export default class ConformanceReporter implements Reporter {
   private rootDir = '';
@@ -35,7 +38,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   private testsOf(project: FullProject | undefined): Map<TestCase, RawTest> {
-    const runConfigFile: string | undefined = project?.metadata.runConfigFile;
+    const runConfigFile = runConfigFileOf(project);
     if (!this.testsByRun.has(runConfigFile)) this.testsByRun.set(runConfigFile, new Map());
     return this.testsByRun.get(runConfigFile)!;
   }
@@ -61,7 +64,7 @@ export default class ConformanceReporter implements Reporter {
       durationMs: result.duration,
     };
     this.testsOf(project).set(test, raw);
-    const run = this.runOf(project?.metadata.runConfigFile);
+    const run = this.runOf(runConfigFileOf(project));
     appendFileSync(`${run.outDir}/${rawJournalFile}`, `${JSON.stringify(mask(raw, secretsOfRun(run.headers, run.profile)))}\n`);
   }
 
