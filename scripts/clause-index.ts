@@ -81,9 +81,13 @@ function specTests(): Map<string, string[]> {
 
 /** The clauses observe judges: those its judgement of traffic names, and those of the answer checks and refusals it takes its verdicts from (src/checks/answers.ts). */
 function observedClauses(): Set<string> {
-  const sources = ['src/observe/judge.ts', 'src/observe/traffic-state.ts', 'src/checks/checkout-kinds.ts', 'src/checks/answers.ts', 'src/checks/refusal.ts'].map((file) =>
-    readFileSync(join(packageDir, file), 'utf8'),
-  );
+  const sources = [
+    'src/observe/judge.ts',
+    'src/observe/traffic-state.ts',
+    'src/checks/checkout-kinds.ts',
+    'src/checks/answers.ts',
+    'src/checks/refusal.ts',
+  ].map((file) => readFileSync(join(packageDir, file), 'utf8'));
   return new Set(sources.flatMap((source) => [...source.matchAll(/'([A-Z]+-\d+)'/g)].map((match) => match[1])));
 }
 
