@@ -69,7 +69,7 @@ const storeMethodRow = inputClass(`row "${variantTitles.storeMethod}", recurring
 const createRegistrationWithoutRecurring = inputClass('createRegistration without recurring', storeWithoutRecurring, 'CHK-13');
 
 /** Valid checkouts: what a target must accept (the rows of 4.1), and what it may refuse (CHK-13, SEC-2) but must answer per 2.3 where it accepts. */
-export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CHK-5' | 'CHK-6' | 'CHK-8', InputClass<CheckoutRequest>[]> = {
+export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CHK-5' | 'CHK-6' | 'CHK-7' | 'CHK-8', InputClass<CheckoutRequest>[]> = {
   'CHK-1': [
     ...createdCheckoutClasses,
     inputClass('row "embed in web page" with non-ASCII names', rowEdgeCases.nonAsciiNames),
@@ -97,6 +97,8 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
   'CHK-3': createdCheckoutClasses,
   'CHK-4': createdCheckoutClasses,
   'CHK-6': rowClasses,
+  // Two of each row, one after the other, the same body: a target may number each kind apart.
+  'CHK-7': rowClasses,
   'CHK-5': [
     rowClassOf('embedMobile'),
     ...allowedLayoutCodeCombinations

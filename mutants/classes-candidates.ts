@@ -9,6 +9,7 @@ import {
   answerWhen,
   asksToStore,
   editData,
+  first,
   editRequest,
   editStoredMethods,
   mapStrings,
@@ -40,6 +41,17 @@ const referenceInPage = (text: string) => text.replace(/(?<![0-9A-Za-z-])0[0-9]{
 const isRecurring = (body: Json) => body?.payment?.recurring?.amountQualifier === 'ESTM';
 
 export const mutants: Mutant[] = [
+  {
+    name: 'storing-checkout-ids-repeated',
+    clause: 'CHK-7',
+    description:
+      'Every checkout that asks to store a method is answered with the `id` and `paymentId` of the first such checkout; the others are numbered apart.',
+    transform: editData(['createCheckout'], (data, proxy, request) => {
+      if (!asksToStore(request.json)) return;
+      data.id = first(proxy, 'storing id', data.id);
+      data.paymentId = first(proxy, 'storing paymentId', data.paymentId);
+    }),
+  },
   {
     name: 'storing-checkout-createdAt-with-T',
     clause: 'CHK-3',

@@ -106,8 +106,9 @@ export function checkCheckoutUrlOpens(opened: Opened): Problem[] {
 /**
  * CHK-7: two checkouts created one after the other are told apart by id and by paymentId.
  *
- * Input space: two ATM-page checkouts (MB, web) with the same body, created one after the other, on
- * stateful targets; one pair per run.
+ * Input space: two checkouts of each row of 4.1 with the same body (a registered customer's where
+ * the row names one), created one after the other, on stateful targets; in the model, every
+ * checkout of a sequence against those before it.
  */
 export function checkDistinctCheckouts(first: Exchange, second: Exchange): Problem[] {
   const [a, b] = [checkoutOf(first), checkoutOf(second)];
