@@ -97,8 +97,9 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
   'CHK-3': createdCheckoutClasses,
   'CHK-4': createdCheckoutClasses,
   'CHK-6': rowClasses,
-  // Two of each row, one after the other, the same body: a target may number each kind apart.
-  'CHK-7': rowClasses,
+  // Two of each row, one after the other, the same body: a target may number each kind apart. The
+  // rows without a customer first, so that a target without the register-customer helper still gets pairs.
+  'CHK-7': [...rowClasses].reverse(),
   'CHK-5': [
     rowClassOf('embedMobile'),
     ...allowedLayoutCodeCombinations

@@ -118,8 +118,10 @@ test.describe('creating checkouts', () => {
 
   test('two checkouts created one after the other get different ids and paymentIds (every row of 4.1)', { tag: tags('CHK-7') }, async ({ run, api }) => {
     requires(run, 'stateful');
-    const customer = await someCustomer(run, api);
+    // A customer is registered only for the rows that name one: the ATM page needs no helper.
+    let customer: string | undefined;
     await exerciseClasses(run, api, 'CHK-7', checkoutClasses['CHK-7'], async (request) => {
+      if (request.payment?.customer?.uuid !== undefined) customer ??= await someCustomer(run, api);
       const body = forCustomer(request, customer);
       const first = await createCheckout(api, body);
       const second = await createCheckout(api, body);
