@@ -145,8 +145,7 @@ export function freedomTaken(exchange: Exchange): { freedom: 'CHK-13' | 'SEC-2';
 }
 
 /** CHK-6 of a row of 4.1 the target did not accept; nothing for any other checkout. */
-function checkRowAccepted(exchange: Exchange): Problem[] {
-  const kind = classifyCheckout(exchange.request.body);
+function checkRowAccepted(exchange: Exchange, kind: CheckoutKind): Problem[] {
   return kind.kind === 'row' ? checkVariantAccepted(exchange, { variant: checkoutRows[kind.row].title }) : [];
 }
 
@@ -157,8 +156,8 @@ function checkRowAccepted(exchange: Exchange): Problem[] {
 export function checkCheckoutAnswer(exchange: Exchange, context: AnswerContext = {}): Problem[] {
   const kind = classifyCheckout(exchange.request.body);
   if (kind.kind === 'broken') return kind.rules.flatMap((rule) => checkRefused(exchange, rule));
-  if (freedomTaken(exchange)) return [];
-  return [...checkRowAccepted(exchange), ...checkCheckoutCreated(exchange, context)];
+  if (kind.kind === 'free' && isRefusal(exchange.response.status)) return [];
+  return [...checkRowAccepted(exchange, kind), ...checkCheckoutCreated(exchange, context)];
 }
 
 /**
@@ -166,5 +165,6 @@ export function checkCheckoutAnswer(exchange: Exchange, context: AnswerContext =
  * gives to use it (checkCheckoutUsable), and a row refused fails CHK-6 too.
  */
 export function checkCheckoutCreatedForUse(exchange: Exchange): Problem[] {
-  return isSuccess(exchange.response.status) ? checkCheckoutUsable(exchange) : [...checkRowAccepted(exchange), ...checkCheckoutUsable(exchange)];
+  if (isSuccess(exchange.response.status)) return checkCheckoutUsable(exchange);
+  return [...checkRowAccepted(exchange, classifyCheckout(exchange.request.body)), ...checkCheckoutUsable(exchange)];
 }

@@ -5,13 +5,12 @@
  * whether the target refused it, one the target was free to refuse is recorded, any other on its answer.
  */
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
-import { answerChecks, classifyReference } from '../checks/answers.ts';
-import { classifyCheckout } from '../checks/checkout-kinds.ts';
+import { answerChecks, classifyReference, type ReferenceKind } from '../checks/answers.ts';
+import { classifyCheckout, type CheckoutKind } from '../checks/checkout-kinds.ts';
 import { checkServedAtPath } from '../checks/envelope.ts';
 import { storedMethodsOf } from '../checks/payment-methods.ts';
 import { isRefusal, isSuccess, show, type Exchange, type Problem } from '../checks/problem.ts';
 import { paymentOf } from '../checks/references.ts';
-import { brokenRules, type BrokenRule } from '../checks/refusal.ts';
 import { operationAt, titleOf, type OperationName } from '../core/operations.ts';
 
 /** The operations observe judges: the reference's four, and the pay and confirm helpers (what the observer can see cause a change). */
@@ -57,23 +56,11 @@ const judged = (title: string, exchange: Exchange, clauses: string[], problems: 
   exchanges: [exchange],
 });
 
-/** What a request is, where the target was free to refuse it and did: the freedom, for the record. */
-function freedomOf(operation: Operation, exchange: Exchange, sentAt: number): { freedom: string; why: string } | null {
-  if (!isRefusal(exchange.response.status)) return null;
-  const kind =
-    operation === 'createCheckout'
-      ? classifyCheckout(exchange.request.body)
-      : operation === 'createReference'
-        ? classifyReference(exchange.request.body, sentAt)
-        : null;
-  return kind?.kind === 'free' ? kind : null;
-}
-
-/** The rules of 2.2 or 2.5 a creation's body breaks; none for the other operations. */
-function rulesBroken(operation: Operation, exchange: Exchange): BrokenRule[] {
-  if (operation === 'createCheckout') return brokenRules('checkout', exchange.request.body);
-  if (operation === 'createReference') return brokenRules('reference', exchange.request.body);
-  return [];
+/** What a creation's request is (classifyCheckout, classifyReference); null for the queries. */
+function kindOf(operation: Operation, exchange: Exchange, sentAt: number): CheckoutKind | ReferenceKind | null {
+  if (operation === 'createCheckout') return classifyCheckout(exchange.request.body);
+  if (operation === 'createReference') return classifyReference(exchange.request.body, sentAt);
+  return null;
 }
 
 /**
@@ -99,17 +86,17 @@ export function judgeExchange(
   if ((status >= 300 && status < 400) || status === 405 || (creation && status === 404))
     return [judged(title, exchange, ['ENV-4'], checkServedAtPath(exchange))];
   const problems = answerChecks[operation](exchange, { sentAt });
-  const rules = rulesBroken(operation, exchange);
-  if (rules.length > 0)
+  const kind = kindOf(operation, exchange, sentAt);
+  if (kind?.kind === 'broken')
     return [
       judged(
         title,
         exchange,
-        rules.map((rule) => rule.clause),
+        kind.rules.map((rule) => rule.clause),
         problems,
       ),
     ];
-  const freedom = freedomOf(operation, exchange, sentAt);
+  const freedom = kind?.kind === 'free' && isRefusal(status) ? kind : null;
   if (freedom)
     return [
       judged(
@@ -123,7 +110,7 @@ export function judgeExchange(
   const notes = [statusNote(title, exchange)];
   switch (operation) {
     case 'createCheckout': {
-      const row = classifyCheckout(exchange.request.body).kind === 'row' ? ['CHK-6'] : [];
+      const row = kind?.kind === 'row' ? ['CHK-6'] : [];
       const layout = (exchange.request.body as CheckoutRequest).page?.layout;
       const clauses = isSuccess(status)
         ? ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layout === 'default' ? ['CHK-5'] : []), ...row]
