@@ -56,7 +56,7 @@ const catalogueHeaders = { authorization: `Basic ${Buffer.from('catalogue:sandbo
  * run's default.
  */
 export const mutantModelRuns = 30;
-// Within the 35 minutes test/e2e/mutant-catalogue.test.ts allows, so that a run this slow still ends with the matrix.
+// Within the 35 minutes test/catalogue/mutant-catalogue.test.ts allows, so that a run this slow still ends with the matrix.
 const catalogueTimeoutMs = 30 * 60_000;
 
 export interface Candidate {
@@ -66,7 +66,7 @@ export interface Candidate {
   /** Other clauses the mutant's fault legitimately breaks too; any other that fails is collateral blame. */
   disturbs: string[];
   transform: Transform;
-  /** This candidate's own seed and cases per property (test/e2e/seeds.test.ts runs one target with several). */
+  /** This candidate's own seed and cases per property (test/catalogue/seeds.test.ts runs one target with several). */
   seed?: number;
   runs?: number;
 }

@@ -3,7 +3,7 @@
  * checks (src/checks/registry.ts), the schema keywords that carry it (x-clauses), the specs' tests
  * tagged with it (Playwright's own list), its input classes (generators/classes.ts), whether observe
  * judges it, and the mutants killed on it and the benign variants that use its freedom. Written by
- * npm run generate; test/generated.test.ts fails when it is stale.
+ * npm run generate; test/unit/generated.test.ts fails when it is stale.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';

@@ -1,7 +1,7 @@
 /**
  * npm run generate: writes everything derived from schemas/ and the clause catalogue, and the clause
  * index (docs/clause-index.md, and as data for the HTML report: what proves each clause).
- * Generated files are committed; test/generated.test.ts fails when they are stale.
+ * Generated files are committed; test/unit/generated.test.ts fails when they are stale.
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { generatedFiles, renderGenerated } from '../src/generate.ts';

@@ -1,6 +1,6 @@
 /**
  * Targets that misbehave, one behaviour each, on 127.0.0.1 and a free port: the suite must survive
- * every one of them (test/hostile.test.ts). Each closes completely: sockets, timers, server.
+ * every one of them (test/e2e/hostile.test.ts). Each closes completely: sockets, timers, server.
  */
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net';

@@ -7,13 +7,13 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
-import { card, checkoutVariants, wallet } from '../generators/index.ts';
-import { mutants } from '../mutants/model-candidates.ts';
-import { startProxy, type Transform } from '../mutants/proxy.ts';
-import { startReceiver } from '../specs/receiver.ts';
-import type { CheckoutRequest } from '../schemas/generated/types.ts';
-import type { Exchange, PaidWith, Problem } from '../src/checks/index.ts';
-import { recordedBody } from '../src/core/evidence.ts';
+import { card, checkoutVariants, wallet } from '../../generators/index.ts';
+import { mutants } from '../../mutants/model-candidates.ts';
+import { startProxy, type Transform } from '../../mutants/proxy.ts';
+import { startReceiver } from '../../specs/receiver.ts';
+import type { CheckoutRequest } from '../../schemas/generated/types.ts';
+import type { Exchange, PaidWith, Problem } from '../../src/checks/index.ts';
+import { recordedBody } from '../../src/core/evidence.ts';
 import {
   Confirm,
   CreateCheckout,
@@ -26,8 +26,8 @@ import {
   SetWebhook,
   startModel,
   type World,
-} from '../src/model/index.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
+} from '../../src/model/index.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
 
 const closers: (() => Promise<void>)[] = [];
 after(async () => {

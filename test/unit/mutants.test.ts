@@ -7,10 +7,10 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { clauses } from '../src/core/clauses.ts';
-import { benignVariants, mutants } from '../mutants/catalogue.ts';
-import { atPlusOneHour } from '../mutants/edits.ts';
-import { routeOf, startProxy, type RunningProxy, type Transform } from '../mutants/proxy.ts';
+import { clauses } from '../../src/core/clauses.ts';
+import { benignVariants, mutants } from '../../mutants/catalogue.ts';
+import { atPlusOneHour } from '../../mutants/edits.ts';
+import { routeOf, startProxy, type RunningProxy, type Transform } from '../../mutants/proxy.ts';
 
 interface Received {
   method: string;

@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classNamesByClause } from '../generators/index.ts';
-import { clauses } from '../src/core/clauses.ts';
-import { classesOf } from '../src/report/classes.ts';
-import { buildReport } from '../src/report/report.ts';
-import { renderHtml } from '../src/report/html.ts';
-import { renderJunit } from '../src/report/junit.ts';
-import { renderSummary } from '../src/report/summary.ts';
-import type { RawTest } from '../src/report/raw-results.ts';
-import { exampleContext } from './support/run-context.ts';
+import { classNamesByClause } from '../../generators/index.ts';
+import { clauses } from '../../src/core/clauses.ts';
+import { classesOf } from '../../src/report/classes.ts';
+import { buildReport } from '../../src/report/report.ts';
+import { renderHtml } from '../../src/report/html.ts';
+import { renderJunit } from '../../src/report/junit.ts';
+import { renderSummary } from '../../src/report/summary.ts';
+import type { RawTest } from '../../src/report/raw-results.ts';
+import { exampleContext } from '../support/run-context.ts';
 
 const rawTest = (overrides: Partial<RawTest>): RawTest => ({
   title: 't',

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
-import { cli, packageRoot } from './support/cli.ts';
+import { cli, packageRoot } from '../support/cli.ts';
 
 const packageJson = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8'));
 const lock = JSON.parse(readFileSync(join(packageRoot, 'package-lock.json'), 'utf8'));

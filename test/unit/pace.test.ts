@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startSandbox } from '../src/sandbox/index.ts';
-import { retryAfterMs } from '../specs/api.ts';
-import { createPacer, inParallel } from '../specs/pace.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { retryAfterMs } from '../../specs/api.ts';
+import { createPacer, inParallel } from '../../specs/pace.ts';
 
 /** Sends `count` requests through the pacer at once, each answering `status` after `ms`; the most in flight at once. */
 async function peakInFlight(pacer: ReturnType<typeof createPacer>, count: number, status = 200, ms = 20): Promise<number> {

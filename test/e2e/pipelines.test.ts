@@ -4,17 +4,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { clauses } from '../src/core/clauses.ts';
-import { BaselineError, loadBaseline, type Waiver } from '../src/report/baseline.ts';
-import { diffReports, renderDiff } from '../src/runner/diff.ts';
-import type { RawResults, RawTest } from '../src/report/raw-results.ts';
-import { buildReport, type Report } from '../src/report/report.ts';
-import { renderHtml } from '../src/report/html.ts';
-import { renderJunit } from '../src/report/junit.ts';
-import { renderSummary } from '../src/report/summary.ts';
-import { writeReport } from '../src/report/write.ts';
-import { cli, specFolder, tempDir } from './support/cli.ts';
-import { exampleContext } from './support/run-context.ts';
+import { clauses } from '../../src/core/clauses.ts';
+import { BaselineError, loadBaseline, type Waiver } from '../../src/report/baseline.ts';
+import { diffReports, renderDiff } from '../../src/runner/diff.ts';
+import type { RawResults, RawTest } from '../../src/report/raw-results.ts';
+import { buildReport, type Report } from '../../src/report/report.ts';
+import { renderHtml } from '../../src/report/html.ts';
+import { renderJunit } from '../../src/report/junit.ts';
+import { renderSummary } from '../../src/report/summary.ts';
+import { writeReport } from '../../src/report/write.ts';
+import { cli, specFolder, tempDir } from '../support/cli.ts';
+import { exampleContext } from '../support/run-context.ts';
 
 const context = exampleContext({ startedAt: '2026-06-01T10:00:00.000Z', finishedAt: '2026-06-01T10:01:00.000Z' });
 

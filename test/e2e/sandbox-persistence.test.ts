@@ -6,16 +6,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { call } from '../src/sandbox/client.ts';
-import { sandboxCommand } from '../src/sandbox/command.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
-import { isoWithOffset } from '../src/sandbox/time.ts';
-import { UsageError } from '../src/core/command-line.ts';
+import { call } from '../../src/sandbox/client.ts';
+import { sandboxCommand } from '../../src/sandbox/command.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { isoWithOffset } from '../../src/sandbox/time.ts';
+import { UsageError } from '../../src/core/command-line.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'sandbox-persistence-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 
-const bin = new URL('../bin/checkout-conformance.js', import.meta.url).pathname;
+const bin = new URL('../../bin/checkout-conformance.js', import.meta.url).pathname;
 
 /** `checkout-conformance sandbox` in a child process; resolves with its URL once it listens. */
 async function spawnSandbox(db: string): Promise<{ child: ChildProcess; url: string; output: () => string }> {

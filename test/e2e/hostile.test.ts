@@ -16,11 +16,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkEnvelope } from '../src/checks/index.ts';
-import type { Report } from '../src/report/report.ts';
-import { readReport, tempDir } from './support/cli.ts';
-import { hostileBehaviours, startHostileTarget, type HostileBehaviour } from './support/hostile-targets.ts';
-import { markedRun, outcomeLines, reportFiles } from './support/hostile-run.ts';
+import { checkEnvelope } from '../../src/checks/index.ts';
+import type { Report } from '../../src/report/report.ts';
+import { readReport, tempDir } from '../support/cli.ts';
+import { hostileBehaviours, startHostileTarget, type HostileBehaviour } from '../support/hostile-targets.ts';
+import { markedRun, outcomeLines, reportFiles } from '../support/hostile-run.ts';
 
 /**
  * Startup of the command line and of Playwright, on a loaded CI machine. The bounds guard against a

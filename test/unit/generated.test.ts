@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { generatedFiles, renderGenerated } from '../src/generate.ts';
-import { clauses } from '../src/core/clauses.ts';
-import { clauseIndex, clauseIndexFile, clauseIndexJsonFile, renderClauseIndex, renderClauseIndexJson } from '../scripts/clause-index.ts';
+import { generatedFiles, renderGenerated } from '../../src/generate.ts';
+import { clauses } from '../../src/core/clauses.ts';
+import { clauseIndex, clauseIndexFile, clauseIndexJsonFile, renderClauseIndex, renderClauseIndexJson } from '../../scripts/clause-index.ts';
 
 test('generated files are fresh: npm run generate would change nothing', async () => {
   const rendered = await renderGenerated();

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { validateRequest, type RequestBody } from '../src/core/schemas.ts';
-import { classifyCheckout } from '../src/checks/checkout-kinds.ts';
+import { validateRequest, type RequestBody } from '../../src/core/schemas.ts';
+import { classifyCheckout } from '../../src/checks/checkout-kinds.ts';
 import {
   allowedLayoutCodeCombinations,
   anyValidCheckout,
@@ -24,7 +24,7 @@ import {
   validReference,
   wallet,
   type BrokenCase,
-} from '../generators/index.ts';
+} from '../../generators/index.ts';
 
 const seed = 20_240_601;
 const numRuns = 200;

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { withoutTestHelpers } from '../mutants/catalogue.ts';
-import { startProxy, type RunningProxy } from '../mutants/proxy.ts';
-import { probeTarget } from '../src/runner/probe.ts';
-import { unprofiled } from '../src/runner/target.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
+import { withoutTestHelpers } from '../../mutants/catalogue.ts';
+import { startProxy, type RunningProxy } from '../../mutants/proxy.ts';
+import { probeTarget } from '../../src/runner/probe.ts';
+import { unprofiled } from '../../src/runner/target.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let helperless: RunningProxy;

@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import semver from 'semver';
-import { loadProfile, builtInProfile } from '../src/core/profile.ts';
-import { startPrism } from '../src/runner/target.ts';
-import { packageRoot, tempDir } from './support/cli.ts';
+import { loadProfile, builtInProfile } from '../../src/core/profile.ts';
+import { startPrism } from '../../src/runner/target.ts';
+import { packageRoot, tempDir } from '../support/cli.ts';
 
 const pinned = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).dependencies['@stoplight/prism-cli'] as string;
 const hangForMs = 10_000;

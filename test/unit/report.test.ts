@@ -3,17 +3,17 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clauses } from '../src/core/clauses.ts';
-import { secretsOf } from '../src/core/evidence.ts';
-import type { RawResults, RawTest } from '../src/report/raw-results.ts';
-import { buildReport, clauseStatus, exitCodeOf } from '../src/report/report.ts';
-import { renderJunit } from '../src/report/junit.ts';
-import { renderHtml } from '../src/report/html.ts';
-import { writeReport } from '../src/report/write.ts';
+import { clauses } from '../../src/core/clauses.ts';
+import { secretsOf } from '../../src/core/evidence.ts';
+import type { RawResults, RawTest } from '../../src/report/raw-results.ts';
+import { buildReport, clauseStatus, exitCodeOf } from '../../src/report/report.ts';
+import { renderJunit } from '../../src/report/junit.ts';
+import { renderHtml } from '../../src/report/html.ts';
+import { writeReport } from '../../src/report/write.ts';
 import { pathToFileURL } from 'node:url';
 import { chromium as playwrightChromium } from '@playwright/test';
-import { chromiumArgs, findChromium } from '../src/core/chromium.ts';
-import { exampleContext } from './support/run-context.ts';
+import { chromiumArgs, findChromium } from '../../src/core/chromium.ts';
+import { exampleContext } from '../support/run-context.ts';
 
 const launch = playwrightChromium.launch.bind(playwrightChromium);
 
@@ -79,7 +79,7 @@ test('every clause of the catalogue appears in order; one without a test is unte
   assert.equal(report.summary.untested, clauses().length - 1);
   assert.deepEqual(report.suite, {
     name: 'checkout-conformance',
-    version: JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version,
+    version: JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version,
   });
   assert.deepEqual(report.target, { baseUrl: context.baseUrl, profile: 'example', kind: 'url', profilePath: 'profiles/example.json', findings: [] });
   assert.equal(report.seed, 42);

@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { withoutTestHelpers } from '../mutants/catalogue.ts';
-import { startProxy } from '../mutants/proxy.ts';
-import { clauses } from '../src/core/clauses.ts';
-import { needs } from '../src/core/needs.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
-import { cli, packageRoot, readReport, tempDir } from './support/cli.ts';
+import { withoutTestHelpers } from '../../mutants/catalogue.ts';
+import { startProxy } from '../../mutants/proxy.ts';
+import { clauses } from '../../src/core/clauses.ts';
+import { needs } from '../../src/core/needs.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { cli, packageRoot, readReport, tempDir } from '../support/cli.ts';
 
 const needInterbank = ['REF-3', 'REF-6', 'REF-7', 'EVT-1', 'EVT-2', 'EVT-3'];
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { test } from 'node:test';
-import { exited, spawnGroup, startFailure, toolPath } from '../src/runner/processes.ts';
+import { exited, spawnGroup, startFailure, toolPath } from '../../src/runner/processes.ts';
 
 test('toolPath finds a package command by module resolution, and says what to install when it is missing', () => {
   const playwright = toolPath('@playwright/test', 'playwright');

@@ -4,10 +4,10 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { validateResource } from '../src/core/schemas.ts';
-import { call } from '../src/sandbox/client.ts';
-import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
-import { isoWithOffset } from '../src/sandbox/time.ts';
+import { validateResource } from '../../src/core/schemas.ts';
+import { call } from '../../src/sandbox/client.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { isoWithOffset } from '../../src/sandbox/time.ts';
 
 const secret = 'test-secret';
 

@@ -16,11 +16,11 @@ import {
   type JsonSchema,
   type RequestBody,
   type ResponseBody,
-} from '../src/core/schemas.ts';
-import { generatedFiles } from '../src/generate.ts';
-import { builtInProfile, loadProfile } from '../src/core/profile.ts';
-import { startPrism } from '../src/runner/target.ts';
-import { brokenCheckouts, brokenReferences, checkoutVariants, validReference, type BrokenCase } from '../generators/index.ts';
+} from '../../src/core/schemas.ts';
+import { generatedFiles } from '../../src/generate.ts';
+import { builtInProfile, loadProfile } from '../../src/core/profile.ts';
+import { startPrism } from '../../src/runner/target.ts';
+import { brokenCheckouts, brokenReferences, checkoutVariants, validReference, type BrokenCase } from '../../generators/index.ts';
 
 const openapiPath = fileURLToPath(new URL(generatedFiles.openapi, generatedFiles.root));
 const openapi = JSON.parse(readFileSync(openapiPath, 'utf8'));

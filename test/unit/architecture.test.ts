@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { test } from 'node:test';
-import { packageRoot } from './support/cli.ts';
+import { packageRoot } from '../support/cli.ts';
 
 const folders = ['bench', 'bin', 'generators', 'mutants', 'schemas', 'scripts', 'specs', 'src', 'test'];
 

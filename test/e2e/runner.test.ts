@@ -5,16 +5,16 @@ import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseRunOptions } from '../src/runner/options.ts';
-import { UsageError } from '../src/core/command-line.ts';
-import { grepPattern } from '../src/runner/playwright.ts';
-import { freePort } from '../src/runner/processes.ts';
-import { builtInProfile, loadProfile, ProfileError, runHeaders, withoutPlaceholders } from '../src/core/profile.ts';
-import type { Report } from '../src/report/report.ts';
-import { runConfigEnv } from '../src/core/run-config.ts';
+import { parseRunOptions } from '../../src/runner/options.ts';
+import { UsageError } from '../../src/core/command-line.ts';
+import { grepPattern } from '../../src/runner/playwright.ts';
+import { freePort } from '../../src/runner/processes.ts';
+import { builtInProfile, loadProfile, ProfileError, runHeaders, withoutPlaceholders } from '../../src/core/profile.ts';
+import type { Report } from '../../src/report/report.ts';
+import { runConfigEnv } from '../../src/core/run-config.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rawJournalFile } from '../src/report/raw-results.ts';
-import { cli, packageRoot, readReport, specFolder, startCli, tempDir } from './support/cli.ts';
+import { rawJournalFile } from '../../src/report/raw-results.ts';
+import { cli, packageRoot, readReport, specFolder, startCli, tempDir } from '../support/cli.ts';
 
 const reportFiles = ['junit.xml', 'report.html', 'report.json', 'summary.md'];
 

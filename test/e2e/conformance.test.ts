@@ -9,14 +9,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { mutants, withoutTestHelpers } from '../mutants/catalogue.ts';
-import { combine } from '../mutants/edits.ts';
-import { startProxy } from '../mutants/proxy.ts';
-import { clauses } from '../src/core/clauses.ts';
-import { startObserver } from '../src/observe/observer.ts';
-import type { Report } from '../src/report/report.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
-import { cli, packageRoot, readReport, tempDir } from './support/cli.ts';
+import { mutants, withoutTestHelpers } from '../../mutants/catalogue.ts';
+import { combine } from '../../mutants/edits.ts';
+import { startProxy } from '../../mutants/proxy.ts';
+import { clauses } from '../../src/core/clauses.ts';
+import { startObserver } from '../../src/observe/observer.ts';
+import type { Report } from '../../src/report/report.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { cli, packageRoot, readReport, tempDir } from '../support/cli.ts';
 
 const runTimeoutMs = 300_000;
 

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import type { RecordedRequest } from '../src/core/evidence.ts';
-import { observeSignature } from '../src/core/observations.ts';
+import type { RecordedRequest } from '../../src/core/evidence.ts';
+import { observeSignature } from '../../src/core/observations.ts';
 import {
   holdsPartOf,
   checkAmountShown,
@@ -48,11 +48,11 @@ import {
   checksByClause,
   type Exchange,
   type Problem,
-} from '../src/checks/index.ts';
-import { clauses } from '../src/core/clauses.ts';
+} from '../../src/checks/index.ts';
+import { clauses } from '../../src/core/clauses.ts';
 import { createHmac } from 'node:crypto';
 
-const realdata = new URL('../../shared/realdata/', import.meta.url);
+const realdata = new URL('../../../shared/realdata/', import.meta.url);
 interface Example {
   operation: string;
   agreesWithContract: boolean;

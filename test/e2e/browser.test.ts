@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { browserSourceEnv, findChromium } from '../src/core/chromium.ts';
-import { cli, readReport, tempDir } from './support/cli.ts';
+import { browserSourceEnv, findChromium } from '../../src/core/chromium.ts';
+import { cli, readReport, tempDir } from '../support/cli.ts';
 
 test('the browser: CHROMIUM_PATH first, an unknown source or a missing path named', async () => {
   assert.deepEqual(await findChromium({ CHROMIUM_PATH: '/nowhere/chromium' }), {

@@ -11,13 +11,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startProxy, type ProxyRequest, type ProxyResponse, type Transform } from '../mutants/proxy.ts';
-import { startSandbox } from '../src/sandbox/index.ts';
-import { luhnValid } from '../src/core/cards.ts';
-import { builtInProfile, loadProfile } from '../src/core/profile.ts';
-import type { Profile } from '../src/core/run-config.ts';
-import { readReport, tempDir } from './support/cli.ts';
-import { markedRun, reportFiles } from './support/hostile-run.ts';
+import { startProxy, type ProxyRequest, type ProxyResponse, type Transform } from '../../mutants/proxy.ts';
+import { startSandbox } from '../../src/sandbox/index.ts';
+import { luhnValid } from '../../src/core/cards.ts';
+import { builtInProfile, loadProfile } from '../../src/core/profile.ts';
+import type { Profile } from '../../src/core/run-config.ts';
+import { readReport, tempDir } from '../support/cli.ts';
+import { markedRun, reportFiles } from '../support/hostile-run.ts';
 
 // A guard, not a timing: beside the other test files on 2 cores a run has taken 102 s.
 const runTimeoutMs = 240_000;

@@ -13,7 +13,7 @@ import {
   validateResource,
   type JsonSchema,
   type SchemaFile,
-} from '../src/core/schemas.ts';
+} from '../../src/core/schemas.ts';
 
 test('every schema, $defs entry and response body compiles under ajv strict mode', () => {
   const ajv = createAjv();
@@ -209,7 +209,7 @@ test("the test-helper schemas are not the reference's: they carry no x-clauses",
   assert.ok(!JSON.stringify(loadSchema(testHelperSchemaFile)).includes('"x-clauses":'));
 });
 
-const contract = readFileSync(new URL('../../shared/contracts/test-helpers.md', import.meta.url), 'utf8');
+const contract = readFileSync(new URL('../../../shared/contracts/test-helpers.md', import.meta.url), 'utf8');
 const filledIn = (example: string) =>
   example.replace('<UUID>', 'e2343605-cf46-43de-b20b-9b7d1c95a9b2').replace('<ISO 8601 with offset>', '2030-01-01T10:00:00+01:00').replace('PORT', '8081');
 

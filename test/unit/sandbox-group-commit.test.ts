@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { openDatabase } from '../src/sandbox/db.ts';
-import { createGroupCommit } from '../src/sandbox/group-commit.ts';
+import { openDatabase } from '../../src/sandbox/db.ts';
+import { createGroupCommit } from '../../src/sandbox/group-commit.ts';
 
 function database() {
   const db = openDatabase(':memory:');

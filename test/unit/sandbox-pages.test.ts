@@ -5,9 +5,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { chromium } from 'playwright-core';
-import { chromiumArgs, findChromium } from '../src/core/chromium.ts';
-import { call } from '../src/sandbox/client.ts';
-import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
+import { chromiumArgs, findChromium } from '../../src/core/chromium.ts';
+import { call } from '../../src/sandbox/client.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
 
 let sandbox: Sandbox;
 /** The same sandbox with pageStyle 'portal'. */

@@ -9,14 +9,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { mutants } from '../mutants/catalogue.ts';
-import { startProxy, type RunningProxy } from '../mutants/proxy.ts';
-import { mask } from '../src/core/evidence.ts';
-import { startObserver } from '../src/observe/observer.ts';
-import { createTrafficState, maxRemembered } from '../src/observe/traffic-state.ts';
-import type { Report } from '../src/report/report.ts';
-import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
-import { startHostileTarget } from './support/hostile-targets.ts';
+import { mutants } from '../../mutants/catalogue.ts';
+import { startProxy, type RunningProxy } from '../../mutants/proxy.ts';
+import { mask } from '../../src/core/evidence.ts';
+import { startObserver } from '../../src/observe/observer.ts';
+import { createTrafficState, maxRemembered } from '../../src/observe/traffic-state.ts';
+import type { Report } from '../../src/report/report.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { startHostileTarget } from '../support/hostile-targets.ts';
 
 const secret = 'Basic bWVyY2hhbnQ6czNjcmV0LXBhc3N3b3Jk';
 
@@ -213,7 +213,7 @@ describe('observe', () => {
     try {
       // npx runs a package's command as `sh -c '<bin>' args`: the shell gets the SIGTERM, not the command.
       const shell = spawn('sh', ['-c', `'${process.execPath}' bin/checkout-conformance.js observe --upstream ${sandbox.url} --out '${out}' --allow-partial`], {
-        cwd: new URL('../', import.meta.url),
+        cwd: new URL('../../', import.meta.url),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';
@@ -240,7 +240,7 @@ describe('observe', () => {
         process.execPath,
         ['bin/checkout-conformance.js', 'observe', '--upstream', sandbox.url, '--duration', '3', '--out', out, '--allow-partial'],
         {
-          cwd: new URL('../', import.meta.url),
+          cwd: new URL('../../', import.meta.url),
           stdio: ['ignore', 'pipe', 'pipe'],
         },
       );
