@@ -11,6 +11,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { readText } from '../src/core/http.ts';
 import { operationAt, operations, type OperationName } from '../src/core/operations.ts';
 
 /** The operation a request calls (src/core/operations.ts), or 'other' (pages, paths the documents do not give). */
@@ -142,12 +143,6 @@ function plainHeaders(headers: Headers | IncomingMessage['headers']): Record<str
     if (value !== undefined && !hopByHop.has(name.toLowerCase())) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** What a transform may change of a message, as text, to tell whether it changed anything. */
@@ -300,7 +295,7 @@ export async function startProxy(options: { upstream: string; transform?: Transf
 
   async function handle(incoming: IncomingMessage): Promise<ProxyResponse> {
     const url = new URL(incoming.url ?? '/', context.origin);
-    const text = await readBody(incoming);
+    const text = (await readText(incoming)).text;
     const method = incoming.method ?? 'GET';
     if (url.pathname.startsWith(relayPath)) {
       return relay(url.pathname.endsWith('/webhook') ? 'webhook' : 'callback', url, incoming, text);

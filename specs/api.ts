@@ -1,6 +1,7 @@
 /** The specs' HTTP client: every exchange with the target recorded, bounded, paced, and masked for the report. */
 import { expect } from '@playwright/test';
-import { mask, recordedBody, type Evidence, type RecordedRequest } from '../src/core/evidence.ts';
+import { mask, type Evidence, type RecordedRequest } from '../src/core/evidence.ts';
+import { readText, recordedBody } from '../src/core/http.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { describeProblems, type Exchange, type Problem } from '../src/checks/index.ts';
 import { secretsOfRun } from '../src/core/profile.ts';
@@ -47,24 +48,6 @@ export interface Api {
   require(problems: Problem[]): void;
   /** A text fit for an error message: the run's secrets and full card numbers masked. */
   masked(text: string): string;
-}
-
-/** The body's text, up to maxBytes; a longer body is cut there and the rest is not read. */
-async function readBody(answer: Response, maxBytes: number): Promise<{ text: string; cut: boolean }> {
-  if (!answer.body) return { text: '', cut: false };
-  const reader = answer.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return { text: Buffer.concat(chunks).toString('utf8'), cut: false };
-    chunks.push(value);
-    size += value.length;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return { text: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'), cut: true };
-    }
-  }
 }
 
 /** A value cut to maxEvidenceChars of its JSON text, with a note saying so; small values as they are. */
@@ -130,7 +113,7 @@ export function createApi(
             redirect: 'manual',
             signal: AbortSignal.timeout(timeoutMs),
           });
-          body = await readBody(answer, maxResponseBytes);
+          body = await readText(answer.body, maxResponseBytes);
         } catch (error) {
           const why = describeFetchError(error, timeoutMs);
           notes.push({ request, response: null, note: `no complete answer: ${why}` });

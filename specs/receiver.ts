@@ -3,10 +3,11 @@
  * page of the embed check (PAGE-2) and answers the action redirects (PAGE-3/7), recording every
  * request so that a test can wait for one, or make sure none came.
  */
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { recordedBody, type RecordedRequest } from '../src/core/evidence.ts';
+import type { RecordedRequest } from '../src/core/evidence.ts';
+import { readText, recordedBody } from '../src/core/http.ts';
 
 export interface ReceivedRequest extends RecordedRequest {
   path: string;
@@ -38,12 +39,6 @@ const merchantPage = (checkoutUrl: string) => `<!doctype html>
 <script src="${checkoutUrl.replace(/"/g, '&quot;')}"></script>
 </body></html>`;
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 function parse(text: string, contentType: string | undefined): unknown {
   if (contentType?.includes('x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
   return recordedBody(text);
@@ -54,7 +49,7 @@ export async function startReceiver(options: { host: string; publicUrl: string |
   const waiters = new Set<(request: ReceivedRequest) => void>();
 
   const server = createServer(async (request, response) => {
-    const rawBody = await readBody(request);
+    const rawBody = (await readText(request)).text;
     const url = new URL(request.url ?? '/', 'http://receiver');
     const headers = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, String(value)]));
     const received: ReceivedRequest = {

@@ -47,16 +47,6 @@ export function curlOf(request: RecordedRequest): string {
   return ['curl', '-X', request.method, request.url, ...headers, ...body].map(shellQuote).join(' ');
 }
 
-/** A recorded body: its JSON where it is JSON, else the text as it came (undefined when empty). */
-export function recordedBody(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /** Names of the Playwright attachments that the specs write and the report reads. */
 export const attachmentNames = {
   evidence: 'evidence',

@@ -1,3 +1,28 @@
+/** What every layer that speaks HTTP shares: reading a body, recording it, describing a failed fetch. */
+
+/** A body's text, up to maxBytes: a longer body is cut there and the rest is not read. */
+export async function readText(body: AsyncIterable<Uint8Array> | null, maxBytes = Infinity): Promise<{ text: string; cut: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body ?? []) {
+    chunks.push(chunk);
+    size += chunk.length;
+    // Leaving the loop cancels the stream: the rest is not read.
+    if (size > maxBytes) return { text: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'), cut: true };
+  }
+  return { text: Buffer.concat(chunks).toString('utf8'), cut: false };
+}
+
+/** A recorded body: its JSON where it is JSON, else the text as it came (undefined when empty). */
+export function recordedBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** What a failed fetch() says: the socket error wrapped in its cause ("connect ECONNREFUSED 127.0.0.1:1"). */
 export function describeFetchError(error: unknown, timeoutMs: number): string {
   if (error instanceof DOMException && error.name === 'TimeoutError') return `no complete answer within ${timeoutMs} ms`;

@@ -10,7 +10,7 @@ import { pipeline, type Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Exchange } from '../checks/problem.ts';
-import { recordedBody } from '../core/evidence.ts';
+import { recordedBody } from '../core/http.ts';
 
 export interface ForwardedExchange {
   /** Path and query as the client asked, relative to the upstream's base URL. */

@@ -12,7 +12,7 @@ import { statusHint } from '../core/needs.ts';
 import type { Profile } from '../core/run-config.ts';
 import { operationNamed, pathOf, uuidPattern, type OperationName } from '../core/operations.ts';
 import { targetUrl } from './preflight.ts';
-import { describeFetchError } from '../core/http.ts';
+import { describeFetchError, recordedBody } from '../core/http.ts';
 
 export interface Probes {
   testHelpers: boolean;
@@ -97,14 +97,7 @@ function sender(baseUrl: string, headers: Record<string, string>, timeoutMs: num
         redirect: 'manual',
         signal: AbortSignal.timeout(timeoutMs),
       });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // Not JSON: the text is the body.
-      }
-      return { status: response.status, body: parsed };
+      return { status: response.status, body: recordedBody(await response.text()) };
     } catch (error) {
       return describeFetchError(error, timeoutMs);
     }

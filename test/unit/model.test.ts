@@ -13,7 +13,7 @@ import { startProxy, type Transform } from '../../mutants/proxy.ts';
 import { startReceiver } from '../../specs/receiver.ts';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
 import type { Exchange, PaidWith, Problem } from '../../src/checks/index.ts';
-import { recordedBody } from '../../src/core/evidence.ts';
+import { recordedBody } from '../../src/core/http.ts';
 import {
   Confirm,
   CreateCheckout,
