@@ -1,13 +1,11 @@
 /**
  * The judgement of one answer by itself, whoever sent the request: what the request is (broken, owed
  * acceptance, or free to be refused) and what its answer owes. observe takes every answer's verdict
- * from answerChecks; the run's properties judge with the same checks.
+ * from these (the registry's answerChecks); the run's properties judge with the same checks.
  */
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
-import type { OperationName } from '../core/operations.ts';
-import { checkCheckoutAnswer, everydayAmounts } from './checkout-kinds.ts';
+import { everydayAmounts } from './checkout-kinds.ts';
 import type { AnswerContext } from './checkouts.ts';
-import { checkStoredMethods } from './payment-methods.ts';
 import { isRefusal, show, type Exchange, type Problem } from './problem.ts';
 import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from './references.ts';
 import { brokenRules, checkRefused, type BrokenRule } from './refusal.ts';
@@ -49,14 +47,3 @@ export function checkPaymentAnswer(exchange: Exchange): Problem[] {
   const confirmed = paymentOf(exchange)?.stateDetails?.state === 'confirmed';
   return [...checkPayment(exchange, { stage: confirmed ? 'confirmed' : 'not yet paid' }), ...(confirmed ? checkConfirmed(exchange) : [])];
 }
-
-/** The check of one answer of each operation of the reference, judged by itself (observe feeds it every exchange it sees). */
-export const answerChecks: Record<
-  Extract<OperationName, 'createCheckout' | 'createReference' | 'getPayment' | 'listMethods'>,
-  (exchange: Exchange, context: Sent) => Problem[]
-> = {
-  createCheckout: checkCheckoutAnswer,
-  createReference: checkReferenceAnswer,
-  getPayment: checkPaymentAnswer,
-  listMethods: (exchange) => checkStoredMethods(exchange),
-};

@@ -1,9 +1,10 @@
 // Each check's doc comment states its input space: what the specs feed it, and what they do not.
 /**
- * Where to find the judgement of a clause: every MUST and SHOULD clause of the catalogue, and the
- * checks that can return a problem naming it. The INFO clauses are observed, never judged.
+ * The one registry of the judgement: every check, the clauses it can fail and what it is fed. The
+ * INFO clauses have no check: they are observed, never judged.
  */
-import { checkPaymentAnswer, checkReferenceAnswer } from './answers.ts';
+import type { OperationName } from '../core/operations.ts';
+import { checkPaymentAnswer, checkReferenceAnswer, type Sent } from './answers.ts';
 import { checkCheckoutAnswer, checkCheckoutCreatedForUse } from './checkout-kinds.ts';
 import {
   checkCheckoutCreated,
@@ -35,66 +36,108 @@ import {
   checkOnlyStorableTypes,
   checkStoredMethods,
 } from './payment-methods.ts';
-import { checkSuccess, type Problem } from './problem.ts';
+import { checkSuccess, type Exchange, type Problem } from './problem.ts';
 import { checkConfirmed, checkDistinctReferences, checkNotConfirmed, checkPayment, checkPaymentEchoes, checkReferenceCreated } from './references.ts';
 import { checkRefused } from './refusal.ts';
 
 /** A check: an observation (and its context) in, the problems found out. */
 export type Check = (...observation: never[]) => Problem[];
 
-/** A check told its clause in its context (checkRefused, checkSuccess, checkRedirect, …) is listed under the clauses the specs tell it. */
-export const checksByClause: Readonly<Record<string, readonly Check[]>> = {
-  'ENV-1': [checkEnvelope, checkCheckoutCreated, checkPayment, checkStoredMethods, checkPaymentAnswer],
-  'ENV-2': [checkEnvelope, checkCheckoutCreated, checkStoredMethods],
-  'ENV-4': [checkServedAtPath],
+/** What a check is fed. */
+export type Observation =
+  /** One exchange with the API, made for a purpose its context states (or any answer, for the answer checks). */
+  | 'exchange'
+  /** Two exchanges judged together: a pair of creations, a refusal and the request after it. */
+  | 'two exchanges'
+  /** The payments a run read (REF-8). */
+  | 'payments'
+  /** A checkoutUrl fetched. */
+  | 'opened url'
+  /** What the browser found on a page: its form, its text, its consent box, its ATM details. */
+  | 'page probe'
+  /** Where a page sent the browser back to. */
+  | 'redirect'
+  /** One notification the receiver got. */
+  | 'notification'
+  /** Every request the receiver got in a window. */
+  | 'received requests';
 
-  'CHK-1': [checkCheckoutCreated, checkCheckoutUsable, checkCheckoutAnswer, checkCheckoutCreatedForUse, checkSuccess],
-  'CHK-2': [checkCheckoutCreated, checkCheckoutUsable, checkCheckoutAnswer, checkCheckoutCreatedForUse, checkCheckoutUrlOpens],
-  'CHK-3': [checkCheckoutCreated, checkCheckoutAnswer],
-  'CHK-4': [checkCheckoutCreated, checkCheckoutAnswer],
-  'CHK-5': [checkCheckoutCreated, checkCheckoutAnswer],
-  'CHK-6': [checkVariantAccepted, checkCheckoutAnswer, checkCheckoutCreatedForUse],
-  'CHK-7': [checkDistinctCheckouts],
-  'CHK-8': [checkChargedAmount, checkAmountShown],
-  'CHK-9': [checkRefused, checkCheckoutAnswer],
-  'CHK-10': [checkRefused, checkCheckoutAnswer],
-  'CHK-11': [checkRefused, checkCheckoutAnswer],
-  'CHK-12': [checkRefusedAndStillServing, checkCheckoutAnswer],
+/** The operations whose every answer a check can judge by itself, whoever sent the request. */
+export type AnsweredOperation = Extract<OperationName, 'createCheckout' | 'createReference' | 'getPayment' | 'listMethods'>;
 
-  'PAGE-1': [checkPaymentPageOpens],
-  'PAGE-2': [checkFormInsideWidgets],
-  'PAGE-3': [checkRedirect],
-  'PAGE-4': [checkRedirect],
-  'PAGE-5': [checkAtmPageReference],
-  'PAGE-6': [checkConsentOffer],
-  'PAGE-7': [checkNothingPostedToAction],
+export interface RegistryEntry {
+  check: Check;
+  /** The clauses its problems can name. A check told its clause in its context (checkRefused, checkSuccess, checkRedirect, …) lists those the specs tell it. */
+  clauses: readonly string[];
+  appliesTo: Observation;
+  /** Set where the check judges any answer of this operation by itself: observe feeds it every such exchange it sees, the run's properties too. */
+  answers?: AnsweredOperation;
+}
 
-  'TOK-1': [checkMethodStored],
-  'TOK-2': [checkMethodStored, checkNothingStored],
-  'TOK-3': [checkNothingStored],
-  'TOK-4': [checkNothingStored],
-  'TOK-5': [checkOnlyStorableTypes],
-  'TOK-6': [checkNothingStored, checkOnlyOwnMethods],
+/** Every check, the clauses it judges and what it is fed. The run and observe take every verdict from these. */
+export const registry: readonly RegistryEntry[] = [
+  { check: checkEnvelope, clauses: ['ENV-1', 'ENV-2'], appliesTo: 'exchange' },
+  { check: checkServedAtPath, clauses: ['ENV-4'], appliesTo: 'exchange' },
+  { check: checkSuccess, clauses: ['CHK-1', 'PML-1', 'REF-3'], appliesTo: 'exchange' },
+  { check: checkRefused, clauses: ['CHK-9', 'CHK-10', 'CHK-11', 'REF-9'], appliesTo: 'exchange' },
 
-  'PML-1': [checkStoredMethods, checkMethodCount, checkSuccess, checkListAnswered],
-  'PML-2': [checkStoredMethods],
-  'PML-3': [checkStoredMethods, checkMethodTypeListed],
-  'PML-4': [checkStoredMethods, checkMethodTypeListed],
-  'PML-5': [checkMethodStored],
-  'PML-6': [checkStoredMethods],
+  {
+    check: checkCheckoutAnswer,
+    clauses: ['CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', 'CHK-5', 'CHK-6', 'CHK-9', 'CHK-10', 'CHK-11', 'CHK-12'],
+    appliesTo: 'exchange',
+    answers: 'createCheckout',
+  },
+  { check: checkCheckoutCreated, clauses: ['ENV-1', 'ENV-2', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', 'CHK-5'], appliesTo: 'exchange' },
+  { check: checkCheckoutCreatedForUse, clauses: ['CHK-1', 'CHK-2', 'CHK-6'], appliesTo: 'exchange' },
+  { check: checkCheckoutUsable, clauses: ['CHK-1', 'CHK-2'], appliesTo: 'exchange' },
+  { check: checkVariantAccepted, clauses: ['CHK-6'], appliesTo: 'exchange' },
+  { check: checkCheckoutUrlOpens, clauses: ['CHK-2'], appliesTo: 'opened url' },
+  { check: checkDistinctCheckouts, clauses: ['CHK-7'], appliesTo: 'two exchanges' },
+  { check: checkChargedAmount, clauses: ['CHK-8'], appliesTo: 'exchange' },
+  { check: checkAmountShown, clauses: ['CHK-8'], appliesTo: 'page probe' },
+  { check: checkRefusedAndStillServing, clauses: ['CHK-12'], appliesTo: 'two exchanges' },
 
-  'REF-1': [checkReferenceCreated, checkReferenceAnswer],
-  'REF-2': [checkPayment, checkPaymentAnswer],
-  'REF-3': [checkPayment, checkSuccess, checkPaymentAnswer],
-  'REF-4': [checkPayment, checkPaymentAnswer],
-  'REF-5': [checkPaymentEchoes, checkPayment, checkPaymentAnswer],
-  'REF-6': [checkConfirmed, checkPaymentAnswer],
-  'REF-7': [checkNotConfirmed],
-  'REF-8': [checkDistinctReferences],
-  'REF-9': [checkRefused, checkReferenceAnswer],
+  { check: checkPaymentPageOpens, clauses: ['PAGE-1'], appliesTo: 'page probe' },
+  { check: checkFormInsideWidgets, clauses: ['PAGE-2'], appliesTo: 'page probe' },
+  { check: checkRedirect, clauses: ['PAGE-3', 'PAGE-4'], appliesTo: 'redirect' },
+  { check: checkAtmPageReference, clauses: ['PAGE-5'], appliesTo: 'page probe' },
+  { check: checkConsentOffer, clauses: ['PAGE-6'], appliesTo: 'page probe' },
+  { check: checkNothingPostedToAction, clauses: ['PAGE-7'], appliesTo: 'received requests' },
 
-  'EVT-1': [checkNotified],
-  'EVT-2': [checkNotified],
-  'EVT-3': [checkNotificationIdentifies, checkNotified],
-  'EVT-4': [checkNotNotified],
-};
+  { check: checkMethodStored, clauses: ['TOK-1', 'TOK-2', 'PML-5'], appliesTo: 'exchange' },
+  { check: checkNothingStored, clauses: ['TOK-2', 'TOK-3', 'TOK-4', 'TOK-6'], appliesTo: 'exchange' },
+  { check: checkOnlyStorableTypes, clauses: ['TOK-5'], appliesTo: 'exchange' },
+  { check: checkOnlyOwnMethods, clauses: ['TOK-6'], appliesTo: 'exchange' },
+
+  { check: checkStoredMethods, clauses: ['ENV-1', 'ENV-2', 'PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6'], appliesTo: 'exchange', answers: 'listMethods' },
+  { check: checkListAnswered, clauses: ['PML-1'], appliesTo: 'exchange' },
+  { check: checkMethodCount, clauses: ['PML-1'], appliesTo: 'exchange' },
+  { check: checkMethodTypeListed, clauses: ['PML-3', 'PML-4'], appliesTo: 'exchange' },
+
+  { check: checkReferenceAnswer, clauses: ['REF-1', 'REF-9'], appliesTo: 'exchange', answers: 'createReference' },
+  { check: checkReferenceCreated, clauses: ['REF-1'], appliesTo: 'exchange' },
+  { check: checkPaymentAnswer, clauses: ['ENV-1', 'REF-2', 'REF-3', 'REF-4', 'REF-5', 'REF-6'], appliesTo: 'exchange', answers: 'getPayment' },
+  { check: checkPayment, clauses: ['ENV-1', 'REF-2', 'REF-3', 'REF-4', 'REF-5'], appliesTo: 'exchange' },
+  { check: checkPaymentEchoes, clauses: ['REF-5'], appliesTo: 'exchange' },
+  { check: checkConfirmed, clauses: ['REF-6'], appliesTo: 'exchange' },
+  { check: checkNotConfirmed, clauses: ['REF-7'], appliesTo: 'exchange' },
+  { check: checkDistinctReferences, clauses: ['REF-8'], appliesTo: 'payments' },
+
+  { check: checkNotified, clauses: ['EVT-1', 'EVT-2', 'EVT-3'], appliesTo: 'received requests' },
+  { check: checkNotificationIdentifies, clauses: ['EVT-3'], appliesTo: 'notification' },
+  { check: checkNotNotified, clauses: ['EVT-4'], appliesTo: 'received requests' },
+];
+
+/** The checks that can fail each clause (the INFO clauses have none: they are observed, never judged). */
+export const checksByClause: Readonly<Record<string, readonly Check[]>> = Object.fromEntries(
+  [...new Set(registry.flatMap((entry) => entry.clauses))].map((clause) => [
+    clause,
+    registry.filter((entry) => entry.clauses.includes(clause)).map((entry) => entry.check),
+  ]),
+);
+
+/** The check of any answer of each operation, judged by itself (observe feeds it every exchange it sees). */
+export const answerChecks = Object.fromEntries(registry.flatMap((entry) => (entry.answers ? [[entry.answers, entry.check]] : []))) as Record<
+  AnsweredOperation,
+  (exchange: Exchange, context: Sent) => Problem[]
+>;

@@ -5,7 +5,8 @@
  * whether the target refused it, one the target was free to refuse is recorded, any other on its answer.
  */
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
-import { answerChecks, classifyReference, type ReferenceKind } from '../checks/answers.ts';
+import { classifyReference, type ReferenceKind } from '../checks/answers.ts';
+import { answerChecks } from '../checks/registry.ts';
 import { classifyCheckout, type CheckoutKind } from '../checks/checkout-kinds.ts';
 import { checkServedAtPath } from '../checks/envelope.ts';
 import { storedMethodsOf } from '../checks/payment-methods.ts';

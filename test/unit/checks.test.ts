@@ -45,7 +45,9 @@ import {
   checkStoredMethods,
   checkSuccess,
   checkVariantAccepted,
+  answerChecks,
   checksByClause,
+  registry,
   type Exchange,
   type Problem,
 } from '../../src/checks/index.ts';
@@ -682,6 +684,16 @@ test('each check of the registry names its clause on an observation of the table
     [...tabled].filter((entry) => !registered.includes(entry)),
     [],
   );
+});
+
+test('the registry lists each check once, and judges every answer of the four operations of the reference by itself', () => {
+  const names = registry.map((entry) => entry.check.name);
+  assert.deepEqual(
+    names.filter((name, index) => names.indexOf(name) !== index),
+    [],
+  );
+  assert.deepEqual(Object.keys(answerChecks).sort(), ['createCheckout', 'createReference', 'getPayment', 'listMethods']);
+  assert.ok(registry.every((entry) => !entry.answers || entry.appliesTo === 'exchange'));
 });
 
 test('holdsPartOf: a card stored with one value written wrong still holds part of the payment; another card or wallet does not', () => {
