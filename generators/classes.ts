@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { CardPayRequest, CheckoutRequest, ReferenceRequest, WalletPayRequest } from '../schemas/generated/types.ts';
 import { cardBrand } from '../src/core/cards.ts';
+import { operations, titleOf, type OperationName } from '../src/core/operations.ts';
 import { card, wallet } from './payment-means.ts';
 import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
 import { inputClass, type InputClass } from './input-class.ts';
@@ -250,6 +251,69 @@ function brokenClassesByClause(cases: readonly BrokenCase[]): Record<string, str
   return byClause;
 }
 
+/** Every form an action URL may take: a target that glues "?id=" or "&id=" to the end gets one of them wrong. */
+export const actionUrlForms = ['', '?order=7', '#receipt', '?order=7&lang=pt#receipt', '?'];
+/** The deep links a mobile checkout returns to, opened in a webview; the pay helper is asked of these and two more. */
+export const deepLinks = ['myshop://paid?order=7', 'com.shop.app://paid?order=7#done'];
+export const helperDeepLinks = [...deepLinks, 'myshop://paid', 'com.shop.app://paid#done'];
+/** The pages that may offer to store the method: rule 3 allows storing for CC and MW in layouts basic and default. */
+export const storingPages = [
+  ['basic', 'CC'],
+  ['default', 'CC'],
+  ['basic', 'MW'],
+  ['default', 'MW'],
+] as const;
+/** Bodies that are no JSON object, each of which POST /checkouts must refuse and live on (CHK-12). */
+export const notObjects: ReadonlyArray<readonly [name: string, rawBody: string]> = [
+  ['a body that is not JSON', '{"payment": {"amount": 500'],
+  ['a JSON array', '[{"payment": {"amount": 500}}]'],
+  ['a JSON string', '"checkout"'],
+];
+
+const answersOf = (...names: OperationName[]) => names.map(titleOf);
+const twoOfEach = 'a customer with 2 cards and 2 wallets';
+const notSetUp = 'a customer the suite did not set up';
+export const actionFormName = (form: string) => `pay helper, action URL ${form === '' ? 'without query or fragment' : `ending ${form}`}`;
+
+/**
+ * The classes of the clauses whose inputs are scenarios a test sets up, not values it draws: each
+ * test names the classes it exercises (specs/fixtures.ts, exercises), and the report counts a class
+ * once its test reached its judgement.
+ */
+export const scenarioClasses = {
+  'ENV-1': answersOf('createCheckout', 'getPayment', 'listMethods'),
+  'ENV-2': answersOf('createCheckout', 'listMethods'),
+  'ENV-4': operations.filter((operation) => operation.ofReference).map((operation) => titleOf(operation.name)),
+  'CHK-12': notObjects.map(([name]) => name),
+  'PAGE-1': ['layout web', 'layout basic', 'layout default', 'an ATM checkout (MB, layout web)'],
+  'PAGE-2': ['form.paymentWidgets among other forms of the merchant page'],
+  'PAGE-3': ['paid in the browser', ...actionUrlForms.map(actionFormName)],
+  'PAGE-4': [...deepLinks.map((link) => `webview, ${link}`), ...helperDeepLinks.map((link) => `pay helper, ${link}`)],
+  'PAGE-5': ['the ATM page of an MB checkout'],
+  'PAGE-6': storingPages.map(([layout, code]) => `${code}, layout ${layout}`),
+  'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser'],
+  'TOK-5': ['an ATM payment asked to be stored, beside a stored card'],
+  'TOK-6': ['card', 'mobile wallet'],
+  'PML-1': ['a customer with 2 cards and a wallet', 'a customer with 12 methods', notSetUp],
+  'PML-2': [twoOfEach, notSetUp],
+  'PML-3': [twoOfEach, notSetUp],
+  'PML-4': [twoOfEach, notSetUp],
+  'PML-6': [twoOfEach, 'a customer with 12 methods', notSetUp],
+  'REF-6': ['confirmed through the interbank helper', 'confirmed and notified at its callbackUrl'],
+  'REF-7': [
+    'paid after the window closed',
+    'paid before the window opens',
+    'paid one second before validDate.start',
+    'paid one second after validDate.end',
+    'paid after the window closed, with callbackUrl',
+  ],
+  'REF-8': ['the references of the property', 'many references created at once'],
+  'EVT-2': ['without callbackUrl, a webhook configured'],
+  'EVT-3': ['at its callbackUrl', 'at the webhook'],
+  'EVT-4': ['not paid, with callbackUrl', 'paid outside its window, with callbackUrl', 'not paid, a webhook configured'],
+} as const satisfies Record<string, readonly string[]>;
+export type ScenarioClause = keyof typeof scenarioClasses;
+
 /** Every clause's classes by name: what the report lists as not run where no test exercised them. */
 export const classNamesByClause: Record<string, string[]> = {
   ...Object.fromEntries(
@@ -262,6 +326,7 @@ export const classNamesByClause: Record<string, string[]> = {
       'EVT-1': callbackQueryClasses,
     }).map(([clause, classes]) => [clause, classes.map((c) => c.name)]),
   ),
+  ...Object.fromEntries(Object.entries(scenarioClasses).map(([clause, names]) => [clause, [...names]])),
   'REF-2': referenceShapes.flatMap((shape) => referenceStages.map((stage) => referenceClassName(shape.name, stage))),
   ...brokenClassesByClause([...brokenCheckouts, ...brokenReferences]),
 };

@@ -14,6 +14,7 @@ import { checksByClause } from '../src/checks/registry.ts';
 import { clauses } from '../src/core/clauses.ts';
 import { packageDir } from '../src/core/package-root.ts';
 import { runConfigEnv } from '../src/core/run-config.ts';
+import { classAnnotation } from '../src/core/evidence.ts';
 import { toolPath } from '../src/runner/processes.ts';
 import { clauseIndexJson, type ClauseIndexEntry } from '../src/report/clause-index.ts';
 import { loadSchema, schemaFiles, type JsonSchema } from '../src/core/schemas.ts';
@@ -49,21 +50,28 @@ function schemaKeywords(): Map<string, string[]> {
 interface ListedSuite {
   title: string;
   file?: string;
-  specs?: { title: string; tags: string[]; file: string; line: number }[];
+  specs?: { title: string; tags: string[]; file: string; line: number; tests: { annotations: { type: string; description?: string }[] }[] }[];
   suites?: ListedSuite[];
 }
 
-/** Every test of the specs, as Playwright lists it (no run config: the config lists without one), by clause tag. */
-function specTests(): Map<string, string[]> {
+let listed: { testsByClause: Map<string, string[]>; declaredClasses: Set<string> } | undefined;
+
+/**
+ * Every test of the specs, as Playwright lists it (no run config: the config lists without one), by
+ * clause tag; and the scenario classes the tests name ("CLAUSE: name", classAnnotation).
+ */
+export function listedSpecs() {
+  if (listed) return listed;
   const env = { ...process.env };
   delete env[runConfigEnv];
-  const listed = execFileSync(process.execPath, [toolPath('@playwright/test', 'playwright'), 'test', '--list', '--reporter=json'], {
+  const json = execFileSync(process.execPath, [toolPath('@playwright/test', 'playwright'), 'test', '--list', '--reporter=json'], {
     cwd: packageDir,
     env,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
   const byClause = new Map<string, Set<string>>();
+  const declaredClasses = new Set<string>();
   const visit = (suite: ListedSuite, titles: string[]) => {
     for (const spec of suite.specs ?? []) {
       const name = `specs/${spec.file}: ${[...titles, spec.title].join(' › ')}`;
@@ -72,14 +80,16 @@ function specTests(): Map<string, string[]> {
         if (!/^[A-Z]+-\d+$/.test(clause)) continue;
         byClause.set(clause, (byClause.get(clause) ?? new Set()).add(name));
       }
+      for (const { type, description } of spec.tests.flatMap((test) => test.annotations))
+        if (type === classAnnotation && description) declaredClasses.add(description);
     }
     for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
   };
-  for (const suite of (JSON.parse(listed) as { suites: ListedSuite[] }).suites) visit(suite, []);
-  return new Map([...byClause].map(([clause, names]) => [clause, [...names].sort()]));
+  for (const suite of (JSON.parse(json) as { suites: ListedSuite[] }).suites) visit(suite, []);
+  listed = { testsByClause: new Map([...byClause].map(([clause, names]) => [clause, [...names].sort()])), declaredClasses };
+  return listed;
 }
 
-/** The clauses observe judges: those its judgement of traffic names, and those of the answer checks and refusals it takes its verdicts from (src/checks/answers.ts). */
 function observedClauses(): Set<string> {
   const sources = [
     'src/observe/judge.ts',
@@ -97,7 +107,7 @@ const code = (names: readonly string[]) => names.map((name) => `\`${name}\``);
 /** What proves each clause, from the registry, the schemas, Playwright's list of the specs, the classes, observe and the catalogue. */
 export function clauseIndex(): ClauseIndexEntry[] {
   const keywords = schemaKeywords();
-  const tests = specTests();
+  const tests = listedSpecs().testsByClause;
   const observed = observedClauses();
   return clauses().map((clause) => ({
     id: clause.id,

@@ -1,5 +1,5 @@
 /** Reference 2.1 and 9: the response envelope and the paths. */
-import { checkoutVariants, validReference } from '../generators/index.ts';
+import { checkoutVariants, scenarioClasses, validReference } from '../generators/index.ts';
 import {
   checkEnvelope,
   checkReferenceCreated,
@@ -11,7 +11,7 @@ import {
   type Problem,
 } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
-import { tags, test, type Api } from './fixtures.ts';
+import { exercises, tags, test, type Api } from './fixtures.ts';
 import { createCheckout, createReference, getPayment, listMethods, readPayment, sample, someCustomer, someCustomerWithMethod } from './flows.ts';
 
 /**
@@ -28,50 +28,70 @@ async function answeredLists(run: RunConfig, api: Api): Promise<Exchange[]> {
 }
 
 test.describe('response envelope', () => {
-  test('POST /checkouts answers the envelope with date, success and data', { tag: tags('ENV-1') }, async ({ run, api }) => {
-    const exchange = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
-    api.require(checkSuccess(exchange, 'CHK-1'));
-    api.expectNoProblems(checkEnvelope(exchange, { versioned: true }));
-  });
+  test(
+    'POST /checkouts answers the envelope with date, success and data',
+    { tag: tags('ENV-1'), annotation: exercises('ENV-1', 'POST /checkouts') },
+    async ({ run, api }) => {
+      const exchange = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
+      api.require(checkSuccess(exchange, 'CHK-1'));
+      api.expectNoProblems(checkEnvelope(exchange, { versioned: true }));
+    },
+  );
 
-  test('GET /payments/{id} answers the envelope with date, success and data', { tag: tags('ENV-1') }, async ({ run, api }) => {
-    const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without' })));
-    api.expectNoProblems(checkEnvelope(await readPayment(api, paymentId), { versioned: false }));
-  });
+  test(
+    'GET /payments/{id} answers the envelope with date, success and data',
+    { tag: tags('ENV-1'), annotation: exercises('ENV-1', 'GET /payments/{id}') },
+    async ({ run, api }) => {
+      const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without' })));
+      api.expectNoProblems(checkEnvelope(await readPayment(api, paymentId), { versioned: false }));
+    },
+  );
 
-  test('GET /customers/{uuid}/paymentMethods answers the envelope with date, success and data', { tag: tags('ENV-1') }, async ({ run, api }) => {
-    const lists = await answeredLists(run, api);
-    test.skip(
-      lists.length === 0,
-      'no list to judge: no test helpers to store a method (none, or a live target), and the target answers 4xx for a customer with nothing stored (PML-7)',
-    );
-    api.expectNoProblems(lists.flatMap((list) => checkEnvelope(list, { versioned: true })));
-  });
+  test(
+    'GET /customers/{uuid}/paymentMethods answers the envelope with date, success and data',
+    { tag: tags('ENV-1'), annotation: exercises('ENV-1', 'GET /customers/{uuid}/paymentMethods') },
+    async ({ run, api }) => {
+      const lists = await answeredLists(run, api);
+      test.skip(
+        lists.length === 0,
+        'no list to judge: no test helpers to store a method (none, or a live target), and the target answers 4xx for a customer with nothing stored (PML-7)',
+      );
+      api.expectNoProblems(lists.flatMap((list) => checkEnvelope(list, { versioned: true })));
+    },
+  );
 
-  test('POST /checkouts and GET /customers/{uuid}/paymentMethods carry apiVersion as a string', { tag: tags('ENV-2') }, async ({ run, api }) => {
-    const { exchange: created } = await createCheckout(api, sample(run, checkoutVariants.embedWeb));
-    const lists = await answeredLists(run, api);
-    api.expectNoProblems([created, ...lists].flatMap((exchange) => checkEnvelope(exchange, { versioned: true })));
-  });
+  test(
+    'POST /checkouts and GET /customers/{uuid}/paymentMethods carry apiVersion as a string',
+    { tag: tags('ENV-2'), annotation: exercises('ENV-2', 'POST /checkouts', 'GET /customers/{uuid}/paymentMethods') },
+    async ({ run, api }) => {
+      const { exchange: created } = await createCheckout(api, sample(run, checkoutVariants.embedWeb));
+      const lists = await answeredLists(run, api);
+      api.expectNoProblems([created, ...lists].flatMap((exchange) => checkEnvelope(exchange, { versioned: true })));
+    },
+  );
 
-  test('the four operations answer directly under {base_url}, with no version segment', { tag: tags('ENV-4') }, async ({ run, api }) => {
-    const checkout = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
-    const reference = await api.post('/payments/references', sample(run, validReference({ callback: 'without' })));
-    // Storing a method takes a checkout: where POST /checkouts is not served at its path, any customer's list is asked.
-    const served = checkServedAtPath(checkout).length === 0;
-    const customer = served ? await someCustomerWithMethod(run, api) : { uuid: await someCustomer(run, api), stored: false };
-    const methods = await listMethods(api, customer.uuid);
-    // An unknown payment id may well be answered 404 (REF-10): the query is asked only of a payment the target created.
-    const paymentId = paymentIdOf(reference);
-    const payments = paymentId === undefined ? [] : [await getPayment(api, paymentId)];
-    // A customer with nothing stored may be answered 404 (PML-7): the list's path is judged on one with a method stored.
-    const lists = customer.stored || methods.response.status !== 404 ? [methods] : [];
-    // An operation not served at its path is that, and only that: its other checks would blame clauses the fault does not break.
-    const judged = (exchange: Exchange, others: Problem[]) => (checkServedAtPath(exchange).length > 0 ? checkServedAtPath(exchange) : others);
-    api.expectNoProblems([
-      ...judged(checkout, checkSuccess(checkout, 'CHK-1')),
-      ...judged(reference, checkReferenceCreated(reference)),
-      ...[...payments, ...lists].flatMap(checkServedAtPath),
-    ]);
-  });
+  test(
+    'the four operations answer directly under {base_url}, with no version segment',
+    { tag: tags('ENV-4'), annotation: exercises('ENV-4', ...scenarioClasses['ENV-4']) },
+    async ({ run, api }) => {
+      const checkout = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
+      const reference = await api.post('/payments/references', sample(run, validReference({ callback: 'without' })));
+      // Storing a method takes a checkout: where POST /checkouts is not served at its path, any customer's list is asked.
+      const served = checkServedAtPath(checkout).length === 0;
+      const customer = served ? await someCustomerWithMethod(run, api) : { uuid: await someCustomer(run, api), stored: false };
+      const methods = await listMethods(api, customer.uuid);
+      // An unknown payment id may well be answered 404 (REF-10): the query is asked only of a payment the target created.
+      const paymentId = paymentIdOf(reference);
+      const payments = paymentId === undefined ? [] : [await getPayment(api, paymentId)];
+      // A customer with nothing stored may be answered 404 (PML-7): the list's path is judged on one with a method stored.
+      const lists = customer.stored || methods.response.status !== 404 ? [methods] : [];
+      // An operation not served at its path is that, and only that: its other checks would blame clauses the fault does not break.
+      const judged = (exchange: Exchange, others: Problem[]) => (checkServedAtPath(exchange).length > 0 ? checkServedAtPath(exchange) : others);
+      api.expectNoProblems([
+        ...judged(checkout, checkSuccess(checkout, 'CHK-1')),
+        ...judged(reference, checkReferenceCreated(reference)),
+        ...[...payments, ...lists].flatMap(checkServedAtPath),
+      ]);
+    },
+  );
 });

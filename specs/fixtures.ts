@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { test as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
 import fc from 'fast-check';
 import { clause } from '../src/core/clauses.ts';
-import { attachmentNames, mask, type Observation, type PropertyRun } from '../src/core/evidence.ts';
+import { attachmentNames, classAnnotation, mask, type Observation, type PropertyRun } from '../src/core/evidence.ts';
+import { scenarioClasses, type ScenarioClause } from '../generators/classes.ts';
 import { readRunConfig, type RunConfig } from '../src/core/run-config.ts';
 import type { PayRequest } from '../schemas/generated/types.ts';
 import { describeProblems, show, type Exchange, type Judgement, type Problem } from '../src/checks/index.ts';
@@ -34,6 +35,16 @@ process.env.PLAYWRIGHT_NO_COPY_PROMPT ??= '1';
 export function tags(...ids: string[]): string[] {
   const levels = new Set(ids.map((id) => `@${clause(id).level}`));
   return [...ids.map((id) => `@${id}`), ...levels];
+}
+
+/**
+ * The annotations of a test that exercises these scenario classes of a clause (generators/classes.ts):
+ * the report counts each once the test reached its judgement. A name the list lacks fails at load.
+ */
+export function exercises<C extends ScenarioClause>(clause: C, ...names: (typeof scenarioClasses)[C][number][]): { type: string; description: string }[] {
+  for (const name of names)
+    if (!(scenarioClasses[clause] as readonly string[]).includes(name)) throw new Error(`${clause} has no scenario class "${name}" (generators/classes.ts)`);
+  return names.map((name) => ({ type: classAnnotation, description: `${clause}: ${name}` }));
 }
 
 type RunNeed = Exclude<Need, 'browser' | 'paymentId' | 'selectors' | 'customers' | 'declinedPayment' | 'interbank'>;
@@ -250,7 +261,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const firstPass = await allHold([...examples, ...fc.sample(arbitrary, { seed: run.seed, numRuns: runs })], predicate, concurrentRequests(run));
       if (firstPass.held) {
         await attachRun({ seed: run.seed, runs: firstPass.ran });
-        return;
+        return api.expectNoProblems([]);
       }
       api.forget();
       let lastFailure: { problems: Problem[]; exchanges: readonly Exchange[] } | null = null;
@@ -275,7 +286,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }),
       };
       await attachRun(propertyRun);
-      if (!result.failed) return;
+      if (!result.failed) return api.expectNoProblems([]);
       // Keep only the counterexample's exchanges as evidence: replay it once.
       api.forget();
       const counterexample = result.counterexample?.[0];

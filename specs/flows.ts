@@ -67,8 +67,7 @@ export async function exerciseClasses<T>(
     evidence.push(...api.exchanges.slice(from));
   }
   await recordClasses(outcomes);
-  if (problems.length === 0) return;
-  api.forget(evidence);
+  if (problems.length > 0) api.forget(evidence);
   api.expectNoProblems(problems);
 }
 

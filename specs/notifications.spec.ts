@@ -1,7 +1,7 @@
 /** Reference 1 and 6: notifications of confirmed references, to callbackUrl or to the webhook. */
 import { callbackQueryClasses, validReference } from '../generators/index.ts';
 import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, identifiesPayment, paymentOf, type PaymentNames } from '../src/checks/index.ts';
-import { tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
+import { exercises, tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
 import { createClosedReference, createReference, exerciseClasses, getPayment, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { holdingWebhook } from './webhook-lock.ts';
@@ -39,7 +39,10 @@ function callbackAddress(receiver: Receiver): { path: string; url: string } {
 test.describe('notifications to callbackUrl', () => {
   test(
     'a paid and confirmed reference is notified at its callbackUrl, its query kept, naming the payment, which then reads confirmed (every class)',
-    { tag: tags('EVT-1', 'EVT-3', 'REF-6') },
+    {
+      tag: tags('EVT-1', 'EVT-3', 'REF-6'),
+      annotation: [...exercises('EVT-3', 'at its callbackUrl'), ...exercises('REF-6', 'confirmed and notified at its callbackUrl')],
+    },
     async ({ run, api, interbank, receiver }) => {
       await exerciseClasses(run, api, 'EVT-1', callbackQueryClasses, async (query) => {
         const path = receiver.newPath('callback');
@@ -56,16 +59,23 @@ test.describe('notifications to callbackUrl', () => {
     },
   );
 
-  test('no notification is sent for a reference that was not paid', { tag: [...tags('EVT-4'), waitsOutEventMs] }, async ({ run, api, receiver }) => {
-    const callback = callbackAddress(receiver);
-    await referenceFor(run, api, callback.url);
-    const received = await receivedAt(api, receiver, callback.path, { timeoutMs: quietMs(run), note: 'received although unpaid' });
-    api.expectNoProblems(checkNotNotified(received, { why: 'for an unpaid reference' }));
-  });
+  test(
+    'no notification is sent for a reference that was not paid',
+    { tag: [...tags('EVT-4'), waitsOutEventMs], annotation: exercises('EVT-4', 'not paid, with callbackUrl') },
+    async ({ run, api, receiver }) => {
+      const callback = callbackAddress(receiver);
+      await referenceFor(run, api, callback.url);
+      const received = await receivedAt(api, receiver, callback.path, { timeoutMs: quietMs(run), note: 'received although unpaid' });
+      api.expectNoProblems(checkNotNotified(received, { why: 'for an unpaid reference' }));
+    },
+  );
 
   test(
     'a payment outside the validity window confirms nothing and notifies nothing',
-    { tag: [...tags('EVT-4', 'REF-7'), waitsOutEventMs] },
+    {
+      tag: [...tags('EVT-4', 'REF-7'), waitsOutEventMs],
+      annotation: [...exercises('EVT-4', 'paid outside its window, with callbackUrl'), ...exercises('REF-7', 'paid after the window closed, with callbackUrl')],
+    },
     async ({ run, api, interbank, receiver }) => {
       const callback = callbackAddress(receiver);
       const { paymentId } = await createClosedReference(api, { ...sample(run, validReference({ callback: 'without' })), callbackUrl: callback.url });
@@ -105,7 +115,10 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
   // The webhook hears of every reference without callbackUrl, other tests' included: what counts is what names this payment.
   test(
     'a confirmed reference without callbackUrl is notified at the configured webhook, naming the payment',
-    { tag: tags('EVT-2', 'EVT-3') },
+    {
+      tag: tags('EVT-2', 'EVT-3'),
+      annotation: [...exercises('EVT-2', 'without callbackUrl, a webhook configured'), ...exercises('EVT-3', 'at the webhook')],
+    },
     async ({ run, api, interbank, receiver }) => {
       await withWebhook(run, interbank, receiver, async (webhookPath) => {
         const payment = await referenceFor(run, api, undefined);
@@ -135,11 +148,15 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
     },
   );
 
-  test('no notification reaches the webhook for a reference that was not paid', { tag: tags('EVT-4') }, async ({ run, api, interbank, receiver }) => {
-    await withWebhook(run, interbank, receiver, async (webhookPath) => {
-      const payment = await referenceFor(run, api, undefined);
-      const received = await receivedAt(api, receiver, webhookPath, { until: naming(payment), timeoutMs: quietMs(run), note: 'received at the webhook' });
-      api.expectNoProblems(checkNotNotified(received, { why: 'for an unpaid reference', about: payment }));
-    });
-  });
+  test(
+    'no notification reaches the webhook for a reference that was not paid',
+    { tag: tags('EVT-4'), annotation: exercises('EVT-4', 'not paid, a webhook configured') },
+    async ({ run, api, interbank, receiver }) => {
+      await withWebhook(run, interbank, receiver, async (webhookPath) => {
+        const payment = await referenceFor(run, api, undefined);
+        const received = await receivedAt(api, receiver, webhookPath, { until: naming(payment), timeoutMs: quietMs(run), note: 'received at the webhook' });
+        api.expectNoProblems(checkNotNotified(received, { why: 'for an unpaid reference', about: payment }));
+      });
+    },
+  );
 });

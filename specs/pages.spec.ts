@@ -1,6 +1,6 @@
 /** Reference 1, 4.1 and 6: what the customer sees, in Chromium, and where the browser is sent after paying. */
 import { devices, type Request, type Response } from '@playwright/test';
-import { card, checkoutVariants } from '../generators/index.ts';
+import { actionFormName, actionUrlForms, card, checkoutVariants, deepLinks, helperDeepLinks, storingPages } from '../generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import {
   checkAmountShown,
@@ -13,7 +13,7 @@ import {
   paymentOf,
   type Problem,
 } from '../src/checks/index.ts';
-import { tags, test, waitsOutEventMs, type Receiver } from './fixtures.ts';
+import { exercises, tags, test, waitsOutEventMs, type Receiver } from './fixtures.ts';
 import { createCheckout, createIfAccepted, forCustomer, getPayment, mustSucceed, quietMs, sample, someCustomer, withMethod } from './flows.ts';
 import { consentControl, optionalRole, payByCard, paymentForm, rendered } from './hosted-page.ts';
 
@@ -30,46 +30,51 @@ function actionUrl(receiver: Receiver): { path: string; url: string } {
   return { path, url: `${receiver.urlOf(path)}?order=7#receipt` };
 }
 
-/** Deep links of both forms: a word scheme, and a reversed domain with dots, with a query and a fragment. */
-const deepLinks = ['myshop://paid?order=7', 'com.shop.app://paid?order=7#done'];
-
 test.describe('hosted pages', () => {
   // basic and default as their rows of 4.1 show them; web for a card is beyond the rows (4.1 shows it for MB), which a target may refuse.
   for (const layout of ['web', 'basic', 'default'] as const) {
-    test(`checkoutUrl of a ${layout} checkout opens a payment page`, { tag: tags('PAGE-1') }, async ({ run, api, browserPages }) => {
-      const rows = { basic: checkoutVariants.storeWithConsent, default: checkoutVariants.embedMobile };
-      const checkout = await createIfAccepted(
-        api,
-        layout === 'web' ? withLayout(sample(run, checkoutVariants.atmPage), layout) : forCustomer(sample(run, rows[layout]), await someCustomer(run, api)),
-      );
-      test.skip(!checkout, 'the target refused a card checkout of layout web, beyond the rows of 4.1 (recorded under CHK-13)');
-      const page = await browserPages.newPage();
-      const response = await page.goto(checkout!.checkoutUrl);
-      const form = paymentForm(run, page);
-      await rendered(run, form);
-      api.expectNoProblems(
-        checkPaymentPageOpens({
-          url: checkout!.checkoutUrl,
-          status: response?.status() ?? null,
-          formCount: await form.count(),
-          text: await page.locator('body').innerText(),
-        }),
-      );
-    });
+    test(
+      `checkoutUrl of a ${layout} checkout opens a payment page`,
+      { tag: tags('PAGE-1'), annotation: exercises('PAGE-1', `layout ${layout}`) },
+      async ({ run, api, browserPages }) => {
+        const rows = { basic: checkoutVariants.storeWithConsent, default: checkoutVariants.embedMobile };
+        const checkout = await createIfAccepted(
+          api,
+          layout === 'web' ? withLayout(sample(run, checkoutVariants.atmPage), layout) : forCustomer(sample(run, rows[layout]), await someCustomer(run, api)),
+        );
+        test.skip(!checkout, 'the target refused a card checkout of layout web, beyond the rows of 4.1 (recorded under CHK-13)');
+        const page = await browserPages.newPage();
+        const response = await page.goto(checkout!.checkoutUrl);
+        const form = paymentForm(run, page);
+        await rendered(run, form);
+        api.expectNoProblems(
+          checkPaymentPageOpens({
+            url: checkout!.checkoutUrl,
+            status: response?.status() ?? null,
+            formCount: await form.count(),
+            text: await page.locator('body').innerText(),
+          }),
+        );
+      },
+    );
   }
 
-  test('checkoutUrl of an ATM (MB, web) checkout opens a page with the reference to pay', { tag: tags('PAGE-1') }, async ({ run, api, browserPages }) => {
-    const { checkout } = await createCheckout(api, sample(run, checkoutVariants.atmPage));
-    const page = await browserPages.newPage();
-    const response = await page.goto(checkout.checkoutUrl);
-    await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
-    const text = await page.locator('body').innerText();
-    api.expectNoProblems(checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: 0, text }, { atm: true }));
-  });
+  test(
+    'checkoutUrl of an ATM (MB, web) checkout opens a page with the reference to pay',
+    { tag: tags('PAGE-1'), annotation: exercises('PAGE-1', 'an ATM checkout (MB, layout web)') },
+    async ({ run, api, browserPages }) => {
+      const { checkout } = await createCheckout(api, sample(run, checkoutVariants.atmPage));
+      const page = await browserPages.newPage();
+      const response = await page.goto(checkout.checkoutUrl);
+      await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
+      const text = await page.locator('body').innerText();
+      api.expectNoProblems(checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: 0, text }, { atm: true }));
+    },
+  );
 
   test(
     'the embed script renders the payment form inside form.paymentWidgets of the merchant page',
-    { tag: tags('PAGE-2') },
+    { tag: tags('PAGE-2'), annotation: exercises('PAGE-2', 'form.paymentWidgets among other forms of the merchant page') },
     async ({ run, api, receiver, browserPages }) => {
       const { checkout } = await createCheckout(api, sample(run, checkoutVariants.embedWeb));
       const page = await browserPages.newPage();
@@ -87,7 +92,7 @@ test.describe('hosted pages', () => {
 
   test(
     'paying in the browser sends it to the action URL with id, its own query kept, and nothing is posted there',
-    { tag: tags('PAGE-3', 'PAGE-7') },
+    { tag: tags('PAGE-3', 'PAGE-7'), annotation: [...exercises('PAGE-3', 'paid in the browser'), ...exercises('PAGE-7', 'paid in the browser')] },
     async ({ run, api, receiver, browserPages }) => {
       const action = actionUrl(receiver);
       const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
@@ -107,58 +112,61 @@ test.describe('hosted pages', () => {
   );
 
   for (const deepLink of deepLinks) {
-    test(`the redirect in a mobile webview goes to the deep link ${deepLink} with id`, { tag: tags('PAGE-4') }, async ({ run, api, browserPages }) => {
-      const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedMobile), deepLink));
-      const page = await browserPages.newPage({ ...devices['Pixel 7'] });
-      const scheme = new URL(deepLink).protocol;
-      // The webview is sent there by a 30x, a script or a meta refresh; a link the customer could follow is not a redirect.
-      const toDeepLink = new Promise<string>((resolve) => {
-        const take = (url: string | undefined) => url?.startsWith(scheme) && resolve(url);
-        page.on('response', (response: Response) => take(response.headers().location));
-        page.on('request', (request: Request) => take(request.url()));
-        page.on('requestfailed', (request: Request) => take(request.url()));
-        page.on('framenavigated', (frame) => take(frame.url()));
-      });
-      await page.goto(checkout.checkoutUrl);
-      await payByCard(run, page, sample(run, card()));
-      const timedOut = new Promise<null>((resolve) => setTimeout(() => resolve(null), run.profile.timeouts.eventMs));
-      const reached = await Promise.race([toDeepLink, timedOut]);
-      api.expectNoProblems(checkRedirect(reached, { actionUrl: deepLink, checkoutId: checkout.id, clause: 'PAGE-4' }));
-    });
+    test(
+      `the redirect in a mobile webview goes to the deep link ${deepLink} with id`,
+      { tag: tags('PAGE-4'), annotation: exercises('PAGE-4', `webview, ${deepLink}`) },
+      async ({ run, api, browserPages }) => {
+        const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedMobile), deepLink));
+        const page = await browserPages.newPage({ ...devices['Pixel 7'] });
+        const scheme = new URL(deepLink).protocol;
+        // The webview is sent there by a 30x, a script or a meta refresh; a link the customer could follow is not a redirect.
+        const toDeepLink = new Promise<string>((resolve) => {
+          const take = (url: string | undefined) => url?.startsWith(scheme) && resolve(url);
+          page.on('response', (response: Response) => take(response.headers().location));
+          page.on('request', (request: Request) => take(request.url()));
+          page.on('requestfailed', (request: Request) => take(request.url()));
+          page.on('framenavigated', (frame) => take(frame.url()));
+        });
+        await page.goto(checkout.checkoutUrl);
+        await payByCard(run, page, sample(run, card()));
+        const timedOut = new Promise<null>((resolve) => setTimeout(() => resolve(null), run.profile.timeouts.eventMs));
+        const reached = await Promise.race([toDeepLink, timedOut]);
+        api.expectNoProblems(checkRedirect(reached, { actionUrl: deepLink, checkoutId: checkout.id, clause: 'PAGE-4' }));
+      },
+    );
   }
 
-  test('the ATM payment page shows the entity and the 9-digit reference', { tag: tags('PAGE-5') }, async ({ run, api, browserPages }) => {
-    const { checkout } = await createCheckout(api, sample(run, checkoutVariants.atmPage));
-    const page = await browserPages.newPage();
-    await page.goto(checkout.checkoutUrl);
-    const [referenceAt, entityAt] = [optionalRole(run, page, 'atmReference'), optionalRole(run, page, 'atmEntity')];
-    if (referenceAt) await rendered(run, referenceAt);
-    else await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
-    const text = await page.locator('body').innerText();
-    const textAt = async (at: typeof referenceAt) =>
-      at
-        ? ((await at
-            .first()
-            .textContent({ timeout: run.profile.timeouts.requestMs })
-            .catch(() => null)) ?? '')
-        : text;
-    const probe = { url: checkout.checkoutUrl, text, referenceText: await textAt(referenceAt), entityText: await textAt(entityAt) };
-    // A stateless mock's payment query answers its example, not this checkout's payment.
-    const shown = run.profile.capabilities.stateful ? paymentOf(await getPayment(api, checkout.paymentId))?.referenceDetails : undefined;
-    api.expectNoProblems(checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity }));
-  });
+  test(
+    'the ATM payment page shows the entity and the 9-digit reference',
+    { tag: tags('PAGE-5'), annotation: exercises('PAGE-5', 'the ATM page of an MB checkout') },
+    async ({ run, api, browserPages }) => {
+      const { checkout } = await createCheckout(api, sample(run, checkoutVariants.atmPage));
+      const page = await browserPages.newPage();
+      await page.goto(checkout.checkoutUrl);
+      const [referenceAt, entityAt] = [optionalRole(run, page, 'atmReference'), optionalRole(run, page, 'atmEntity')];
+      if (referenceAt) await rendered(run, referenceAt);
+      else
+        await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
+      const text = await page.locator('body').innerText();
+      const textAt = async (at: typeof referenceAt) =>
+        at
+          ? ((await at
+              .first()
+              .textContent({ timeout: run.profile.timeouts.requestMs })
+              .catch(() => null)) ?? '')
+          : text;
+      const probe = { url: checkout.checkoutUrl, text, referenceText: await textAt(referenceAt), entityText: await textAt(entityAt) };
+      // A stateless mock's payment query answers its example, not this checkout's payment.
+      const shown = run.profile.capabilities.stateful ? paymentOf(await getPayment(api, checkout.paymentId))?.referenceDetails : undefined;
+      api.expectNoProblems(checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity }));
+    },
+  );
 
-  // Rule 3 allows storing for CC and MW in layouts basic and default; a target may refuse the layout default (classifyCheckout).
-  const storingPages = [
-    ['basic', 'CC'],
-    ['default', 'CC'],
-    ['basic', 'MW'],
-    ['default', 'MW'],
-  ] as const;
+  // A target may refuse the layout default (classifyCheckout).
   for (const [layout, code] of storingPages) {
     test(
       `the option to store the method is offered with allowRegistration, and only then (${code}, layout ${layout})`,
-      { tag: tags('PAGE-6') },
+      { tag: tags('PAGE-6'), annotation: exercises('PAGE-6', `${code}, layout ${layout}`) },
       async ({ run, api, browserPages }) => {
         const offering = forCustomer(
           withMethod(withLayout(sample(run, checkoutVariants.storeWithConsent), layout, code), code, { allowRegistration: true }),
@@ -199,14 +207,12 @@ test.describe('hosted pages', () => {
 });
 
 test.describe('redirects through the pay helper', () => {
-  // Every form an action URL may take: a target that glues "?id=" or "&id=" to the end gets one of them wrong.
-  const actionForms = ['', '?order=7', '#receipt', '?order=7&lang=pt#receipt', '?'];
   test(
     "the pay helper's redirectUrl is the action URL with id, for every form of action URL",
-    { tag: tags('PAGE-3') },
+    { tag: tags('PAGE-3'), annotation: exercises('PAGE-3', ...actionUrlForms.map(actionFormName)) },
     async ({ run, api, helpers, receiver }) => {
       const problems: Problem[] = [];
-      for (const form of actionForms) {
+      for (const form of actionUrlForms) {
         const url = `${receiver.urlOf(receiver.newPath('action'))}${form}`;
         const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), url));
         const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
@@ -220,10 +226,10 @@ test.describe('redirects through the pay helper', () => {
 
   test(
     "the pay helper's redirectUrl for a mobile checkout is the deep link with id, for every form of deep link",
-    { tag: tags('PAGE-4') },
+    { tag: tags('PAGE-4'), annotation: exercises('PAGE-4', ...helperDeepLinks.map((link) => `pay helper, ${link}`)) },
     async ({ run, api, helpers }) => {
       const problems: Problem[] = [];
-      for (const deepLink of [...deepLinks, 'myshop://paid', 'com.shop.app://paid#done']) {
+      for (const deepLink of helperDeepLinks) {
         const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedMobile), deepLink));
         const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
         problems.push(
@@ -236,7 +242,7 @@ test.describe('redirects through the pay helper', () => {
 
   test(
     "the service posts nothing to the action URL: the redirect is the browser's",
-    { tag: [...tags('PAGE-7'), waitsOutEventMs] },
+    { tag: [...tags('PAGE-7'), waitsOutEventMs], annotation: exercises('PAGE-7', 'paid through the pay helper, no browser') },
     async ({ run, api, helpers, receiver }) => {
       const action = actionUrl(receiver);
       const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));

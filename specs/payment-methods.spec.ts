@@ -14,7 +14,7 @@ import {
   type PaidWith,
 } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
-import { tags, test, type Api, type Helpers } from './fixtures.ts';
+import { exercises, tags, test, type Api, type Helpers } from './fixtures.ts';
 import {
   createCheckout,
   exerciseClasses,
@@ -78,14 +78,21 @@ async function customerWith(run: RunConfig, api: Api, helpers: Helpers, slot: nu
 
 test.describe('stored payment methods', () => {
   // Every list is a fresh customer's: a method of another customer in it is TOK-6's, not an element too many (PML-1).
-  test('the list is the envelope with apiVersion and one element per stored method', { tag: tags('PML-1', 'TOK-6') }, async ({ run, api, helpers }) => {
-    const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 0, { cards: 2, wallets: 1 });
-    api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
-  });
+  test(
+    'the list is the envelope with apiVersion and one element per stored method',
+    { tag: tags('PML-1', 'TOK-6'), annotation: exercises('PML-1', 'a customer with 2 cards and a wallet') },
+    async ({ run, api, helpers }) => {
+      const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 0, { cards: 2, wallets: 1 });
+      api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
+    },
+  );
 
   test(
     `a customer with ${manyMethods} stored methods gets all of them, one element each`,
-    { tag: tags('PML-1', 'PML-6', 'TOK-6') },
+    {
+      tag: tags('PML-1', 'PML-6', 'TOK-6'),
+      annotation: [...exercises('PML-1', 'a customer with 12 methods'), ...exercises('PML-6', 'a customer with 12 methods')],
+    },
     async ({ run, api, helpers }) => {
       const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 1, { cards: manyMethods / 2, wallets: manyMethods / 2 });
       api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
@@ -93,14 +100,14 @@ test.describe('stored payment methods', () => {
   );
 
   // The element of the type a clause is about must be there for its fields to be judged.
-  const elementClauses: Array<[string, string, 'CC' | 'MW' | undefined]> = [
+  const elementClauses: Array<['PML-2' | 'PML-3' | 'PML-4' | 'PML-6', string, 'CC' | 'MW' | undefined]> = [
     ['PML-2', 'every element has type CC or MW and a UUID', undefined],
     ['PML-3', 'a card element has brand, last4Digitis, holder, expireMonth and expireYear, spelled so', 'CC'],
     ['PML-4', 'a wallet element has countryCode and last3Digitis, spelled so', 'MW'],
     ['PML-6', 'stored methods have distinct uuids', undefined],
   ];
   for (const [index, [clause, title, type]] of elementClauses.entries()) {
-    test(title, { tag: tags(clause, 'TOK-6') }, async ({ run, api, helpers }) => {
+    test(title, { tag: tags(clause, 'TOK-6'), annotation: exercises(clause, 'a customer with 2 cards and 2 wallets') }, async ({ run, api, helpers }) => {
       const { list, foreign, othersMethods } = await customerWith(run, api, helpers, 2 + index, { cards: 2, wallets: 2 });
       api.expectNoProblems([...othersMethods, ...(type ? checkMethodTypeListed(list, { type, foreign }) : []), ...checkStoredMethods(list, { foreign })]);
     });
@@ -125,7 +132,10 @@ test.describe('stored payment methods', () => {
   // A method listed here fails TOK-6, but seeing none verifies nothing of it: no method need be stored anywhere.
   test(
     'the list answered for a customer the suite did not set up is shaped as 2.4',
-    { tag: tags('PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6') },
+    {
+      tag: tags('PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6'),
+      annotation: (['PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6'] as const).flatMap((clause) => exercises(clause, 'a customer the suite did not set up')),
+    },
     async ({ run, api }) => {
       const exchange = await listMethods(api, randomUUID());
       test.skip(

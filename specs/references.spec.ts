@@ -28,7 +28,7 @@ import {
   type Exchange,
   type Problem,
 } from '../src/checks/index.ts';
-import { helperClient, helpersUsable, requires, tags, test, type Receiver } from './fixtures.ts';
+import { exercises, helperClient, helpersUsable, requires, tags, test, type Receiver } from './fixtures.ts';
 import {
   createReference,
   referenceCreated,
@@ -71,7 +71,7 @@ test.describe('payment references', () => {
 
   test(
     'references are 9-digit strings, leading zeros kept, and distinct while valid at the same time (property)',
-    { tag: tags('REF-2', 'REF-8') },
+    { tag: tags('REF-2', 'REF-8'), annotation: exercises('REF-8', 'the references of the property') },
     async ({ run, api, property }) => {
       const seen: Partial<Payment>[] = [];
       await property(validReference({ callback: 'without', around: new Date() }), async (request) => {
@@ -84,12 +84,16 @@ test.describe('payment references', () => {
     },
   );
 
-  test(`${manyReferences} references valid at the same time are all distinct`, { tag: tags('REF-8') }, async ({ run, api }) => {
-    requires(run, 'stateful');
-    const requests = samples(run, validReference({ callback: 'without', around: new Date() }), manyReferences);
-    const payments = await inParallel(requests, async (request) => paymentOf(await getPayment(api, (await createReference(api, request)).paymentId)));
-    api.expectNoProblems(checkDistinctReferences(payments.filter((payment) => payment !== undefined)));
-  });
+  test(
+    `${manyReferences} references valid at the same time are all distinct`,
+    { tag: tags('REF-8'), annotation: exercises('REF-8', 'many references created at once') },
+    async ({ run, api }) => {
+      requires(run, 'stateful');
+      const requests = samples(run, validReference({ callback: 'without', around: new Date() }), manyReferences);
+      const payments = await inParallel(requests, async (request) => paymentOf(await getPayment(api, (await createReference(api, request)).paymentId)));
+      api.expectNoProblems(checkDistinctReferences(payments.filter((payment) => payment !== undefined)));
+    },
+  );
 
   test(
     'a payment not yet paid carries the fields of 2.6 it has with their documented types and offsets',
@@ -216,29 +220,41 @@ test.describe('payment references', () => {
     },
   );
 
-  test('a confirmed payment is confirmed, and updatedAt is not earlier than createdAt', { tag: tags('REF-6') }, async ({ run, api, interbank }) => {
-    const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without', around: new Date() })));
-    await mustSucceed(api, interbank.confirm(paymentId));
-    api.expectNoProblems(checkConfirmed(await readSettled(run, api, paymentId, 'confirmed')));
-  });
+  test(
+    'a confirmed payment is confirmed, and updatedAt is not earlier than createdAt',
+    { tag: tags('REF-6'), annotation: exercises('REF-6', 'confirmed through the interbank helper') },
+    async ({ run, api, interbank }) => {
+      const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without', around: new Date() })));
+      await mustSucceed(api, interbank.confirm(paymentId));
+      api.expectNoProblems(checkConfirmed(await readSettled(run, api, paymentId, 'confirmed')));
+    },
+  );
 
-  test('a payment outside the validity window (after it closed) does not confirm the reference', { tag: tags('REF-7') }, async ({ run, api, interbank }) => {
-    const { paymentId } = await createClosedReference(api, sample(run, validReference({ callback: 'without' })));
-    const confirmation = await interbank.confirm(paymentId);
-    api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }));
-  });
+  test(
+    'a payment outside the validity window (after it closed) does not confirm the reference',
+    { tag: tags('REF-7'), annotation: exercises('REF-7', 'paid after the window closed') },
+    async ({ run, api, interbank }) => {
+      const { paymentId } = await createClosedReference(api, sample(run, validReference({ callback: 'without' })));
+      const confirmation = await interbank.confirm(paymentId);
+      api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }));
+    },
+  );
 
-  test('a payment outside the validity window (before it opens) does not confirm the reference', { tag: tags('REF-7') }, async ({ run, api, interbank }) => {
-    const { paymentId } = await createReference(api, futureWindow(sample(run, validReference({ callback: 'without' }))));
-    const confirmation = await interbank.confirm(paymentId);
-    api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }));
-  });
+  test(
+    'a payment outside the validity window (before it opens) does not confirm the reference',
+    { tag: tags('REF-7'), annotation: exercises('REF-7', 'paid before the window opens') },
+    async ({ run, api, interbank }) => {
+      const { paymentId } = await createReference(api, futureWindow(sample(run, validReference({ callback: 'without' }))));
+      const confirmation = await interbank.confirm(paymentId);
+      api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }));
+    },
+  );
 
   // The window is written to the second: a target that compares days, minutes or local times lets these through.
   for (const edge of ['start', 'end'] as const) {
     test(
       `a payment one second ${edge === 'start' ? 'before validDate.start' : 'after validDate.end'} does not confirm the reference`,
-      { tag: tags('REF-7') },
+      { tag: tags('REF-7'), annotation: exercises('REF-7', `paid one second ${edge === 'start' ? 'before validDate.start' : 'after validDate.end'}`) },
       async ({ run, api, interbank }) => {
         const requested = sample(run, validReference({ callback: 'without', around: new Date() }));
         const { paymentId } = await createReference(api, requested);

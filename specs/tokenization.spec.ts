@@ -12,7 +12,7 @@ import {
 } from '../src/checks/index.ts';
 import { needs } from '../src/core/needs.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
-import { helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
+import { exercises, helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
 import { createCheckoutOfClass, exerciseClasses, forCustomer, listSettled, listStoredMethods, mustSucceed, sample, settleMs, withMethod } from './flows.ts';
 import { payOnNewPage } from './hosted-page.ts';
 
@@ -190,7 +190,7 @@ test.describe('storing payment methods', () => {
 
     test(
       `a ${name} stored for one customer is not in another customer's list, even where the other pays with it too`,
-      { tag: tags('TOK-6') },
+      { tag: tags('TOK-6'), annotation: exercises('TOK-6', name) },
       async ({ run, api, browserPages }) => {
         const pays = payer(run, api, browserPages);
         const [owner, other] = await pays.customers(2);
@@ -222,7 +222,7 @@ test.describe('storing payment methods', () => {
 
   test(
     'only cards and mobile wallets are ever stored, an ATM payment asked to be stored included',
-    { tag: tags('TOK-5') },
+    { tag: tags('TOK-5'), annotation: exercises('TOK-5', 'an ATM payment asked to be stored, beside a stored card') },
     async ({ run, api, browserPages }) => {
       const pays = payer(run, api, browserPages);
       const [customer] = await pays.customers(1);

@@ -8,7 +8,7 @@ import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullProject, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
-import { attachmentNames, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../core/evidence.ts';
+import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../core/evidence.ts';
 import type { Judgement } from '../checks/problem.ts';
 import { readRunConfig, type RunConfig } from '../core/run-config.ts';
 import { secretsOfRun } from '../core/profile.ts';
@@ -60,7 +60,7 @@ export default class ConformanceReporter implements Reporter {
       evidence: jsonOf(attachmentNames.evidence).flat() as Evidence[],
       observations: jsonOf(attachmentNames.observation) as Observation[],
       property: (jsonOf(attachmentNames.property).at(-1) as PropertyRun | undefined) ?? null,
-      classes: jsonOf(attachmentNames.classes).flat() as ClassOutcome[],
+      classes: [...(jsonOf(attachmentNames.classes).flat() as ClassOutcome[]), ...declaredClasses(test, status, judgement.judged, result)],
       durationMs: result.duration,
     };
     this.testsOf(project).set(test, raw);
@@ -88,15 +88,31 @@ export default class ConformanceReporter implements Reporter {
 }
 
 function reasonOf(status: RawTest['status'], test: TestCase, result: TestResult): string | null {
-  if (status === 'skipped') {
-    const skip = [...result.annotations, ...test.annotations].find((a) => a.type === 'skip' || a.type === 'fixme');
-    return skip?.description ?? 'skipped';
-  }
+  if (status === 'skipped') return skipReason(test, result);
   if (status === 'failed') {
     if (result.status === 'timedOut') return `test time-out after ${result.duration} ms`;
     return result.error ? messageOf(result.error) : 'failed';
   }
   return null;
+}
+
+const skipReason = (test: Pick<TestCase, 'annotations'>, result: Pick<TestResult, 'annotations'>) =>
+  [...result.annotations, ...test.annotations].find((a) => a.type === 'skip' || a.type === 'fixme')?.description ?? 'skipped';
+
+/** The scenario classes a test names (classAnnotation): exercised where it reached its judgement, skipped with its reason where it was skipped. */
+export function declaredClasses(
+  test: Pick<TestCase, 'annotations'>,
+  status: RawTest['status'],
+  judged: boolean,
+  result: Pick<TestResult, 'annotations'>,
+): ClassOutcome[] {
+  return test.annotations
+    .filter((annotation) => annotation.type === classAnnotation && annotation.description)
+    .flatMap((annotation): ClassOutcome[] => {
+      const [clause, name] = annotation.description!.split(/: (.*)/s);
+      if (status === 'skipped') return [{ clause, name, skipped: skipReason(test, result) }];
+      return judged ? [{ clause, name, skipped: null }] : [];
+    });
 }
 
 function messageOf(error: TestError): string {

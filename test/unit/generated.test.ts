@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { generatedFiles, renderGenerated } from '../../src/generate.ts';
 import { clauses } from '../../src/core/clauses.ts';
-import { clauseIndex, clauseIndexFile, clauseIndexJsonFile, renderClauseIndex, renderClauseIndexJson } from '../../scripts/clause-index.ts';
+import { clauseIndex, clauseIndexFile, clauseIndexJsonFile, listedSpecs, renderClauseIndex, renderClauseIndexJson } from '../../scripts/clause-index.ts';
+import { classNamesByClause, scenarioClasses } from '../../generators/classes.ts';
 
 test('generated files are fresh: npm run generate would change nothing', async () => {
   const rendered = await renderGenerated();
@@ -40,5 +41,19 @@ test('the clause index is fresh (Markdown and data), and names for every MUST an
   assert.match(
     sections.get('CHK-5')!,
     /checks: .*`checkCheckoutCreated`[\s\S]*`specs\/checkouts\.spec\.ts`: creating checkouts › for layout default[\s\S]*`default-layout-without-page_layout`/,
+  );
+});
+
+test('every MUST and SHOULD clause has input classes, and every scenario class is named by a test that exercises it', () => {
+  const judged = clauses().filter((clause) => clause.level !== 'INFO');
+  assert.deepEqual(
+    judged.filter((clause) => (classNamesByClause[clause.id] ?? []).length === 0).map((clause) => clause.id),
+    [],
+  );
+  const { declaredClasses } = listedSpecs();
+  const scenarios = Object.entries(scenarioClasses).flatMap(([clause, names]) => names.map((name) => `${clause}: ${name}`));
+  assert.deepEqual(
+    scenarios.filter((scenario) => !declaredClasses.has(scenario)),
+    [],
   );
 });

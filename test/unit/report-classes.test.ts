@@ -9,6 +9,8 @@ import { renderJunit } from '../../src/report/junit.ts';
 import { renderSummary } from '../../src/report/summary.ts';
 import type { RawTest } from '../../src/report/raw-results.ts';
 import { exampleContext } from '../support/run-context.ts';
+import { declaredClasses } from '../../src/runner/reporter.ts';
+import { classAnnotation } from '../../src/core/evidence.ts';
 
 const rawTest = (overrides: Partial<RawTest>): RawTest => ({
   title: 't',
@@ -79,4 +81,15 @@ test('all four report files show, per clause, the classes exercised and why any 
   assert.ok(renderHtml(report).includes(`1 of ${total} input classes exercised`) && renderHtml(report).includes(`${refused}: ${why}`));
   assert.ok(renderJunit(report).includes(`<property name="classes CHK-8" value="1 of ${total} input classes exercised; ${refused}: ${why}`));
   assert.deepEqual(JSON.parse(JSON.stringify(report)).clauses.find((clause: { id: string }) => clause.id === 'CHK-8').classes, chk8.classes);
+});
+
+test('a scenario class a test names is exercised once the test reached its judgement, skipped with the reason of its skip, and not reached otherwise', () => {
+  const test = { annotations: [{ type: classAnnotation, description: 'PAGE-1: layout web' }] };
+  const noSkip = { annotations: [] };
+  assert.deepEqual(declaredClasses(test, 'passed', true, noSkip), [{ clause: 'PAGE-1', name: 'layout web', skipped: null }]);
+  assert.deepEqual(declaredClasses(test, 'failed', true, noSkip), [{ clause: 'PAGE-1', name: 'layout web', skipped: null }]);
+  assert.deepEqual(declaredClasses(test, 'failed', false, noSkip), []);
+  assert.deepEqual(declaredClasses(test, 'skipped', false, { annotations: [{ type: 'skip', description: 'no browser' }] }), [
+    { clause: 'PAGE-1', name: 'layout web', skipped: 'no browser' },
+  ]);
 });
