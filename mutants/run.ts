@@ -12,6 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { chromium, type BrowserServer } from '@playwright/test';
 import { clauses } from '../src/core/clauses.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
@@ -29,7 +30,11 @@ import { startProxy, type RunningProxy, type Transform } from './proxy.ts';
 import { defaultRuns } from '../src/core/run-config.ts';
 
 const catalogueConfig = fileURLToPath(new URL('playwright.config.ts', import.meta.url));
-export const mutantSeed = 20240501;
+/**
+ * The catalogue's five seeds: its candidates take them in turn, so that each seed decides a fifth of
+ * the verdicts; test/catalogue/seeds.test.ts runs the sandbox and the seed-sensitive candidates on all five.
+ */
+export const catalogueSeeds = [1, 42, 20240501, 987_654_321, 2_147_483_647];
 /**
  * The profile's time-out for an event (a notification, a redirect), and how long the suite waits
  * where one must not happen: the sandbox behind the proxy answers within milliseconds.
@@ -74,6 +79,8 @@ export interface Candidate {
 export interface Outcome {
   name: string;
   clause: string | null;
+  /** The seed it ran with: `npm run mutants -- --seed N <name>` runs it again. */
+  seed: number;
   verdict: string;
   failedClauses: string[];
   /** Failed clauses the mutant may not disturb: the suite blamed a clause the fault does not break. */
@@ -88,11 +95,12 @@ export interface Outcome {
   reportDir: string | null;
 }
 
-export function candidates(): Candidate[] {
+/** Every candidate of the catalogue, each with its seed: the catalogue's seeds in turn, in the catalogue's order. */
+export function candidates(): (Candidate & { seed: number })[] {
   return [
     ...mutants.map(({ name, clause, disturbs = [], transform }) => ({ name, clause, disturbs, transform })),
     ...benignVariants.map(({ name, transform }) => ({ name, clause: null, disturbs: [], transform })),
-  ];
+  ].map((candidate, index) => ({ ...candidate, seed: catalogueSeeds[index % catalogueSeeds.length] }));
 }
 
 /** A candidate's target, running: its sandbox, the proxy in front of it, and its project's run config. */
@@ -104,9 +112,9 @@ interface Target {
   runConfigFile: string;
 }
 
-type SharedRunConfig = Omit<RunConfig, 'baseUrl' | 'runs' | 'outDir'>;
+type SharedRunConfig = Omit<RunConfig, 'baseUrl' | 'runs' | 'outDir' | 'seed'>;
 
-async function startTarget(candidate: Candidate, shared: SharedRunConfig, configDir: string): Promise<Target> {
+async function startTarget(candidate: Candidate & { seed: number }, shared: SharedRunConfig, configDir: string): Promise<Target> {
   const sandbox = await startSandbox({ port: 0, db: ':memory:', retryDelaysMs: [200, 200] });
   const proxy = await startProxy({ upstream: sandbox.url, transform: candidate.transform }).catch(async (error: unknown) => {
     await sandbox.close();
@@ -115,7 +123,7 @@ async function startTarget(candidate: Candidate, shared: SharedRunConfig, config
   const run: RunConfig = {
     ...shared,
     baseUrl: proxy.url,
-    seed: candidate.seed ?? shared.seed,
+    seed: candidate.seed,
     runs: candidate.runs ?? (candidate.clause ? mutantRuns : benignRuns),
     ...(candidate.clause && { modelRuns: mutantModelRuns }),
     outDir: mkdtempSync(join(tmpdir(), `mutant-${candidate.name}-`)),
@@ -168,14 +176,14 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
       targetKind: 'url',
       profile: { ...profile, timeouts: { ...profile.timeouts, eventMs: catalogueEventMs } },
       headers: { ...profile.headers, ...catalogueHeaders },
-      seed: options.seed ?? mutantSeed,
       strict: true,
       allowWrites: false,
       callbackHost: '127.0.0.1',
       publicCallbackUrl: null,
       chromium: browser && found.executablePath ? { ...found, wsEndpoint: browser.wsEndpoint() } : found,
     };
-    for (const candidate of list) targets.push(await startTarget(candidate, shared, configDir));
+    for (const candidate of list)
+      targets.push(await startTarget({ ...candidate, seed: options.seed ?? candidate.seed ?? catalogueSeeds[0] }, shared, configDir));
     // Benign variants first: they run every test, so they should not be the ones left at the end.
     const ordered = [...targets].sort((a, b) => Number(a.candidate.clause !== null) - Number(b.candidate.clause !== null));
     const manifest: ManifestEntry[] = ordered.map(({ candidate, run, runConfigFile }) => ({
@@ -255,6 +263,7 @@ function outcomeOf(
   return {
     name: candidate.name,
     clause: candidate.clause,
+    seed: run.seed,
     verdict: report.verdict,
     failedClauses,
     collateral,
@@ -269,11 +278,12 @@ export function formatMatrix(outcomes: Outcome[]): string {
   const rows = outcomes.map((outcome) => [
     outcome.name,
     outcome.clause ?? 'benign',
+    String(outcome.seed),
     outcome.verdict,
     outcome.failedClauses.join(' ') || '-',
     resultOf(outcome),
   ]);
-  const header = ['mutant', 'expected clause', 'verdict', 'clauses failed', 'result'];
+  const header = ['mutant', 'expected clause', 'seed', 'verdict', 'clauses failed', 'result'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) =>
     cells
@@ -299,11 +309,14 @@ export function summaryLine(outcomes: Outcome[]): string {
   return `mutants killed: ${count(ofKind(true))}, benign conformant: ${count(ofKind(false))}`;
 }
 
-async function main(names: string[]): Promise<void> {
+async function main(args: string[]): Promise<void> {
+  const { values, positionals: names } = parseArgs({ args, options: { seed: { type: 'string' } }, allowPositionals: true });
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && !Number.isSafeInteger(seed)) throw new Error(`--seed takes an integer, not ${values.seed}`);
   const list = candidates().filter((candidate) => names.length === 0 || names.includes(candidate.name));
   if (list.length === 0) throw new Error(`no mutant or variant named ${names.join(', ')}`);
   console.error(`mutants: ${list.length} candidates in one Playwright run…`);
-  const outcomes = await runCandidates(list);
+  const outcomes = await runCandidates(list, { seed });
   console.log(formatMatrix(outcomes));
   process.exitCode = outcomes.every((outcome) => outcome.asExpected) ? 0 : 1;
 }
