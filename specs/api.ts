@@ -187,13 +187,16 @@ export function createApi(
       // Playwright prints the failure and writes it into test-results: nothing secret may be in it.
       const safe = mask(found, secrets);
       problems.push(...safe);
-      if (safe.length > 0) hooks.beforeFailing();
+      // Playwright's expect records a step with a source-mapped stack: worth it only for a failure.
+      if (safe.length === 0) return;
+      hooks.beforeFailing();
       expect(safe, `departures from the reference:\n${describeProblems(safe)}`).toEqual([]);
     },
     require(found) {
       const safe = mask(found, secrets);
       problems.push(...safe);
-      if (safe.length > 0) hooks.beforeFailing();
+      if (safe.length === 0) return;
+      hooks.beforeFailing();
       expect(safe, `a step the test needs went wrong:\n${describeProblems(safe)}`).toEqual([]);
     },
     evidence() {

@@ -65,7 +65,7 @@ export function helpersUsable(run: RunConfig): boolean {
 
 /** Skips the running test, with the reason, where the target lacks what it needs. */
 export function requires(run: RunConfig, ...wanted: RunNeed[]): void {
-  for (const need of wanted) base.skip(lacks(run, need), needs[need].reason);
+  for (const need of wanted) if (lacks(run, need)) base.skip(true, needs[need].reason);
 }
 
 export interface Helpers {
