@@ -309,16 +309,43 @@ export function summaryLine(outcomes: Outcome[]): string {
   return `mutants killed: ${count(ofKind(true))}, benign conformant: ${count(ofKind(false))}`;
 }
 
+/** Each candidate once on every catalogue seed, named `name@seed`. */
+export function onEverySeed<T extends Candidate>(list: T[]): (T & { seed: number })[] {
+  return catalogueSeeds.flatMap((seed) => list.map((candidate) => ({ ...candidate, name: `${candidate.name}@${seed}`, seed })));
+}
+
+/** The candidates run by onEverySeed whose verdict or failed clauses differ with the seed, each with what each seed gave. */
+export function seedDisagreements(outcomes: Outcome[]): string[] {
+  const bySeed = new Map<string, Outcome[]>();
+  for (const outcome of outcomes) {
+    const name = outcome.name.slice(0, outcome.name.lastIndexOf('@'));
+    bySeed.set(name, [...(bySeed.get(name) ?? []), outcome]);
+  }
+  return [...bySeed]
+    .filter(([, mine]) => new Set(mine.map(verdictOf)).size > 1)
+    .map(([name, mine]) => `${name}: ${mine.map((outcome) => `seed ${outcome.seed} ${verdictOf(outcome)}`).join('; ')}`);
+}
+
+const verdictOf = (outcome: Outcome) => `${outcome.verdict} (${outcome.failedClauses.join(' ') || 'no clause failed'})`;
+
 async function main(args: string[]): Promise<void> {
-  const { values, positionals: names } = parseArgs({ args, options: { seed: { type: 'string' } }, allowPositionals: true });
+  const { values, positionals: names } = parseArgs({
+    args,
+    options: { seed: { type: 'string' }, 'all-seeds': { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new Error(`--seed takes an integer, not ${values.seed}`);
-  const list = candidates().filter((candidate) => names.length === 0 || names.includes(candidate.name));
-  if (list.length === 0) throw new Error(`no mutant or variant named ${names.join(', ')}`);
+  if (seed !== undefined && values['all-seeds']) throw new Error('--seed and --all-seeds exclude each other');
+  const chosen = candidates().filter((candidate) => names.length === 0 || names.includes(candidate.name));
+  if (chosen.length === 0) throw new Error(`no mutant or variant named ${names.join(', ')}`);
+  const list = values['all-seeds'] ? onEverySeed(chosen) : chosen;
   console.error(`mutants: ${list.length} candidates in one Playwright run…`);
   const outcomes = await runCandidates(list, { seed });
   console.log(formatMatrix(outcomes));
-  process.exitCode = outcomes.every((outcome) => outcome.asExpected) ? 0 : 1;
+  const disagreements = values['all-seeds'] ? seedDisagreements(outcomes) : [];
+  for (const line of disagreements) console.log(`differs with the seed: ${line}`);
+  process.exitCode = outcomes.every((outcome) => outcome.asExpected) && disagreements.length === 0 ? 0 : 1;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

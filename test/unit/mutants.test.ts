@@ -1,6 +1,6 @@
 /**
  * The mutant proxy and its catalogue, against a stub upstream (fast, no sandbox needed); the whole
- * catalogue runs end to end against the real sandbox in e2e/mutant-catalogue.test.ts.
+ * catalogue runs end to end against the real sandbox in catalogue/mutant-catalogue.test.ts.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -11,6 +11,7 @@ import { clauses } from '../../src/core/clauses.ts';
 import { benignVariants, mutants } from '../../mutants/catalogue.ts';
 import { atPlusOneHour } from '../../mutants/edits.ts';
 import { routeOf, startProxy, type RunningProxy, type Transform } from '../../mutants/proxy.ts';
+import { catalogueSeeds, onEverySeed, seedDisagreements, type Outcome } from '../../mutants/run.ts';
 
 interface Received {
   method: string;
@@ -491,4 +492,31 @@ describe('the catalogue', () => {
       [],
     );
   });
+});
+
+test('--all-seeds names each candidate once per seed, and a verdict or a failed clause that changes with the seed is a disagreement', () => {
+  const list = onEverySeed([{ name: 'm', clause: 'REF-2', disturbs: [], transform: {} }]);
+  assert.deepEqual(
+    list.map(({ name, seed }) => [name, seed]),
+    catalogueSeeds.map((seed) => [`m@${seed}`, seed]),
+  );
+  const outcome = (name: string, seed: number, failedClauses: string[]): Outcome => ({
+    name: `${name}@${seed}`,
+    clause: 'REF-2',
+    seed,
+    verdict: failedClauses.length > 0 ? 'non-conformant' : 'conformant',
+    failedClauses,
+    collateral: [],
+    effects: 1,
+    asExpected: failedClauses.includes('REF-2'),
+    problem: null,
+    reportDir: null,
+  });
+  const steady = [1, 42].map((seed) => outcome('steady', seed, ['REF-2']));
+  const flipping = [outcome('flipping', 1, ['REF-2']), outcome('flipping', 42, [])];
+  const moved = [outcome('moved', 1, ['REF-2']), outcome('moved', 42, ['REF-2', 'REF-5'])];
+  assert.deepEqual(seedDisagreements([...steady, ...flipping, ...moved]), [
+    'flipping: seed 1 non-conformant (REF-2); seed 42 conformant (no clause failed)',
+    'moved: seed 1 non-conformant (REF-2); seed 42 non-conformant (REF-2 REF-5)',
+  ]);
 });
