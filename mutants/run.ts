@@ -314,14 +314,19 @@ export function onEverySeed<T extends Candidate>(list: T[]): (T & { seed: number
   return catalogueSeeds.flatMap((seed) => list.map((candidate) => ({ ...candidate, name: `${candidate.name}@${seed}`, seed })));
 }
 
-/** The candidates run by onEverySeed whose verdict or failed clauses differ with the seed, each with what each seed gave. */
-export function seedDisagreements(outcomes: Outcome[]): string[] {
-  const bySeed = new Map<string, Outcome[]>();
+/** The outcomes of candidates run by onEverySeed, by the candidate's own name (without its `@seed`). */
+export function outcomesByCandidate(outcomes: Outcome[]): Map<string, Outcome[]> {
+  const byCandidate = new Map<string, Outcome[]>();
   for (const outcome of outcomes) {
     const name = outcome.name.slice(0, outcome.name.lastIndexOf('@'));
-    bySeed.set(name, [...(bySeed.get(name) ?? []), outcome]);
+    byCandidate.set(name, [...(byCandidate.get(name) ?? []), outcome]);
   }
-  return [...bySeed]
+  return byCandidate;
+}
+
+/** The candidates run by onEverySeed whose verdict or failed clauses differ with the seed, each with what each seed gave. */
+export function seedDisagreements(outcomes: Outcome[]): string[] {
+  return [...outcomesByCandidate(outcomes)]
     .filter(([, mine]) => new Set(mine.map(verdictOf)).size > 1)
     .map(([name, mine]) => `${name}: ${mine.map((outcome) => `seed ${outcome.seed} ${verdictOf(outcome)}`).join('; ')}`);
 }

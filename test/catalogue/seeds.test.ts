@@ -9,7 +9,16 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { candidates, formatMatrix, onEverySeed, runCandidates, seedDisagreements, type Candidate } from '../../mutants/run.ts';
+import {
+  candidates,
+  catalogueSeeds as seeds,
+  formatMatrix,
+  onEverySeed,
+  outcomesByCandidate,
+  runCandidates,
+  seedDisagreements,
+  type Candidate,
+} from '../../mutants/run.ts';
 
 const runs = 10;
 /** The clauses of the candidates below: the sandbox is run with --grep of all of them. */
@@ -35,9 +44,11 @@ test('five seeds give the same verdict and the same failed clauses on the sandbo
   const outcomes = await runCandidates(onEverySeed(targets).map((target) => ({ ...target, runs })));
   const matrix = formatMatrix(outcomes);
   assert.deepEqual(seedDisagreements(outcomes), [], matrix);
+  const byCandidate = outcomesByCandidate(outcomes);
   for (const target of targets) {
     const killed = mutantNames.includes(target.name);
-    const mine = outcomes.filter((outcome) => outcome.name.startsWith(`${target.name}@`));
+    const mine = byCandidate.get(target.name) ?? [];
+    assert.equal(mine.length, seeds.length, `${target.name} ran on every seed:\n${matrix}`);
     assert.ok(
       mine.every((outcome) => (killed ? outcome.asExpected : outcome.verdict === 'conformant')),
       `${target.name}:\n${matrix}`,
