@@ -60,6 +60,17 @@ export async function startTarget(options: RunOptions, profile: Profile, logDir:
  * The project's own Prism (5.14.2) unless another's script is named (the test that watches newer ones).
  */
 export async function startPrism(profile: Profile, logDir: string, prismScript = toolPath('@stoplight/prism-cli', 'prism')): Promise<Target> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startPrismOnce(profile, logDir, prismScript);
+    } catch (error) {
+      // The port was free when chosen; another process may bind it before Prism does.
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startPrismOnce(profile: Profile, logDir: string, prismScript: string): Promise<Target> {
   const port = await freePort();
   const prism = spawnGroup(process.execPath, [prismScript, 'mock', '-h', '127.0.0.1', '-p', String(port), `${packageDir}schemas/generated/openapi.json`], {
     cwd: packageDir,
