@@ -93,6 +93,34 @@ const laterReferenceClosesWindows: Transform = {
   },
 };
 
+/** A reference created while a webhook was set is notified there even after the webhook moved to another address. */
+const webhookFixedAtCreation: Transform = {
+  response(response, request, proxy) {
+    const id = (response.json as Json)?.data?.id;
+    if (request.route === 'createReference' && typeof id === 'string' && proxy.webhookUrl) proxy.memo.set(`webhookAt:${id}`, proxy.webhookUrl);
+  },
+  notification(delivery, proxy) {
+    const id = paymentOfDelivery(delivery.json);
+    const atCreation = id ? (proxy.memo.get(`webhookAt:${id}`) as string | undefined) : undefined;
+    if (delivery.channel !== 'webhook' || !atCreation || atCreation === delivery.to) return [delivery];
+    return [{ ...delivery, to: atCreation }];
+  },
+};
+
+/** A confirmation of a reference already confirmed is taken as a reversal: the payment reads pending again. */
+const secondConfirmationReverts: Transform = {
+  request(request, proxy) {
+    if (request.route === 'confirmPayment' && request.param && memoSet<string>(proxy, 'confirmed').has(request.param))
+      memoSet<string>(proxy, 'reverted').add(request.param);
+  },
+  response(response, request, proxy) {
+    const data = (response.json as Json)?.data;
+    if (request.route === 'confirmPayment' && request.param && response.status >= 200 && response.status <= 299)
+      memoSet<string>(proxy, 'confirmed').add(request.param);
+    if (request.route === 'getPayment' && data?.stateDetails && memoSet<string>(proxy, 'reverted').has(data.id)) data.stateDetails.state = 'pending';
+  },
+};
+
 export const mutants: Mutant[] = [
   {
     name: 'stored-method-leaks-to-earlier-payer',
@@ -126,6 +154,18 @@ export const mutants: Mutant[] = [
     description:
       'The hosted page stores the method where the customer declined the offer to store it (the pay helper honours the answer): only a payment on the page shows it.',
     transform: consentAlwaysOnPage,
+  },
+  {
+    name: 'webhook-fixed-at-creation',
+    clause: 'EVT-2',
+    description: 'A reference without callbackUrl created while a webhook was set is notified at that address even after the webhook moved to another.',
+    transform: webhookFixedAtCreation,
+  },
+  {
+    name: 'second-confirmation-reverts',
+    clause: 'REF-6',
+    description: 'Confirming a reference that is already confirmed is taken as a reversal: the payment reads pending again.',
+    transform: secondConfirmationReverts,
   },
   {
     name: 'later-reference-closes-windows',

@@ -5,7 +5,17 @@
  */
 import fc from 'fast-check';
 import { card, wallet } from '../generators/index.ts';
-import { Departure, finish, startModel, modelCommands, RemoveWebhook, SetWebhook, type Command, type World } from '../src/model/index.ts';
+import {
+  Departure,
+  finish,
+  startModel,
+  modelCommands,
+  RemoveWebhook,
+  SetWebhook,
+  type Command,
+  type DirectedSequence,
+  type World,
+} from '../src/model/index.ts';
 import type { PaidWith } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { helperClient, leftOut, type Api, type BrowserPages, type Property, type Receiver } from './fixtures.ts';
@@ -82,6 +92,12 @@ const pagesOf = (run: RunConfig, browserPages: BrowserPages): NonNullable<World[
   pay: (url, paid, storeConsent) => payOnNewPage(run, browserPages, url, paid, { storeConsent, whereOffered: true }),
 });
 
+/** The commands of directed sequences, their requests drawn from the run's seed, each draw its own. */
+export function directedOf(run: RunConfig, sequences: readonly DirectedSequence[]): Command[][] {
+  let draws = 0;
+  return sequences.map((sequence) => sequence.commands((arbitrary) => fc.sample(arbitrary, { seed: run.seed + draws++, numRuns: 1 })[0]));
+}
+
 interface ModelOptions {
   helpers: boolean;
   /** The run's pages where customers pay on the hosted page too. */
@@ -126,8 +142,8 @@ export async function runModel(run: RunConfig, api: Api, receiver: Receiver, pro
       const model = await startModel(world);
       try {
         const sequence = async (): Promise<typeof leftOut | void> => {
-          // Past the budget (the sequences run side by side, and those that move the webhook take turns), the rest are left out; a shrink runs them all.
-          if (Date.now() > deadline && started >= minimumModelRuns && !departed) return leftOut;
+          // Past the budget (the sequences run side by side, and those that move the webhook take turns), the random ones left are left out; a shrink runs them all.
+          if (Date.now() > deadline && started >= minimumModelRuns && !departed && !options.directed?.includes(commands as Command[])) return leftOut;
           started++;
           try {
             await fc.asyncModelRun(() => ({ model, real: world }), commands);

@@ -2,3 +2,4 @@
 export * from './state.ts';
 export * from './judge.ts';
 export * from './commands.ts';
+export * from './sequences.ts';

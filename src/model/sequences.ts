@@ -1,0 +1,133 @@
+/**
+ * The sequences the model runs on every run, before its random ones. A fault of interaction shows
+ * only in some order of operations (a payment after another customer's, a reference confirmed after
+ * later ones were created, the webhook set while a reference waits); each such order is a scenario
+ * class of generators/classes.ts, met here whatever the seed draws.
+ */
+import fc from 'fast-check';
+import { amount, checkoutVariants, utcOffset, type ScenarioClause, type scenarioClasses } from '../../generators/index.ts';
+import { Confirm, CreateCheckout, CreateReference, ListMethods, Pay, PayOnPage, RemoveWebhook, SetWebhook, type Command } from './commands.ts';
+
+type Draw = <T>(arbitrary: fc.Arbitrary<T>) => T;
+
+/** One scenario class of a clause, by its name in generators/classes.ts. */
+export type ScenarioClass = { [C in ScenarioClause]: { clause: C; name: (typeof scenarioClasses)[C][number] } }[ScenarioClause];
+
+export interface DirectedSequence {
+  title: string;
+  classes: ScenarioClass[];
+  /** Customers #0 and #1 are the two a sequence starts with; checkouts and references are counted from the newest. */
+  commands(draw: Draw): Command[];
+}
+
+const reference = (draw: Draw, window: 'long' | 'future', withCallback: boolean) =>
+  new CreateReference(window, withCallback, draw(amount()), draw(fc.tuple(utcOffset(), utcOffset())));
+
+/** Through the test helpers: what the model runs where the target has them. */
+export const helperSequences: DirectedSequence[] = [
+  {
+    title: 'two customers paying in turn, storing and not',
+    classes: [
+      { clause: 'TOK-1', name: 'a stored method, then a declined payment of its customer' },
+      { clause: 'TOK-2', name: 'consent given by one customer, then declined by the same' },
+      { clause: 'TOK-3', name: 'a declined payment of a customer who stored a method before' },
+      { clause: 'TOK-4', name: 'a payment without registration of a customer who stored a method before' },
+      { clause: 'TOK-6', name: 'two customers storing in turn' },
+    ],
+    commands: (draw) => [
+      new CreateCheckout('storeMethod', draw(checkoutVariants.storeMethod), 'CC', 0),
+      new Pay(0, 'success', false),
+      new CreateCheckout('storeWithConsent', draw(checkoutVariants.storeWithConsent), 'MW', 1),
+      new Pay(0, 'success', true),
+      new CreateCheckout('storeMethod', draw(checkoutVariants.storeMethod), 'CC', 0),
+      new Pay(0, 'failure', true),
+      new CreateCheckout('storeWithConsent', draw(checkoutVariants.storeWithConsent), 'CC', 1),
+      new Pay(0, 'success', false),
+      new CreateCheckout('withoutRegistration', draw(checkoutVariants.storeWithConsent), 'MW', 0),
+      new Pay(0, 'success', true),
+      new ListMethods(0),
+      new ListMethods(1),
+    ],
+  },
+  {
+    title: 'the webhook set and moved while references wait',
+    classes: [
+      { clause: 'EVT-1', name: 'created before a webhook was set, confirmed after' },
+      { clause: 'EVT-1', name: 'created while a webhook was set' },
+      { clause: 'EVT-2', name: 'created before the webhook was set, confirmed after' },
+      { clause: 'EVT-2', name: 'created while the webhook was set' },
+      { clause: 'EVT-2', name: 'created while one webhook was set, confirmed after it moved' },
+      { clause: 'EVT-4', name: 'left unpaid while other references were confirmed' },
+    ],
+    commands: (draw) => [
+      reference(draw, 'long', true),
+      reference(draw, 'long', true),
+      reference(draw, 'long', false),
+      new SetWebhook(),
+      reference(draw, 'long', true),
+      reference(draw, 'long', false),
+      reference(draw, 'long', false),
+      new Confirm(4, 'now'),
+      new Confirm(3, 'now'),
+      new Confirm(2, 'now'),
+      new Confirm(1, 'now'),
+      new SetWebhook(),
+      new Confirm(0, 'now'),
+    ],
+  },
+  {
+    // Apart from the sequence above: a notification on its way when the webhook changes may go to either address, or none.
+    title: 'the webhook removed while references wait',
+    classes: [{ clause: 'EVT-1', name: 'confirmed after the webhook was removed' }],
+    commands: (draw) => [
+      new SetWebhook(),
+      reference(draw, 'long', true),
+      reference(draw, 'long', false),
+      new RemoveWebhook(),
+      new Confirm(1, 'now'),
+      new Confirm(0, 'now'),
+    ],
+  },
+  {
+    title: 'the windows of several references side by side',
+    classes: [
+      { clause: 'REF-6', name: 'an older reference confirmed after later ones were created' },
+      { clause: 'REF-6', name: 'confirmed twice' },
+      { clause: 'REF-7', name: 'a window not yet open, beside open ones' },
+      { clause: 'REF-7', name: 'paid after its end, beside open ones' },
+    ],
+    commands: (draw) => [
+      reference(draw, 'long', true),
+      reference(draw, 'future', true),
+      reference(draw, 'long', false),
+      new Confirm(1, 'now'),
+      new Confirm(0, 'afterEnd'),
+      new Confirm(2, 'now'),
+      new Confirm(2, 'now'),
+    ],
+  },
+];
+
+/**
+ * On the hosted page: each class of a page payment once, for both customers: consent declined and
+ * given (TOK-2), createRegistration with a card and a wallet (TOK-1), no registration (TOK-4), then
+ * both lists, each of which must hold only its own customer's methods (TOK-6).
+ */
+export const pageSequence: DirectedSequence = {
+  title: 'every class of a page payment',
+  classes: [],
+  commands: (draw) => [
+    new CreateCheckout('storeWithConsent', draw(checkoutVariants.storeWithConsent), 'CC', 0),
+    new PayOnPage(0, false),
+    new CreateCheckout('storeWithConsent', draw(checkoutVariants.storeWithConsent), 'CC', 1),
+    new PayOnPage(0, true),
+    new CreateCheckout('storeMethod', draw(checkoutVariants.storeMethod), 'CC', 0),
+    new PayOnPage(0, false),
+    new CreateCheckout('storeMethod', draw(checkoutVariants.storeMethod), 'MW', 1),
+    new PayOnPage(0, true),
+    new CreateCheckout('withoutRegistration', draw(checkoutVariants.storeWithConsent), 'CC', 0),
+    new PayOnPage(0, true),
+    new ListMethods(0),
+    new ListMethods(1),
+  ],
+};
