@@ -304,7 +304,7 @@ for (let run = 1; run <= latencyRuns; run++) {
   console.log(`latency run ${run}: ${describeTimed(latency.seconds, latency.path)} (${latency.verdict}, ${describeLoad(latency)})`);
 }
 const measureMutants = existsSync(join(packageRoot, 'mutants/run.ts')) && !values['skip-mutants'];
-const mutantSet = measureMutants ? (await import('../mutants/run.ts')).candidates().length : 0;
+const mutantSet = measureMutants ? (await import('../mutants/run.ts')).catalogueAsTested().length : 0;
 if (measureMutants) {
   for (let run = 1; run <= mutantRuns; run++) {
     // Every candidate's project has one worker (mutants/playwright.config.ts): its tests are one chain.

@@ -27,12 +27,12 @@ import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { benignVariants, mutants } from './catalogue.ts';
 import { manifestEnv, type ManifestEntry } from './manifest.ts';
 import { startProxy, type RunningProxy, type Transform } from './proxy.ts';
-import { defaultRuns } from '../src/core/run-config.ts';
 
 const catalogueConfig = fileURLToPath(new URL('playwright.config.ts', import.meta.url));
 /**
- * The catalogue's five seeds: its candidates take them in turn, so that each seed decides a fifth of
- * the verdicts; test/catalogue/seeds.test.ts runs the sandbox and the seed-sensitive candidates on all five.
+ * The catalogue's five seeds. `npm test` runs every mutant on each (its verdict and failed clauses
+ * must agree) and each benign variant on one, the seeds taken in turn; test/catalogue/seeds.test.ts
+ * runs the sandbox on all five.
  */
 export const catalogueSeeds = [1, 42, 20240501, 987_654_321, 2_147_483_647];
 /**
@@ -41,28 +41,19 @@ export const catalogueSeeds = [1, 42, 20240501, 987_654_321, 2_147_483_647];
  */
 export const catalogueEventMs = 3000;
 /**
- * fast-check cases per property. A mutant runs only the few tests of its own clause, so cases cost
- * little there, and some faults show only by chance: the sandbox draws its references at random, so
- * reference-leading-zeros-dropped shows only on the one reference in ten that starts with 0, and
- * survives a run with probability 0.9^cases (7 % at 25 cases; 0.003 % at the default 100). A
- * benign variant runs every test and has no fault to show: every one is conformant with 10 cases,
- * and more would only cost time.
+ * fast-check cases per property, for every candidate: every run exercises every input class of every
+ * clause (generators/classes.ts) and the model's directed sequences, so the draws only come on top,
+ * and a mutant that needs more than 10 of them to be killed on each of five seeds is a class missing.
+ * The model of the whole service keeps its default number of random sequences, for the same reason.
  */
-export const mutantRuns = defaultRuns;
-export const benignRuns = 10;
+export const candidateRuns = 10;
 /**
  * The credentials every candidate is called with, as a partner's run would carry them: the sandbox
  * ignores them, and a variant that refuses calls without them (SEC-1) gets them.
  */
 const catalogueHeaders = { authorization: `Basic ${Buffer.from('catalogue:sandbox-private-key').toString('base64')}` };
-/**
- * Command sequences of the model of the whole service (specs/model.spec.ts), for a mutant: a fault
- * of interactions shows only in a sequence that happens to meet it. A benign variant keeps the
- * run's default.
- */
-export const mutantModelRuns = 30;
-// Within the 35 minutes test/catalogue/mutant-catalogue.test.ts allows, so that a run this slow still ends with the matrix.
-const catalogueTimeoutMs = 30 * 60_000;
+// Within the 65 minutes test/catalogue/mutant-catalogue.test.ts allows, so that a run this slow still ends with the matrix.
+const catalogueTimeoutMs = 60 * 60_000;
 
 export interface Candidate {
   name: string;
@@ -71,7 +62,7 @@ export interface Candidate {
   /** Other clauses the mutant's fault legitimately breaks too; any other that fails is collateral blame. */
   disturbs: string[];
   transform: Transform;
-  /** This candidate's own seed and cases per property (test/catalogue/seeds.test.ts runs one target with several). */
+  /** This candidate's own seed and cases per property (--seed, --all-seeds, --runs). */
   seed?: number;
   runs?: number;
 }
@@ -103,6 +94,12 @@ export function candidates(): (Candidate & { seed: number })[] {
   ].map((candidate, index) => ({ ...candidate, seed: catalogueSeeds[index % catalogueSeeds.length] }));
 }
 
+/** The catalogue as `npm test` runs it: each mutant on every seed, each benign variant on its own. */
+export function catalogueAsTested(): (Candidate & { seed: number })[] {
+  const all = candidates();
+  return [...all.filter((candidate) => candidate.clause === null), ...onEverySeed(all.filter((candidate) => candidate.clause !== null))];
+}
+
 /** A candidate's target, running: its sandbox, the proxy in front of it, and its project's run config. */
 interface Target {
   candidate: Candidate;
@@ -124,8 +121,7 @@ async function startTarget(candidate: Candidate & { seed: number }, shared: Shar
     ...shared,
     baseUrl: proxy.url,
     seed: candidate.seed,
-    runs: candidate.runs ?? (candidate.clause ? mutantRuns : benignRuns),
-    ...(candidate.clause && { modelRuns: mutantModelRuns }),
+    runs: candidate.runs ?? candidateRuns,
     outDir: mkdtempSync(join(tmpdir(), `mutant-${candidate.name}-`)),
   };
   const runConfigFile = join(configDir, `${candidate.name}.json`);
@@ -314,11 +310,13 @@ export function onEverySeed<T extends Candidate>(list: T[]): (T & { seed: number
   return catalogueSeeds.flatMap((seed) => list.map((candidate) => ({ ...candidate, name: `${candidate.name}@${seed}`, seed })));
 }
 
-/** The outcomes of candidates run by onEverySeed, by the candidate's own name (without its `@seed`). */
+/** The outcomes of candidates run by onEverySeed, by the candidate's own name (without its `@seed`); the others are left out. */
 export function outcomesByCandidate(outcomes: Outcome[]): Map<string, Outcome[]> {
   const byCandidate = new Map<string, Outcome[]>();
   for (const outcome of outcomes) {
-    const name = outcome.name.slice(0, outcome.name.lastIndexOf('@'));
+    const at = outcome.name.lastIndexOf('@');
+    if (at < 0) continue;
+    const name = outcome.name.slice(0, at);
     byCandidate.set(name, [...(byCandidate.get(name) ?? []), outcome]);
   }
   return byCandidate;
@@ -336,19 +334,22 @@ const verdictOf = (outcome: Outcome) => `${outcome.verdict} (${outcome.failedCla
 async function main(args: string[]): Promise<void> {
   const { values, positionals: names } = parseArgs({
     args,
-    options: { seed: { type: 'string' }, 'all-seeds': { type: 'boolean', default: false } },
+    options: { seed: { type: 'string' }, 'all-seeds': { type: 'boolean', default: false }, runs: { type: 'string' } },
     allowPositionals: true,
   });
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && !Number.isSafeInteger(seed)) throw new Error(`--seed takes an integer, not ${values.seed}`);
   if (seed !== undefined && values['all-seeds']) throw new Error('--seed and --all-seeds exclude each other');
+  const runs = values.runs === undefined ? undefined : Number(values.runs);
+  if (runs !== undefined && !(Number.isSafeInteger(runs) && runs > 0)) throw new Error(`--runs takes a positive integer, not ${values.runs}`);
   const chosen = candidates().filter((candidate) => names.length === 0 || names.includes(candidate.name));
   if (chosen.length === 0) throw new Error(`no mutant or variant named ${names.join(', ')}`);
-  const list = values['all-seeds'] ? onEverySeed(chosen) : chosen;
+  const seeded = values['all-seeds'] ? onEverySeed(chosen) : names.length === 0 && seed === undefined ? catalogueAsTested() : chosen;
+  const list = seeded.map((candidate) => (runs === undefined ? candidate : { ...candidate, runs }));
   console.error(`mutants: ${list.length} candidates in one Playwright run…`);
   const outcomes = await runCandidates(list, { seed });
   console.log(formatMatrix(outcomes));
-  const disagreements = values['all-seeds'] ? seedDisagreements(outcomes) : [];
+  const disagreements = seedDisagreements(outcomes);
   for (const line of disagreements) console.log(`differs with the seed: ${line}`);
   process.exitCode = outcomes.every((outcome) => outcome.asExpected) && disagreements.length === 0 ? 0 : 1;
 }

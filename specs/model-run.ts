@@ -77,7 +77,7 @@ function meansOf(run: RunConfig, share: MeansShare): World['payWith'] {
     return from[used % from.length];
   };
 }
-/** Unique last digits for every payment of both model tests of a run (the helper model's: more than a mutant's 30 sequences make). */
+/** Unique last digits for every payment of both model tests of a run (the helper model's: more than 30 sequences make). */
 const meansPerRun = 600;
 /**
  * Each model test's part of the means: the two run side by side, and a target that leaks one
