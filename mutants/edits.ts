@@ -33,7 +33,8 @@ export function listsOthersMethods(
   };
 }
 
-const succeeded = (response: ProxyResponse) => response.status >= 200 && response.status < 300;
+/** A 2xx answer. */
+export const succeeded = (response: ProxyResponse) => response.status >= 200 && response.status < 300;
 
 /** Edits the request body of one operation before it is forwarded. */
 export function editRequest(route: Route, edit: (body: Json, proxy: ProxyContext, request: ProxyRequest) => void): Transform {

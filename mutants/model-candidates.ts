@@ -4,7 +4,7 @@
  * while references wait, a payment after another. And the freedoms the model must allow.
  */
 import { randomUUID } from 'node:crypto';
-import { answer, consentAlwaysOnPage, editData, memoSet, type Json } from './edits.ts';
+import { answer, consentAlwaysOnPage, editData, memoSet, succeeded, type Json } from './edits.ts';
 import type { ProxyContext, ProxyRequest, Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 
@@ -54,7 +54,7 @@ const notifiesAnother: Transform = {
     if (request.route === 'confirmPayment' && request.param) memoSet<string>(proxy, 'tried').add(request.param);
   },
   async response(response, request, proxy) {
-    if (request.route !== 'confirmPayment' || response.status < 200 || response.status > 299) return;
+    if (request.route !== 'confirmPayment' || !succeeded(response)) return;
     const tried = memoSet<string>(proxy, 'tried');
     const other = [...proxy.payments.values()].reverse().find((payment) => !tried.has(payment.id));
     const to = other?.callbackUrl ?? proxy.webhookUrl;
@@ -115,8 +115,7 @@ const secondConfirmationReverts: Transform = {
   },
   response(response, request, proxy) {
     const data = (response.json as Json)?.data;
-    if (request.route === 'confirmPayment' && request.param && response.status >= 200 && response.status <= 299)
-      memoSet<string>(proxy, 'confirmed').add(request.param);
+    if (request.route === 'confirmPayment' && request.param && succeeded(response)) memoSet<string>(proxy, 'confirmed').add(request.param);
     if (request.route === 'getPayment' && data?.stateDetails && memoSet<string>(proxy, 'reverted').has(data.id)) data.stateDetails.state = 'pending';
   },
 };

@@ -4,10 +4,10 @@
  * page payment costs Chromium's CPU, so one directed sequence (every class of a page payment, on
  * every run) and a random one, in the browser's workers.
  */
-import { pageSequence } from '../src/model/index.ts';
+import { directedCommands, pageSequence } from '../src/model/index.ts';
 import { needs } from '../src/core/needs.ts';
 import { helpersUsable, requires, tags, test } from './fixtures.ts';
-import { directedOf, modelTimeoutMs, runModel } from './model-run.ts';
+import { modelTimeoutMs, runModel } from './model-run.ts';
 
 /** Random sequences of this spec, whatever --model-runs says (that sets the helper model's): each page payment takes about a second. */
 const pageModelRuns = 1;
@@ -26,7 +26,7 @@ test.describe('a model of the whole service, paying on the hosted page', () => {
         helpers: helpersUsable(run),
         browserPages,
         runs: pageModelRuns,
-        directed: directedOf(run, [pageSequence]),
+        directed: directedCommands([pageSequence], run.seed),
       });
     },
   );

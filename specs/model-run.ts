@@ -5,17 +5,7 @@
  */
 import fc from 'fast-check';
 import { card, wallet } from '../generators/index.ts';
-import {
-  Departure,
-  finish,
-  startModel,
-  modelCommands,
-  RemoveWebhook,
-  SetWebhook,
-  type Command,
-  type DirectedSequence,
-  type World,
-} from '../src/model/index.ts';
+import { Departure, finish, startModel, modelCommands, RemoveWebhook, SetWebhook, type Command, type World } from '../src/model/index.ts';
 import type { PaidWith } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { helperClient, leftOut, type Api, type BrowserPages, type Property, type Receiver } from './fixtures.ts';
@@ -91,12 +81,6 @@ type MeansShare = keyof typeof meansShares;
 const pagesOf = (run: RunConfig, browserPages: BrowserPages): NonNullable<World['pages']> => ({
   pay: (url, paid, storeConsent) => payOnNewPage(run, browserPages, url, paid, { storeConsent, whereOffered: true }),
 });
-
-/** The commands of directed sequences, their requests drawn from the run's seed, each draw its own. */
-export function directedOf(run: RunConfig, sequences: readonly DirectedSequence[]): Command[][] {
-  let draws = 0;
-  return sequences.map((sequence) => sequence.commands((arbitrary) => fc.sample(arbitrary, { seed: run.seed + draws++, numRuns: 1 })[0]));
-}
 
 interface ModelOptions {
   helpers: boolean;

@@ -7,9 +7,9 @@
  * fast-check to the shortest sequence that shows it, and that sequence, replayed, is the evidence.
  * Paying on the hosted page too: model-pages.spec.ts.
  */
-import { helperCommands, helperSequences } from '../src/model/index.ts';
+import { directedCommands, helperCommands, helperSequences } from '../src/model/index.ts';
 import { exercises, helpersUsable, requires, tags, test } from './fixtures.ts';
-import { defaultModelRuns, directedOf, modelTimeoutMs, runModel } from './model-run.ts';
+import { defaultModelRuns, modelTimeoutMs, runModel } from './model-run.ts';
 
 test.describe('a model of the whole service', () => {
   test(
@@ -22,7 +22,7 @@ test.describe('a model of the whole service', () => {
       void interbank;
       const runs = run.modelRuns ?? defaultModelRuns;
       test.setTimeout(modelTimeoutMs(runs + helperSequences.length));
-      await runModel(run, api, receiver, property, { helpers: true, runs, directed: directedOf(run, helperSequences) });
+      await runModel(run, api, receiver, property, { helpers: true, runs, directed: directedCommands(helperSequences, run.seed) });
     },
   );
 

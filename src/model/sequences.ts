@@ -20,6 +20,12 @@ export interface DirectedSequence {
   commands(draw: Draw): Command[];
 }
 
+/** The commands of directed sequences, their requests drawn from the seed, each draw with a seed of its own. */
+export function directedCommands(sequences: readonly DirectedSequence[], seed: number): Command[][] {
+  let draws = 0;
+  return sequences.map((sequence) => sequence.commands((arbitrary) => fc.sample(arbitrary, { seed: seed + draws++, numRuns: 1 })[0]));
+}
+
 const reference = (draw: Draw, window: 'long' | 'future', withCallback: boolean) =>
   new CreateReference(window, withCallback, draw(amount()), draw(fc.tuple(utcOffset(), utcOffset())));
 

@@ -17,6 +17,7 @@ import { recordedBody } from '../../src/core/http.ts';
 import {
   CreateCheckout,
   Departure,
+  directedCommands,
   finish,
   helperSequences,
   ListMethods,
@@ -115,10 +116,7 @@ async function problemsOf(world: World, commands: fc.AsyncCommand<never, World>[
 const storing = (): CheckoutRequest => fc.sample(checkoutVariants.storeMethod, { seed: 2, numRuns: 1 })[0];
 const consenting = (): CheckoutRequest => fc.sample(checkoutVariants.storeWithConsent, { seed: 3, numRuns: 1 })[0];
 const allSequences = [...helperSequences, pageSequence];
-const commandsOf = (sequence: DirectedSequence) => {
-  let draws = 0;
-  return sequence.commands((arbitrary) => fc.sample(arbitrary, { seed: 1 + draws++, numRuns: 1 })[0]) as fc.AsyncCommand<never, World>[];
-};
+const commandsOf = (sequence: DirectedSequence) => directedCommands([sequence], 1)[0] as fc.AsyncCommand<never, World>[];
 
 describe('the model of the whole service', { concurrency: true }, () => {
   const page = { offersConsent: true };
