@@ -21,7 +21,7 @@ import { capped, createApi, type Api } from './api.ts';
 import { createPacer, defaultConcurrentRequests, inParallel, type Pacer } from './pace.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 
-export { waitsOutEventMs } from './pools.ts';
+export { lastsEventMs, waitsOutEventMs } from './pools.ts';
 
 export { expect };
 export type { Receiver, ReceivedRequest } from './receiver.ts';

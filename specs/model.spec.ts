@@ -8,10 +8,10 @@
  * Paying on the hosted page too: model-pages.spec.ts.
  */
 import { directedCommands, helperCommands, helperSequences } from '../src/model/index.ts';
-import { exercises, helpersUsable, requires, tags, test } from './fixtures.ts';
+import { exercises, helpersUsable, lastsEventMs, requires, tags, test } from './fixtures.ts';
 import { defaultModelRuns, modelTimeoutMs, runModel } from './model-run.ts';
 
-test.describe('a model of the whole service', () => {
+test.describe('a model of the whole service', { tag: lastsEventMs }, () => {
   test(
     'random sequences of every operation, judged step by step against the model',
     {
