@@ -90,9 +90,9 @@ test.describe('notifications to callbackUrl', () => {
 });
 
 // The webhook is global to the target: these tests set it, one after the other, in one worker (one
-// failing does not skip the others), which
-// waits out eventMs once (an unpaid reference's), first, so that the model's sequences that move the
-// webhook (model.spec.ts, started beside it) take their turns after it rather than before each test.
+// failing does not skip the others). The first waits out eventMs (an unpaid reference's), so that the
+// model's sequences that move the webhook (model.spec.ts, started beside it) take their turns after
+// that window rather than between the tests.
 test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
   test.describe.configure({ mode: 'default' });
 
