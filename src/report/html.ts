@@ -4,6 +4,7 @@ import { describeWaiver } from './baseline.ts';
 import { failuresFirst, skippedUnder, type Report, type ReportClause, type ReportTest } from './report.ts';
 import { describeClassCount, type ClauseClasses } from './classes.ts';
 import { loadClauseIndex, type ClauseIndexEntry } from './clause-index.ts';
+import { clauseFamilies, gridStatuses } from './grid.ts';
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -35,6 +36,7 @@ export function renderHtml(report: Report): string {
 <body>
 <p class="coverage${report.coverage.partial ? ' partial' : ''}">${escapeHtml(report.coverage.statement)}</p>
 <h1>checkout-conformance: <span class="status ${report.verdict}">${report.verdict}</span></h1>
+${clauseGrid(report.clauses)}
 ${report.reason ? `<p class="reason">${escapeHtml(report.reason)}</p>` : ''}
 <dl>
 <dt>Target</dt><dd>${escapeHtml(report.target.baseUrl)} (${escapeHtml(report.target.kind)}, profile ${escapeHtml(report.target.profile)})</dd>
@@ -72,9 +74,25 @@ function clauseRow(clause: ReportClause, seed: number, proof: ClauseIndexEntry |
   const tests = clause.tests.length
     ? `<details${open}><summary>${clause.tests.length} test${clause.tests.length === 1 ? '' : 's'}${skipped ? `, ${skipped.replace(/ of \d+ tests?/, '')}` : ''}</summary>${clause.tests.map((test) => testBlock(test, seed)).join('')}</details>`
     : '';
-  return `<tr data-status="${clause.status}" data-level="${clause.level}">
+  return `<tr id="${escapeHtml(clause.id)}" data-status="${clause.status}" data-level="${clause.level}">
 <td>${escapeHtml(clause.id)}</td><td>${clause.level}</td><td><span class="status ${clause.status}">${clause.status}</span>${skipped ? `<br><small class="skipped-under">${skipped}</small>` : ''}</td>
 <td><p>${inlineMarkdown(clause.statement)}</p>${waiver}${classesBlock(clause.classes)}${tests}${proofBlock(proof)}</td></tr>`;
+}
+
+/** The clauses at a glance, before any words: one row per family, a cell per clause named and coloured by its status, linking to its row below. */
+function clauseGrid(clauses: readonly ReportClause[]): string {
+  const families = clauseFamilies(clauses);
+  const columns = Math.max(...families.map((family) => family.clauses.length));
+  const cell = (clause: ReportClause) =>
+    `<a class="cell ${clause.status}" href="#${escapeHtml(clause.id)}" title="${escapeHtml(`${clause.id} (${clause.level}): ${clause.status}`)}">${escapeHtml(clause.id)}<small>${clause.status}</small></a>`;
+  const rows = families.map(({ name, clauses: members }) => `<span class="family">${escapeHtml(name)}</span>${members.map(cell).join('')}`);
+  const legend = gridStatuses.map(
+    (status) => `<li><span class="swatch ${status}"></span>${status} ${clauses.filter((clause) => clause.status === status).length}</li>`,
+  );
+  return `<nav class="grid" aria-label="Clauses by family and status" style="grid-template-columns: max-content repeat(${columns}, minmax(0, 1fr))">
+${rows.join('\n')}
+</nav>
+<ul class="legend">${legend.join('')}</ul>`;
 }
 
 /** The clause index's entry (docs/clause-index.md): the checks, tests and mutants that prove the clause. */
@@ -153,6 +171,16 @@ pre { background: #f6f6f6; padding: .5em; overflow-x: auto; white-space: pre-wra
 .test { border-left: 3px solid #ddd; padding-left: .8em; margin: .6em 0; }
 .test h3 { font-size: 1em; margin: .2em 0; }
 .exchange { display: grid; grid-template-columns: 1fr 1fr; gap: .5em; }
+.grid { display: grid; gap: 3px; margin: .8em 0 .4em; }
+.grid .family { grid-column: 1; align-self: center; font-weight: bold; padding-right: .6em; }
+.grid .cell { display: block; padding: .25em .4em; border: 1px solid #0002; border-radius: 3px; color: #222; font-weight: bold; text-decoration: none; white-space: nowrap; }
+.grid .cell small { display: block; font-weight: normal; }
+.grid .cell.failed { border: 2px solid #a33; }
+.grid .cell.warning { border: 2px solid #b37a00; }
+.grid .cell.untested, .swatch.untested { background: #fff; border-style: dashed; }
+.grid .cell:hover, .grid .cell:focus { outline: 2px solid #222; }
+.legend { display: flex; flex-wrap: wrap; gap: .3em 1.2em; list-style: none; padding: 0; margin: 0 0 1em; }
+.swatch { display: inline-block; width: 1em; height: 1em; border: 1px solid #0003; border-radius: 2px; margin-right: .3em; vertical-align: -.15em; }
 `;
 
 const filterScript = `

@@ -2,6 +2,7 @@
 import { describeWaiver } from './baseline.ts';
 import { skippedUnder, type Report } from './report.ts';
 import { describeClassCount } from './classes.ts';
+import { clauseFamilies, gridStatuses, statusSymbol } from './grid.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
@@ -11,6 +12,8 @@ export function renderSummary(report: Report): string {
     cell(report.coverage.statement),
     '',
     `## checkout-conformance: ${report.verdict}`,
+    '',
+    ...gridLines(report),
     '',
     ...(report.reason ? [`**${report.verdict === 'incomplete' ? 'Incomplete' : 'Stopped early'}:** ${cell(report.reason)}`, ''] : []),
     `Target ${report.target.baseUrl} (profile ${report.target.profile}), suite ${report.suite.version}, seed ${report.seed}${report.strict ? ', strict' : ''}${report.shard ? `, shard ${report.shard}` : ''}.`,
@@ -45,6 +48,22 @@ export function renderSummary(report: Report): string {
   }
   lines.push(...classLines(report));
   return fitted(lines);
+}
+
+/** Every clause as a symbol and its ID, one row per family, the n-th clause of each family in column n; a legend under it. */
+function gridLines(report: Report): string[] {
+  const families = clauseFamilies(report.clauses);
+  const width = Math.max(...families.map((family) => family.clauses.length));
+  const columns = Array.from({ length: width }, (_, n) => n);
+  return [
+    `| | ${columns.map((n) => n + 1).join(' | ')} |`,
+    `|---|${columns.map(() => '---|').join('')}`,
+    ...families.map(
+      ({ name, clauses }) => `| **${name}** | ${columns.map((n) => (clauses[n] ? `${statusSymbol[clauses[n].status]} ${clauses[n].id}` : '')).join(' | ')} |`,
+    ),
+    '',
+    gridStatuses.map((status) => `${statusSymbol[status]} ${status}`).join(' · '),
+  ];
 }
 
 /** A pull-request comment's limit (GitHub's is 65,536 characters), with room for what a CI step adds around it. */

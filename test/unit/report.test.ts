@@ -360,7 +360,7 @@ test('a failing stored-method check: HTML under 10,000 px tall in Chromium, fail
   );
   assert.ok(html.indexOf('data-status="failed"') < html.indexOf('data-status="passed"'));
   assert.ok(junit.indexOf('<failure') < junit.indexOf('classname="CHK-6"'));
-  assert.ok(summary.indexOf('| PML-5 |') > 0 && summary.indexOf('| PML-5 |') < summary.indexOf('CHK-6'));
+  assert.ok(summary.indexOf('| PML-5 |') > 0 && summary.indexOf('| PML-5 |') < summary.indexOf('- CHK-6'));
   // A clause that passed with a skipped test says so; the statement's Markdown is rendered.
   assert.match(summary, /CHK-6 passed, 1 of 2 tests skipped: target has no test helpers/);
   assert.match(html, /<small class="skipped-under">1 of 2 tests skipped<\/small>/);
