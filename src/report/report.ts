@@ -274,12 +274,28 @@ export function clauseStatus(level: ClauseLevel, tests: readonly Outcome[], stri
 
 /** One line that runs a clause again against the same target with the same seed. */
 export function replayCommand(context: RunContext, clauseId: string): string {
-  const args = ['npx', 'checkout-conformance', 'run'];
-  if (context.targetKind === 'prism') args.push('--target', 'prism');
-  if (context.targetKind === 'url') args.push('--base-url', context.baseUrl);
-  if (context.profilePath) args.push('--profile', context.profilePath);
-  args.push('--allow-partial', '--seed', String(context.seed));
+  const args = [...targetArgs(context.targetKind, context.baseUrl, context.profilePath), '--allow-partial', '--seed', String(context.seed)];
   if (context.runs !== defaultRuns) args.push('--runs', String(context.runs));
   args.push('--grep', clauseId);
-  return args.map(shellQuote).join(' ');
+  return commandLine(args);
 }
+
+/** One line that makes the whole run again: the same target, settings and seed. */
+export function runReplay(report: Pick<Report, 'target' | 'seed' | 'runs' | 'strict' | 'allowPartial' | 'grep' | 'shard'>): string {
+  const { kind, baseUrl, profilePath } = report.target;
+  const args = targetArgs(kind, baseUrl, profilePath);
+  if (report.strict) args.push('--strict');
+  if (report.allowPartial && kind !== 'prism') args.push('--allow-partial');
+  args.push('--seed', String(report.seed));
+  if (report.runs !== defaultRuns) args.push('--runs', String(report.runs));
+  if (report.grep) args.push('--grep', report.grep);
+  if (report.shard) args.push('--shard', report.shard);
+  return commandLine(args);
+}
+
+function targetArgs(kind: RunConfig['targetKind'], baseUrl: string, profilePath: string | null): string[] {
+  const args = kind === 'prism' ? ['--target', 'prism'] : kind === 'url' ? ['--base-url', baseUrl] : [];
+  return profilePath ? [...args, '--profile', profilePath] : args;
+}
+
+const commandLine = (runArgs: readonly string[]) => ['npx', 'checkout-conformance', 'run', ...runArgs].map(shellQuote).join(' ');

@@ -36,6 +36,8 @@ export interface RunOptions {
   shard: string | null;
   /** --keep-artifacts: keep the browser profile and Playwright's test-results, in a temporary folder. */
   keepArtifacts: boolean;
+  /** --sign: a file with the Ed25519 private key (PEM) that signs report.json. */
+  signKeyPath: string | null;
 }
 
 const defaultTimeoutMs = 20 * 60_000;
@@ -65,6 +67,8 @@ Run
   --baseline FILE              waivers of known failures (JSON: [{ "clause", "reason", "expires" }])
   --keep-artifacts             keep the browser profile and Playwright's test-results (in a temporary folder)
   --shard I/N                  run part I of N only; join the parts with "checkout-conformance merge"
+  --sign KEY                   sign report.json (which attests every other file) with the Ed25519
+                               private key in the PEM file KEY; checkout-conformance verify checks it
   --callback-host HOST         where the suite's notification receiver listens (default 127.0.0.1)
   --public-callback-url URL    the address the target must call to reach that receiver
 
@@ -101,6 +105,7 @@ export function parseRunOptions(args: string[]): RunOptions {
     baselinePath: values.baseline ?? null,
     shard: values.shard === undefined ? null : shardOf(values.shard),
     keepArtifacts: values['keep-artifacts'] ?? false,
+    signKeyPath: values.sign ?? null,
   };
 }
 
@@ -125,6 +130,7 @@ const runOptionTypes = {
   baseline: { type: 'string' },
   shard: { type: 'string' },
   'keep-artifacts': { type: 'boolean' },
+  sign: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 function shardOf(text: string): string {

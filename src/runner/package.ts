@@ -1,7 +1,8 @@
 /**
  * "checkout-conformance package DIR [--out FILE]": one .tar.gz of a run's report.html, report.json,
  * junit.xml and metadata.json (suite, seed, target, profile without secrets, times), to send to a
- * partner or attach to a certification request.
+ * partner or attach to a certification request. A signed report goes with its signature and every
+ * file report.json attests, so that "checkout-conformance verify" checks the unpacked archive.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -10,11 +11,13 @@ import { mask } from '../core/evidence.ts';
 import type { Profile, RunConfig } from '../core/run-config.ts';
 import { readReport } from './diff.ts';
 import type { Report } from '../report/report.ts';
+import { signatureFile, type AttestedReport } from '../report/attestation.ts';
 import { parseCommandArgs, UsageError, say } from '../core/command-line.ts';
 
 export const packageUsage = `Usage: checkout-conformance package DIR [--out FILE]
 
-Writes one archive (.tar.gz) of the report in DIR: report.html, report.json, junit.xml, metadata.json.
+Writes one archive (.tar.gz) of the report in DIR: report.html, report.json, junit.xml, metadata.json;
+for a report signed by run --sign, also report.json.sig and every file report.json attests.
   --out FILE    the archive (default DIR.tar.gz)`;
 
 export const packagedReportFiles = ['report.html', 'report.json', 'junit.xml'] as const;
@@ -27,13 +30,20 @@ export function packageCommand(args: string[]): number {
   if (missing.length > 0) throw new UsageError(`${dir} has no ${missing.join(', ')}: is it a report folder?`);
   const report = readReport(dir);
   const files = [
-    ...packagedReportFiles.map((name) => ({ name, content: readFileSync(join(dir, name)) })),
+    ...filesToPackage(dir, report).map((name) => ({ name, content: readFileSync(join(dir, name)) })),
     { name: 'metadata.json', content: Buffer.from(`${JSON.stringify(metadataOf(report, dir), null, 2)}\n`) },
   ];
   const out = resolve(values.out ?? `${dir.replace(/\/+$/, '')}.tar.gz`);
   writeFileSync(out, gzipSync(tar(files, new Date(report.finishedAt))));
   say(`package ${out}`);
   return 0;
+}
+
+/** The report files, and for a signed report its signature and the files it attests. */
+function filesToPackage(dir: string, report: Partial<AttestedReport>): string[] {
+  if (!existsSync(join(dir, signatureFile))) return [...packagedReportFiles];
+  const attested = Object.keys(report.attestation?.files ?? {}).filter((name) => existsSync(join(dir, name)));
+  return [...new Set([...packagedReportFiles, signatureFile, ...attested])];
 }
 
 /** What a partner needs to know about the run besides the report; no credential, no secret. */

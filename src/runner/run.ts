@@ -22,8 +22,10 @@ import { publishReport } from '../report/publish.ts';
 import { say } from '../core/command-line.ts';
 import { profileFor, startTarget, type Target } from './target.ts';
 import { reportDir } from '../report/write.ts';
+import { readPrivateKey } from '../report/attestation.ts';
 
 export async function runConformance(options: RunOptions): Promise<number> {
+  const signingKey = options.signKeyPath === null ? null : readPrivateKey('--sign', options.signKeyPath);
   const startedAt = new Date();
   const outDir = reportDir(options.outDir, startedAt);
   mkdirSync(outDir, { recursive: true });
@@ -99,7 +101,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
     failure,
     waivers,
   );
-  return publishReport(outDir, report, secretsOfRun(headers, profile));
+  return publishReport(outDir, report, secretsOfRun(headers, profile), signingKey);
 }
 
 /**
