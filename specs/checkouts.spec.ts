@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { anyValidCheckout, brokenCheckouts, checkoutClasses, checkoutVariants, notObjects, rowClassOf, variantTitles } from '../generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import {
-  checkCheckoutAnswer,
   checkCheckoutCreated,
   checkCheckoutUsable,
   checkCheckoutUrlOpens,
@@ -14,7 +13,7 @@ import {
   checkSuccess,
   checkVariantAccepted,
   checkoutOf,
-  freedomTaken,
+  judgeAnswer,
   paymentOf,
   type Exchange,
   type Opened,
@@ -34,8 +33,9 @@ async function open(url: string, timeoutMs: number): Promise<Opened> {
   }
 }
 
-/** A stateless mock answers its example whatever the layout asked, so CHK-5 is left to its own (skipped) test there. */
-const answerContext = (run: RunConfig) => ({ answersItsRequest: run.profile.capabilities.stateful });
+/** The suite sends with its own credentials; a stateless mock answers its example whatever the layout asked, so CHK-5 is left to its own (skipped) test there. */
+const known = (run: RunConfig) => ({ suiteCredentials: true, answersItsRequest: run.profile.capabilities.stateful });
+const checkoutProblems = (exchange: Exchange, run: RunConfig) => judgeAnswer('createCheckout', exchange, known(run)).problems;
 
 test.describe('creating checkouts', () => {
   for (const [variant, name] of Object.entries(variantTitles) as [keyof typeof checkoutVariants, string][]) {
@@ -43,7 +43,7 @@ test.describe('creating checkouts', () => {
       const customer = await someCustomer(run, api);
       await exerciseClasses(run, api, 'CHK-6', [rowClassOf(variant)], async (request) => {
         const exchange = await api.post('/checkouts', forCustomer(request, customer));
-        return [...checkVariantAccepted(exchange, { variant: name }), ...checkCheckoutCreated(exchange, answerContext(run))];
+        return [...checkVariantAccepted(exchange, { variant: name }), ...checkCheckoutCreated(exchange, known(run))];
       });
     });
   }
@@ -63,12 +63,13 @@ test.describe('creating checkouts', () => {
           const exchange = await api.post('/checkouts', forCustomer(request, customer));
           const refused = refusedWhereFree(exchange);
           if (refused) recordRefusal(exchange);
-          return refused ?? checkCheckoutAnswer(exchange, answerContext(run));
+          return refused ?? checkoutProblems(exchange, run);
         });
         await property(anyValidCheckout, async (request) => {
           const exchange = await api.post('/checkouts', forCustomer(request, customer));
-          if (freedomTaken(exchange)) recordRefusal(exchange);
-          return checkCheckoutAnswer(exchange, answerContext(run));
+          const verdict = judgeAnswer('createCheckout', exchange, known(run));
+          if (verdict.taken) recordRefusal(exchange);
+          return verdict.problems;
         });
       } finally {
         await observe.record('valid checkouts beyond the rows of 4.1 that the target refused', refusedBeyondRows);
@@ -103,14 +104,14 @@ test.describe('creating checkouts', () => {
     const customer = await someCustomer(run, api);
     await exerciseClasses(run, api, 'CHK-5', checkoutClasses['CHK-5'], async (request, inputClass) => {
       const exchange = await api.post('/checkouts', forCustomer(request, customer));
-      return refusedWhereFree(exchange) ?? checkCheckoutAnswer(exchange);
+      return refusedWhereFree(exchange) ?? checkoutProblems(exchange, run);
     });
     const defaultLayout = anyValidCheckout.filter((request) => request.page?.layout === 'default');
     await property(
       fc.oneof(checkoutVariants.embedMobile, defaultLayout),
       async (request) => {
         const exchange = await api.post('/checkouts', forCustomer(request, customer));
-        return checkCheckoutAnswer(exchange);
+        return checkoutProblems(exchange, run);
       },
       { runs: Math.min(run.runs, 25) },
     );

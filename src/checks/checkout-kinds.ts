@@ -137,24 +137,18 @@ export function classifyCheckout(request: unknown): CheckoutKind {
   return { kind: 'owed', why: `the row "${checkoutRows[walletRow!].title}" with paymentMethod.code MW, which section 1 and rule 3 name as storable` };
 }
 
-/** Where the target refused a checkout it was free to refuse: the freedom it took, for the record; else null. */
-export function freedomTaken(exchange: Exchange): { freedom: 'CHK-13' | 'SEC-2'; why: string } | null {
-  if (!isRefusal(exchange.response.status)) return null;
-  const kind = classifyCheckout(exchange.request.body);
-  return kind.kind === 'free' ? { freedom: kind.freedom, why: kind.why } : null;
-}
-
 /** CHK-6 of a row of 4.1 the target did not accept; nothing for any other checkout. */
 function checkRowAccepted(exchange: Exchange, kind: CheckoutKind): Problem[] {
   return kind.kind === 'row' ? checkVariantAccepted(exchange, { variant: checkoutRows[kind.row].title }) : [];
 }
 
 /**
- * The answer to any checkout, by its kind: a broken one refused (each rule it breaks), a refusal
- * only where the target was free to refuse, and an accepted one answered per 2.3 (CHK-1..5).
+ * The answer to any checkout, by its kind (classified here unless the caller did): a broken one
+ * refused (each rule it breaks), a refusal only where the target was free to refuse, and an accepted
+ * one answered per 2.3 (CHK-1..5).
  */
-export function checkCheckoutAnswer(exchange: Exchange, context: AnswerContext = {}): Problem[] {
-  const kind = classifyCheckout(exchange.request.body);
+export function checkCheckoutAnswer(exchange: Exchange, context: AnswerContext & { kind?: CheckoutKind } = {}): Problem[] {
+  const kind = context.kind ?? classifyCheckout(exchange.request.body);
   if (kind.kind === 'broken') return kind.rules.flatMap((rule) => checkRefused(exchange, rule));
   if (kind.kind === 'free' && isRefusal(exchange.response.status)) return [];
   return [...checkRowAccepted(exchange, kind), ...checkCheckoutCreated(exchange, context)];

@@ -3,8 +3,7 @@
  * The one registry of the judgement: every check, the clauses it can fail and what it is fed. The
  * INFO clauses have no check: they are observed, never judged.
  */
-import type { OperationName } from '../core/operations.ts';
-import { checkPaymentAnswer, checkReferenceAnswer, type Sent } from './answers.ts';
+import { checkPaymentAnswer, checkReferenceAnswer } from './answers.ts';
 import { checkCheckoutAnswer, checkCheckoutCreatedForUse } from './checkout-kinds.ts';
 import {
   checkCheckoutCreated,
@@ -36,7 +35,7 @@ import {
   checkOnlyStorableTypes,
   checkStoredMethods,
 } from './payment-methods.ts';
-import { checkSuccess, type Exchange, type Problem } from './problem.ts';
+import { checkSuccess, type Problem } from './problem.ts';
 import { checkConfirmed, checkDistinctReferences, checkNotConfirmed, checkPayment, checkPaymentEchoes, checkReferenceCreated } from './references.ts';
 import { checkRefused } from './refusal.ts';
 
@@ -62,19 +61,17 @@ export type Observation =
   /** Every request the receiver got in a window. */
   | 'received requests';
 
-/** The operations whose every answer a check can judge by itself, whoever sent the request. */
-export type AnsweredOperation = Extract<OperationName, 'createCheckout' | 'createReference' | 'getPayment' | 'listMethods'>;
-
 export interface RegistryEntry {
   check: Check;
   /** The clauses its problems can name. A check told its clause in its context (checkRefused, checkSuccess, checkRedirect, …) lists those the specs tell it. */
   clauses: readonly string[];
   appliesTo: Observation;
-  /** Set where the check judges any answer of this operation by itself: observe feeds it every such exchange it sees, the run's properties too. */
-  answers?: AnsweredOperation;
 }
 
-/** Every check, the clauses it judges and what it is fed. The run and observe take every verdict from these. */
+/**
+ * Every check, the clauses it judges and what it is fed. The run, the model and observe take every
+ * verdict from these; the verdict on one answer by itself comes through judgeAnswer (answers.ts).
+ */
 export const registry: readonly RegistryEntry[] = [
   { check: checkEnvelope, clauses: ['ENV-1', 'ENV-2'], appliesTo: 'exchange' },
   { check: checkServedAtPath, clauses: ['ENV-4'], appliesTo: 'exchange' },
@@ -85,7 +82,6 @@ export const registry: readonly RegistryEntry[] = [
     check: checkCheckoutAnswer,
     clauses: ['CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', 'CHK-5', 'CHK-6', 'CHK-9', 'CHK-10', 'CHK-11', 'CHK-12'],
     appliesTo: 'exchange',
-    answers: 'createCheckout',
   },
   { check: checkCheckoutCreated, clauses: ['ENV-1', 'ENV-2', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', 'CHK-5'], appliesTo: 'exchange' },
   { check: checkCheckoutCreatedForUse, clauses: ['CHK-1', 'CHK-2', 'CHK-6'], appliesTo: 'exchange' },
@@ -109,14 +105,14 @@ export const registry: readonly RegistryEntry[] = [
   { check: checkOnlyStorableTypes, clauses: ['TOK-5'], appliesTo: 'exchange' },
   { check: checkOnlyOwnMethods, clauses: ['TOK-6'], appliesTo: 'exchange' },
 
-  { check: checkStoredMethods, clauses: ['ENV-1', 'ENV-2', 'PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6'], appliesTo: 'exchange', answers: 'listMethods' },
+  { check: checkStoredMethods, clauses: ['ENV-1', 'ENV-2', 'PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6'], appliesTo: 'exchange' },
   { check: checkListAnswered, clauses: ['PML-1'], appliesTo: 'exchange' },
   { check: checkMethodCount, clauses: ['PML-1'], appliesTo: 'exchange' },
   { check: checkMethodTypeListed, clauses: ['PML-3', 'PML-4'], appliesTo: 'exchange' },
 
-  { check: checkReferenceAnswer, clauses: ['REF-1', 'REF-9'], appliesTo: 'exchange', answers: 'createReference' },
+  { check: checkReferenceAnswer, clauses: ['REF-1', 'REF-9'], appliesTo: 'exchange' },
   { check: checkReferenceCreated, clauses: ['REF-1'], appliesTo: 'exchange' },
-  { check: checkPaymentAnswer, clauses: ['ENV-1', 'REF-2', 'REF-3', 'REF-4', 'REF-5', 'REF-6'], appliesTo: 'exchange', answers: 'getPayment' },
+  { check: checkPaymentAnswer, clauses: ['ENV-1', 'REF-2', 'REF-3', 'REF-4', 'REF-5', 'REF-6'], appliesTo: 'exchange' },
   { check: checkPayment, clauses: ['ENV-1', 'REF-2', 'REF-3', 'REF-4', 'REF-5'], appliesTo: 'exchange' },
   { check: checkPaymentEchoes, clauses: ['REF-5'], appliesTo: 'exchange' },
   { check: checkConfirmed, clauses: ['REF-6'], appliesTo: 'exchange' },
@@ -135,9 +131,3 @@ export const checksByClause: Readonly<Record<string, readonly Check[]>> = Object
     registry.filter((entry) => entry.clauses.includes(clause)).map((entry) => entry.check),
   ]),
 );
-
-/** The check of any answer of each operation, judged by itself (observe feeds it every exchange it sees). */
-export const answerChecks = Object.fromEntries(registry.flatMap((entry) => (entry.answers ? [[entry.answers, entry.check]] : []))) as Record<
-  AnsweredOperation,
-  (exchange: Exchange, context: Sent) => Problem[]
->;

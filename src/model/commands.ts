@@ -262,8 +262,9 @@ export class CreateReference implements Command {
       availableMethods: [{ code: 'MB' }],
       validDate: { start: formatWithOffset(start, this.offsets[0]), end: formatWithOffset(end, this.offsets[1]) },
     };
+    const sentAt = world.now();
     const exchange = await world.send({ method: 'POST', path: '/payments/references', body: request });
-    const problems = judgeReferenceCreated(exchange, this.window === 'ended');
+    const problems = judgeReferenceCreated(exchange, sentAt);
     const paymentId = paymentIdOf(exchange);
     // No id (REF-10): the model cannot follow this reference.
     if (problems.length > 0 || !isSuccess(exchange.response.status) || !paymentId) return settle(model, world, problems);

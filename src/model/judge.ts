@@ -5,8 +5,6 @@
 import type { Payment as PaymentResource, StoredPaymentMethod } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import {
-  checkCheckoutAnswer,
-  checkConfirmed,
   checkDistinctCheckouts,
   checkDistinctReferences,
   checkMethodStored,
@@ -15,14 +13,11 @@ import {
   checkNotified,
   checkNotNotified,
   checkOnlyStorableTypes,
-  checkPayment,
   checkPaymentEchoes,
-  checkReferenceCreated,
-  checkStoredMethods,
   identifiesPayment,
-  isRefusal,
   isSuccess,
   holdsPartOf,
+  judgeAnswer,
   paidMatches,
   paymentOf,
   storedMethodsOf,
@@ -31,19 +26,21 @@ import {
   type PaymentNames,
   type Problem,
 } from '../checks/index.ts';
-import { forbiddenBy, listKnown, overlap, owedMethods, storingClause, type ModelState, type OwedNotification, type ReferenceModel } from './state.ts';
+import { forbiddenBy, listKnown, owedMethods, storingClause, type ModelState, type OwedNotification, type ReferenceModel } from './state.ts';
 
-/** A checkout created, judged by its kind (classifyCheckout); each accepted id is new (CHK-7). */
+/** What the model knows of every request it sends: its own credentials, and the resources it created. */
+const sentByModel = { suiteCredentials: true, paymentCreated: true } as const;
+
+/** A checkout created, judged by its kind (judgeAnswer); each accepted id is new (CHK-7). */
 export function judgeCheckoutCreated(exchange: Exchange, earlier: readonly Exchange[]): Problem[] {
-  const problems = checkCheckoutAnswer(exchange);
+  const { problems } = judgeAnswer('createCheckout', exchange, sentByModel);
   if (problems.length > 0 || !isSuccess(exchange.response.status)) return problems;
   return earlier.flatMap((before) => checkDistinctCheckouts(before, exchange));
 }
 
-/** A reference created: one whose window has not ended must be accepted (REF-1); one that has may be refused. */
-export function judgeReferenceCreated(exchange: Exchange, ended: boolean): Problem[] {
-  if (ended && isRefusal(exchange.response.status)) return [];
-  return checkReferenceCreated(exchange);
+/** A reference created, sent at `sentAt`: one whose window had not ended must be accepted (REF-1); one whose window had may be refused. */
+export function judgeReferenceCreated(exchange: Exchange, sentAt: number): Problem[] {
+  return judgeAnswer('createReference', exchange, { ...sentByModel, sentAt }).problems;
 }
 
 const names = (reference: ReferenceModel): PaymentNames => ({ id: reference.paymentId, ...(reference.reference && { reference: reference.reference }) });
@@ -54,20 +51,22 @@ const names = (reference: ReferenceModel): PaymentNames => ({ id: reference.paym
  * reference distinct from those of references valid at the same time (REF-8).
  */
 export function judgePayment(exchange: Exchange, reference: ReferenceModel, state: ModelState): Problem[] {
-  const stage = reference.state === 'confirmed' ? 'confirmed' : 'not yet paid';
-  const problems = [...checkPayment(exchange, { stage }), ...checkPaymentEchoes(exchange, { requested: reference.request })];
-  if (reference.state === 'confirmed') problems.push(...checkConfirmed(exchange));
-  else if (reference.paidOutside) problems.push(...checkNotConfirmed(exchange, { why: 'after a payment outside the validity window only' }));
+  const confirmed = reference.state === 'confirmed';
+  const problems = [
+    ...judgeAnswer('getPayment', exchange, { ...sentByModel, confirmed }).problems,
+    ...checkPaymentEchoes(exchange, { requested: reference.request }),
+  ];
+  if (!confirmed && reference.paidOutside) problems.push(...checkNotConfirmed(exchange, { why: 'after a payment outside the validity window only' }));
   const payment = paymentOf(exchange);
-  if (payment && problems.length === 0) {
-    const alive = state.references.filter((other) => other !== reference && other.reference !== undefined && overlap(other, reference));
-    const shown = alive.map((other): Partial<PaymentResource> => ({
+  if (!payment || problems.length > 0) return problems;
+  const shown = state.references
+    .filter((other) => other !== reference && other.reference !== undefined)
+    .map((other): Partial<PaymentResource> => ({
       id: other.paymentId,
       referenceDetails: { reference: other.reference! } as PaymentResource['referenceDetails'],
+      validDate: other.request.validDate,
     }));
-    problems.push(...checkDistinctReferences([...shown, payment]));
-  }
-  return problems;
+  return shown.map((other) => checkDistinctReferences([other, payment])).find((clash) => clash.length > 0) ?? [];
 }
 
 const isPaidWith = (paid: Payment['paidWith']): paid is PaidWith => paid.method === 'CC' || paid.method === 'MW';
@@ -82,8 +81,9 @@ type Payment = ModelState['payments'][number];
  */
 export function judgeList(exchange: Exchange, customer: string, state: ModelState): Problem[] {
   const owed = owedMethods(state, customer);
-  if (owed.length === 0 && exchange.response.status === 404) return [];
-  const shape = [...checkStoredMethods(exchange), ...checkOnlyStorableTypes(exchange)];
+  const verdict = judgeAnswer('listMethods', exchange, { ...sentByModel, stored: owed.length === 0 ? 'nothing' : 'methods' });
+  if (verdict.taken) return [];
+  const shape = [...verdict.problems, ...checkOnlyStorableTypes(exchange)];
   if (shape.length > 0 || !listKnown(state, customer)) return shape;
   const listed = storedMethodsOf(exchange);
   const explainedBy = (method: StoredPaymentMethod, payments: Payment[]) =>

@@ -73,9 +73,6 @@ export const windowOf = (request: ReferenceRequest) => ({ start: Date.parse(requ
 /** Section 8: a reference is payable between validDate.start and validDate.end. */
 export const insideWindow = (reference: Pick<ReferenceModel, 'start' | 'end'>, paidAt: number) => paidAt >= reference.start && paidAt <= reference.end;
 
-/** Two windows that share an instant: their references must differ (REF-8). */
-export const overlap = (a: Pick<ReferenceModel, 'start' | 'end'>, b: Pick<ReferenceModel, 'start' | 'end'>) => a.start <= b.end && b.start <= a.end;
-
 export interface Webhook {
   path: string;
   url: string;

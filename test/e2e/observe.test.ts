@@ -32,7 +32,7 @@ async function call(baseUrl: string, method: string, path: string, body?: unknow
 
 const hour = 3_600_000;
 
-/** What a merchant's integration test does: a few checkouts, two references, a payment read, a list, one broken request. */
+/** What a merchant's integration test does: a few checkouts, two references, a payment read, a list, a reference that is not valid, one broken request. */
 async function merchantScript(baseUrl: string) {
   const customer = (await call(baseUrl, 'POST', '/test-helpers/customers', {})).json.uuid as string;
   const atmPage = { payment: { amount: 500, code: 'P1', summary: 'Book', paymentMethod: { code: 'MB' } }, page: { language: 'PT', layout: 'web' } };
@@ -77,6 +77,8 @@ async function merchantScript(baseUrl: string) {
   await call(baseUrl, 'GET', `/payments/${first.json.data.id}`);
   await call(baseUrl, 'GET', `/payments/${second.json.data.id}`);
   await call(baseUrl, 'GET', `/customers/${customer}/paymentMethods`);
+  // Not a valid body (a callbackUrl that is not a URL): the target may refuse it (REF-1).
+  await call(baseUrl, 'POST', '/payments/references', { ...reference(3500), callbackUrl: 'shop.example/notify' });
   // Rule 3: storing a method needs CC or MW; MB is a break the target should refuse.
   await call(baseUrl, 'POST', '/checkouts', {
     ...atmPage,
