@@ -59,7 +59,7 @@ function suiteFiles(): string[] {
   return [...new Set([...code, ...schemas])].sort();
 }
 
-/** One digest over every suite file's digest and path, as sha256sum lists them. */
+/** One digest over a line per suite file, its digest and its path. */
 function suiteOf(): Attestation['suite'] {
   const files = suiteFiles();
   return { digest: sha256(files.map((file) => `${sha256(readFileSync(file))}  ${relative(packageDir, file)}\n`).join('')), files: files.length };
