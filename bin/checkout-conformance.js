@@ -2,33 +2,34 @@
 // In a clone the TypeScript command line runs through tsx, without a build step; a packed package
 // carries its JavaScript copy (dist/, made by "npm run build" at pack time) and no TypeScript.
 import { existsSync } from 'node:fs';
+import { isSupportedNode, rerunOnSupportedNode } from './supported-node.js';
 
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 22 || (major === 22 && minor < 17) || major === 23) {
-  console.error(
-    `checkout-conformance: Node.js ${process.versions.node} is not supported: use Node.js 24 (or 22.17 and later), ` +
-      'whose built-in node:sqlite the reference sandbox needs (package.json "engines").',
-  );
-  process.exit(2);
-}
-// Node 22 flags node:sqlite as experimental and says so on every start; Node 24 does not.
-const emitWarning = process.emitWarning;
-process.emitWarning = (warning, ...rest) =>
-  String(warning).startsWith('SQLite is an experimental feature') ? undefined : emitWarning.call(process, warning, ...rest);
-
-const source = new URL('../src/cli.ts', import.meta.url);
-let main;
-if (existsSync(source)) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ main } = await import(source.href));
+if (!isSupportedNode(process.versions.node)) {
+  rerunOnSupportedNode();
 } else {
-  ({ main } = await import('../dist/src/cli.js'));
+  await runCommandLine();
 }
-try {
-  const exitCode = await main(process.argv.slice(2));
-  if (exitCode !== null) process.exit(exitCode);
-} catch (error) {
-  console.error(`checkout-conformance: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(2);
+
+async function runCommandLine() {
+  // Node 22 flags node:sqlite as experimental and says so on every start; Node 24 does not.
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (warning, ...rest) =>
+    String(warning).startsWith('SQLite is an experimental feature') ? undefined : emitWarning.call(process, warning, ...rest);
+
+  const source = new URL('../src/cli.ts', import.meta.url);
+  let main;
+  if (existsSync(source)) {
+    const { register } = await import('tsx/esm/api');
+    register();
+    ({ main } = await import(source.href));
+  } else {
+    ({ main } = await import('../dist/src/cli.js'));
+  }
+  try {
+    const exitCode = await main(process.argv.slice(2));
+    if (exitCode !== null) process.exit(exitCode);
+  } catch (error) {
+    console.error(`checkout-conformance: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
 }
