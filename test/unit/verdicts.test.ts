@@ -170,3 +170,23 @@ for (const one of cases) {
     assert.deepEqual(verdicts, { run: one.fails, observe: one.fails, model: one.fails });
   });
 }
+
+test('what the caller knows decides the freedoms: credentials (SEC-1), a payment seen created (REF-10), what a customer has stored (PML-7)', () => {
+  const verdict = (operation: AnsweredOperation, status: number, known: Parameters<typeof judgeAnswer>[2]) => {
+    const { problems, taken } = judgeAnswer(
+      operation,
+      exchange(operation, status, { success: false }, operation === 'createCheckout' ? atmRow : undefined),
+      known,
+    );
+    return { fails: clausesOf(problems), taken: taken?.clause ?? null };
+  };
+  assert.deepEqual(verdict('createCheckout', 401, {}), { fails: [], taken: 'SEC-1' });
+  assert.deepEqual(verdict('createCheckout', 401, { suiteCredentials: true }), { fails: ['CHK-1', 'CHK-6'], taken: null });
+  assert.deepEqual(verdict('getPayment', 404, {}), { fails: [], taken: 'REF-10' });
+  assert.deepEqual(verdict('getPayment', 404, { paymentCreated: true }), { fails: ['REF-3'], taken: null });
+  assert.deepEqual(verdict('listMethods', 500, {}), { fails: [], taken: 'PML-7' });
+  assert.deepEqual(verdict('listMethods', 404, { stored: 'nothing' }), { fails: [], taken: 'PML-7' });
+  assert.deepEqual(verdict('listMethods', 500, { stored: 'nothing' }), { fails: ['PML-1'], taken: null });
+  assert.deepEqual(verdict('listMethods', 404, { stored: 'methods' }), { fails: ['PML-1'], taken: null });
+  assert.deepEqual(verdict('createReference', 404, { suiteCredentials: true }), { fails: ['ENV-4'], taken: null });
+});
