@@ -8,6 +8,7 @@ import { secretsOfRun } from '../src/core/profile.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pacer } from './pace.ts';
 import { describeFetchError } from '../src/core/http.ts';
+import { fetchThrough } from '../src/core/transport.ts';
 
 /** The most of an answer's body the client reads: the rest is dropped, never buffered (a 50 MB answer). */
 const maxResponseBytes = 1024 * 1024;
@@ -102,11 +103,11 @@ export function createApi(
     return pacer.send(
       async () => {
         const started = Date.now();
-        let answer: Response;
+        let answer: Awaited<ReturnType<typeof fetchThrough>>;
         let body: { text: string; cut: boolean };
         try {
           // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
-          answer = await fetch(request.url, {
+          answer = await fetchThrough(run.transport, request.url, {
             method: request.method,
             headers: request.headers,
             body: rawBody,
@@ -115,7 +116,7 @@ export function createApi(
           });
           body = await readText(answer.body, maxResponseBytes);
         } catch (error) {
-          const why = describeFetchError(error, timeoutMs);
+          const why = describeFetchError(error, timeoutMs, request.url, run.transport);
           notes.push({ request, response: null, note: `no complete answer: ${why}` });
           throw new Error(`${request.method} ${path}: no complete answer (${why})`);
         }

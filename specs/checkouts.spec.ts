@@ -19,13 +19,14 @@ import {
   type Opened,
 } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
+import { fetchThrough, type Transport } from '../src/core/transport.ts';
 import { exercises, requires, tags, test } from './fixtures.ts';
 import { createCheckout, exerciseClasses, forCustomer, getPayment, refusedWhereFree, requireServed, sample, someCustomer } from './flows.ts';
 
 /** Asks for an address as a customer's browser first would (CHK-2: checkoutUrl opens). */
-async function open(url: string, timeoutMs: number): Promise<Opened> {
+async function open(url: string, timeoutMs: number, transport: Transport | undefined): Promise<Opened> {
   try {
-    const answer = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+    const answer = await fetchThrough(transport, url, { signal: AbortSignal.timeout(timeoutMs) });
     await answer.body?.cancel();
     return { url, status: answer.status };
   } catch (error) {
@@ -93,7 +94,7 @@ test.describe('creating checkouts', () => {
         const problems = checkCheckoutCreated(exchange).filter((problem) => problem.clause === clause);
         const url = checkoutOf(exchange)?.checkoutUrl;
         if (clause === 'CHK-2' && run.profile.capabilities.hostedPages && typeof url === 'string' && URL.canParse(url))
-          problems.push(...checkCheckoutUrlOpens(await open(url, run.profile.timeouts.requestMs)));
+          problems.push(...checkCheckoutUrlOpens(await open(url, run.profile.timeouts.requestMs, run.transport)));
         return problems;
       });
     });

@@ -16,6 +16,7 @@ import { describeProblems, show, type Exchange, type Judgement, type Problem } f
 import { operationNamed, pathOf, type OperationName } from '../src/core/operations.ts';
 import { needs, type Need } from '../src/core/needs.ts';
 import { chromiumArgs } from '../src/core/chromium.ts';
+import { browserContextTransport, chromiumTransportArgs, trustExtraCaInThisProcess } from '../src/core/transport.ts';
 import { secretsOfRun } from '../src/core/profile.ts';
 import { capped, createApi, type Api } from './api.ts';
 import { createPacer, defaultConcurrentRequests, inParallel, type Pacer } from './pace.ts';
@@ -339,21 +340,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // A persistent context keeps Chromium's profile and cache inside the run's folder.
       const userDataDir = join(run.outDir, 'chromium', `worker-${workerInfo.workerIndex}`);
       mkdirSync(userDataDir, { recursive: true });
-      const context = await chromium.launchPersistentContext(userDataDir, { executablePath, args: chromiumArgs, headless: true });
+      trustExtraCaInThisProcess(run.transport);
+      const args = [...chromiumArgs, ...chromiumTransportArgs(run.transport, run.verifiedServerKeys ?? [])];
+      const context = await chromium.launchPersistentContext(userDataDir, { executablePath, args, headless: true });
       await use(context.browser());
       await context.close();
     },
     { scope: 'worker' },
   ],
 
-  browserPages: async ({ run, sharedChromium }, use) => {
+  browserPages: async ({ run, sharedChromium, receiver }, use) => {
     const contexts: Awaited<ReturnType<Browser['newContext']>>[] = [];
+    const transport = browserContextTransport(run.transport, run.baseUrl, [new URL(receiver.url).host]);
     await use({
       // Skips on the first page, not before: a test may pay through the helper instead of a page.
       async newPage(options) {
         base.skip(!sharedChromium, `${needs.browser.reason}: ${'reason' in run.chromium ? run.chromium.reason : 'it did not start'}`);
         requires(run, 'hostedPages');
-        const context = await sharedChromium!.newContext(options);
+        const context = await sharedChromium!.newContext({ ...transport, ...options });
         context.setDefaultTimeout(run.profile.timeouts.requestMs);
         contexts.push(context);
         return context.newPage();

@@ -1,4 +1,5 @@
 /** What every layer that speaks HTTP shares: reading a body, recording it, describing a failed fetch. */
+import { describeTransportFailure, type Transport } from './transport.ts';
 
 /** A body's text, up to maxBytes: a longer body is cut there and the rest is not read. */
 export async function readText(body: AsyncIterable<Uint8Array> | null, maxBytes = Infinity): Promise<{ text: string; cut: boolean }> {
@@ -23,9 +24,15 @@ export function recordedBody(text: string): unknown {
   }
 }
 
-/** What a failed fetch() says: the socket error wrapped in its cause ("connect ECONNREFUSED 127.0.0.1:1"). */
-export function describeFetchError(error: unknown, timeoutMs: number): string {
+/**
+ * What a failed fetch() says: the transport's own reason where it is the cause (an untrusted
+ * certificate, a refused client certificate, a proxy), else the socket error wrapped in its cause
+ * ("connect ECONNREFUSED 127.0.0.1:1").
+ */
+export function describeFetchError(error: unknown, timeoutMs: number, url?: string, transport?: Transport): string {
   if (error instanceof DOMException && error.name === 'TimeoutError') return `no complete answer within ${timeoutMs} ms`;
+  const transportFailure = url === undefined ? null : describeTransportFailure(error, url, transport);
+  if (transportFailure) return transportFailure;
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.message ?? cause?.code ?? (error as Error).message;
 }

@@ -9,6 +9,7 @@ export const runConfigEnv = 'CHECKOUT_CONFORMANCE_CONFIG';
 
 export type { BrowserSelectors, Capabilities, Profile } from '../../schemas/generated/profile.ts';
 import type { Profile } from '../../schemas/generated/profile.ts';
+import type { Transport } from './transport.ts';
 
 export interface RunConfig {
   baseUrl: string;
@@ -28,6 +29,10 @@ export interface RunConfig {
   /** Address the target must call to reach that receiver, when it is not the receiver's own. */
   publicCallbackUrl: string | null;
   outDir: string;
+  /** How every request reaches the target (src/core/transport.ts); absent: directly, verified by the system's CAs. */
+  transport?: Transport;
+  /** The public keys of the target's certificates that the preflight verified through the transport, for the browser. */
+  verifiedServerKeys?: string[];
   /**
    * Chromium to launch (where it was found, its --version), or null with the reason the browser
    * checks are skipped. wsEndpoint: one already running (a Playwright browser server) that every

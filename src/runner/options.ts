@@ -2,6 +2,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { httpUrl, integer, parseCommandArgs, UsageError } from '../core/command-line.ts';
 import { defaultRuns } from '../core/run-config.ts';
+import type { TransportOptions } from '../core/transport.ts';
 
 export interface RunOptions {
   /** null: start the reference sandbox in-process. */
@@ -38,6 +39,8 @@ export interface RunOptions {
   keepArtifacts: boolean;
   /** --sign: a file with the Ed25519 private key (PEM) that signs report.json. */
   signKeyPath: string | null;
+  /** --ssl-extra-ca-certs, --ssl-client-cert, --ssl-client-key, --insecure, --proxy. */
+  transport: TransportOptions;
 }
 
 const defaultTimeoutMs = 20 * 60_000;
@@ -69,6 +72,12 @@ Run
   --shard I/N                  run part I of N only; join the parts with "checkout-conformance merge"
   --sign KEY                   sign report.json (which attests every other file) with the Ed25519
                                private key in the PEM file KEY; checkout-conformance verify checks it
+  --ssl-extra-ca-certs FILE    PEM certificate authorities trusted besides the system's (a private CA)
+  --ssl-client-cert FILE       PEM client certificate for mutual TLS (with --ssl-client-key)
+  --ssl-client-key FILE        its PEM private key
+  --insecure                   do not verify the target's certificate (said in the report)
+  --proxy URL                  HTTP proxy for every request to the target (default: HTTPS_PROXY,
+                               HTTP_PROXY, NO_PROXY)
   --callback-host HOST         where the suite's notification receiver listens (default 127.0.0.1)
   --public-callback-url URL    the address the target must call to reach that receiver
 
@@ -106,6 +115,7 @@ export function parseRunOptions(args: string[]): RunOptions {
     shard: values.shard === undefined ? null : shardOf(values.shard),
     keepArtifacts: values['keep-artifacts'] ?? false,
     signKeyPath: values.sign ?? null,
+    transport: transportOptions(values),
   };
 }
 
@@ -131,7 +141,32 @@ const runOptionTypes = {
   shard: { type: 'string' },
   'keep-artifacts': { type: 'boolean' },
   sign: { type: 'string' },
+  'ssl-extra-ca-certs': { type: 'string' },
+  'ssl-client-cert': { type: 'string' },
+  'ssl-client-key': { type: 'string' },
+  insecure: { type: 'boolean' },
+  proxy: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
+
+/** The transport options of run and observe: a client certificate goes with its key. */
+export function transportOptions(values: {
+  'ssl-extra-ca-certs'?: string;
+  'ssl-client-cert'?: string;
+  'ssl-client-key'?: string;
+  insecure?: boolean;
+  proxy?: string;
+}): TransportOptions {
+  if ((values['ssl-client-cert'] === undefined) !== (values['ssl-client-key'] === undefined)) {
+    throw new UsageError('--ssl-client-cert and --ssl-client-key go together');
+  }
+  return {
+    extraCaCertsFile: values['ssl-extra-ca-certs'] ?? null,
+    clientCertFile: values['ssl-client-cert'] ?? null,
+    clientKeyFile: values['ssl-client-key'] ?? null,
+    insecure: values.insecure ?? false,
+    proxy: values.proxy === undefined ? null : httpUrl('--proxy', values.proxy),
+  };
+}
 
 function shardOf(text: string): string {
   const match = /^(\d+)\/(\d+)$/.exec(text);

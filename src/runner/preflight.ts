@@ -6,9 +6,13 @@
  * it cannot.
  */
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
+import { TLSSocket } from 'node:tls';
+import type { Dispatcher } from 'undici';
+import { describeTransportFailure, dispatcherFor, spkiPin, type Transport } from '../core/transport.ts';
+
+type IncomingHttpHeaders = Dispatcher.ResponseData['headers'];
 
 /** Joins a path to a base URL that may itself carry a path ("https://host/api"). */
 export function targetUrl(baseUrl: string, path: string): string {
@@ -22,75 +26,130 @@ const maxRedirects = 5;
 
 type Probe = { answered: true; location: string | null } | { answered: false; reason: string };
 
+export interface Preflight {
+  /** Why the target cannot be tested, or null. */
+  failure: string | null;
+  /** The public keys (spkiPin) of the certificates the target presented and the transport verified. */
+  verifiedServerKeys: string[];
+}
+
 /**
- * Resolves to null when the target answered, else to the reason it cannot be tested. timeoutMs
- * bounds the whole preflight: connecting, the first byte and the last one, redirects included.
+ * The connections undici opens to one origin while the preflight runs, seen on its diagnostics
+ * channel: what the target sent on them (none made: null), and the certificates that passed verification.
  */
-export async function preflight(baseUrl: string, headers: Record<string, string>, timeoutMs: number): Promise<string | null> {
+function watchConnections(origin: URL) {
+  const port = origin.port || (origin.protocol === 'https:' ? '443' : '80');
+  const sockets: Socket[] = [];
+  const onConnected = (message: unknown) => {
+    const { connectParams, socket } = message as { connectParams: { hostname: string; port: string }; socket: Socket };
+    if (connectParams.hostname === origin.hostname && String(connectParams.port || port) === port) sockets.push(socket);
+  };
+  subscribe('undici:client:connected', onConnected);
+  return {
+    /** null: no connection yet; else the bytes the target sent on its connections. */
+    bytesRead: () => (sockets.length === 0 ? null : sockets.reduce((sum, socket) => sum + socket.bytesRead, 0)),
+    verifiedServerKeys: () =>
+      sockets.flatMap((socket) => {
+        const certificate = socket instanceof TLSSocket && socket.authorized ? socket.getPeerX509Certificate() : undefined;
+        return certificate ? [spkiPin(certificate)] : [];
+      }),
+    stop: () => unsubscribe('undici:client:connected', onConnected),
+  };
+}
+
+/**
+ * Resolves to the reason the target cannot be tested (null when it answered), through the run's
+ * transport. timeoutMs bounds the whole preflight: connecting, the first byte and the last one,
+ * redirects included.
+ */
+export async function preflight(baseUrl: string, headers: Record<string, string>, timeoutMs: number, transport?: Transport): Promise<Preflight> {
   const deadline = Date.now() + timeoutMs;
   let url = new URL(targetUrl(baseUrl, `/payments/${randomUUID()}`));
-  for (let redirects = 0; ; redirects++) {
-    const probe = await get(url, headers, Math.max(deadline - Date.now(), 0), timeoutMs);
-    if (!probe.answered) return `target ${baseUrl} ${probe.reason}`;
-    if (probe.location === null) return null;
-    const next = new URL(probe.location, url);
-    // The run's credentials go to the target's own origin only: another origin's redirect is an answer.
-    if (next.origin !== url.origin) return null;
-    if (redirects === maxRedirects)
-      return `target ${baseUrl} cannot be tested: it redirects without end (${maxRedirects} redirects, the last to ${next.pathname}${next.search})`;
-    url = next;
+  try {
+    dispatcherFor(transport);
+  } catch (error) {
+    return { failure: (error as Error).message, verifiedServerKeys: [] };
+  }
+  const connections = watchConnections(url);
+  const result = (failure: string | null): Preflight => ({ failure, verifiedServerKeys: failure ? [] : connections.verifiedServerKeys() });
+  try {
+    for (let redirects = 0; ; redirects++) {
+      const probe = await get(url, headers, Math.max(deadline - Date.now(), 0), timeoutMs, transport, connections.bytesRead);
+      if (!probe.answered) return result(`target ${baseUrl} ${probe.reason}`);
+      if (probe.location === null) return result(null);
+      const next = new URL(probe.location, url);
+      // The run's credentials go to the target's own origin only: another origin's redirect is an answer.
+      if (next.origin !== url.origin) return result(null);
+      if (redirects === maxRedirects)
+        return result(`target ${baseUrl} cannot be tested: it redirects without end (${maxRedirects} redirects, the last to ${next.pathname}${next.search})`);
+      url = next;
+    }
+  } finally {
+    connections.stop();
   }
 }
 
 /** leftMs: what is left of the preflight's time-out, timeoutMs, which the messages name. */
-function get(url: URL, headers: Record<string, string>, leftMs: number, timeoutMs: number): Promise<Probe> {
-  return new Promise((resolve) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, { method: 'GET', headers: { accept: 'application/json', ...headers } });
-    let settled = false;
-    const settle = (probe: Probe) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      request.destroy();
-      resolve(probe);
-    };
-    const timer = setTimeout(() => settle({ answered: false, reason: timedOut(request.socket, timeoutMs) }), leftMs);
-    request.on('error', (error: NodeJS.ErrnoException) => settle({ answered: false, reason: `is unreachable: ${describeSocketError(error)}` }));
-    request.on('response', (response: IncomingMessage) => {
-      const status = response.statusCode ?? 0;
-      const location = status >= 300 && status < 400 ? (response.headers.location ?? null) : null;
-      let received = 0;
-      response.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received >= bodyReadBytes) settle({ answered: true, location });
-      });
-      response.on('end', () => settle({ answered: true, location }));
-      response.on('error', () => {});
-      response.on('close', () => {
-        if (!response.complete)
-          settle({
-            answered: false,
-            reason: `cannot be tested: its answer (status ${status}) broke off after ${received} bytes of body${announced(response)}`,
-          });
-      });
+async function get(
+  url: URL,
+  headers: Record<string, string>,
+  leftMs: number,
+  timeoutMs: number,
+  transport: Transport | undefined,
+  bytesRead: () => number | null,
+): Promise<Probe> {
+  const signal = AbortSignal.timeout(leftMs);
+  let answer: { status: number; headers: IncomingHttpHeaders } | null = null;
+  let received = 0;
+  try {
+    const response = await dispatcherFor(transport).request({
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      method: 'GET',
+      headers: { accept: 'application/json', ...headers },
+      signal,
     });
-    request.end();
-  });
+    answer = { status: response.statusCode, headers: response.headers };
+    const location = answer.status >= 300 && answer.status < 400 ? firstValue(answer.headers.location) : null;
+    for await (const chunk of response.body) {
+      received += (chunk as Buffer).length;
+      if (received >= bodyReadBytes) {
+        response.body.destroy();
+        break;
+      }
+    }
+    return { answered: true, location };
+  } catch (error) {
+    if (signal.aborted) return { answered: false, reason: timedOut(bytesRead(), timeoutMs) };
+    if (answer !== null)
+      return {
+        answered: false,
+        reason: `cannot be tested: its answer (status ${answer.status}) broke off after ${received} bytes of body${announced(answer.headers)}`,
+      };
+    return {
+      answered: false,
+      reason: `is unreachable: ${describeTransportFailure(error, url.href, transport) ?? describeSocketError(error as NodeJS.ErrnoException)}`,
+    };
+  }
 }
 
-function timedOut(socket: Socket | null, timeoutMs: number): string {
-  if (!socket || socket.connecting) return `is unreachable: no connection within ${timeoutMs} ms`;
-  if (socket.bytesRead === 0) return `is unreachable: it accepted the connection but sent nothing within ${timeoutMs} ms`;
-  return `cannot be tested: its answer did not end within ${timeoutMs} ms (${socket.bytesRead} bytes by then)`;
+function firstValue(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
-function announced(response: IncomingMessage): string {
-  const length = response.headers['content-length'];
+function timedOut(bytesRead: number | null, timeoutMs: number): string {
+  if (bytesRead === null) return `is unreachable: no connection within ${timeoutMs} ms`;
+  if (bytesRead === 0) return `is unreachable: it accepted the connection but sent nothing within ${timeoutMs} ms`;
+  return `cannot be tested: its answer did not end within ${timeoutMs} ms (${bytesRead} bytes by then)`;
+}
+
+function announced(headers: IncomingHttpHeaders): string {
+  const length = firstValue(headers['content-length']);
   return length ? ` (Content-Length ${length})` : '';
 }
 
 function describeSocketError(error: NodeJS.ErrnoException): string {
-  if (error.code === 'ECONNRESET') return `the connection was reset (${error.message})`;
+  const cause = (error.cause as NodeJS.ErrnoException | undefined) ?? error;
+  if (error.code === 'ECONNRESET' || cause.code === 'ECONNRESET') return `the connection was reset (${cause.message})`;
   return error.message;
 }

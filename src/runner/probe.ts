@@ -13,6 +13,7 @@ import type { Profile } from '../core/run-config.ts';
 import { operationNamed, pathOf, uuidPattern, type OperationName } from '../core/operations.ts';
 import { targetUrl } from './preflight.ts';
 import { describeFetchError, recordedBody } from '../core/http.ts';
+import { fetchThrough, type Transport } from '../core/transport.ts';
 
 export interface Probes {
   testHelpers: boolean;
@@ -33,7 +34,7 @@ type Send = (method: string, path: string, body?: unknown) => Promise<Answer | s
 const day = 24 * 60 * 60 * 1000;
 
 /** The capabilities of the profile, with the ones it leaves open settled by probing the target. */
-export async function probeTarget(baseUrl: string, headers: Record<string, string>, profile: Profile): Promise<Probes> {
+export async function probeTarget(baseUrl: string, headers: Record<string, string>, profile: Profile, transport?: Transport): Promise<Probes> {
   const { testHelpers, hostedPages } = profile.capabilities;
   const findings: string[] = [];
   if (testHelpers !== undefined) findings.push(`test helpers: ${testHelpers ? 'yes' : 'no'}, as the profile says`);
@@ -45,12 +46,12 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
     return { testHelpers: testHelpers ?? false, hostedPages: hostedPages ?? true, findings, stop: null };
   }
   const answers: Array<{ call: string; status: number }> = [];
-  const send = recorded(sender(baseUrl, headers, profile.timeouts.requestMs), answers);
+  const send = recorded(sender(baseUrl, headers, profile.timeouts.requestMs, transport), answers);
   const checkout = await send('POST', pathOf('createCheckout'), fc.sample(checkoutVariants.atmPage, { seed: 1, numRuns: 1 })[0]);
   const checkoutData = dataOf(checkout);
   let foundPages = hostedPages;
   if (foundPages === undefined) {
-    const page = await openPage(checkoutData?.checkoutUrl, profile.timeouts.requestMs);
+    const page = await openPage(checkoutData?.checkoutUrl, profile.timeouts.requestMs, transport);
     foundPages = page.opened;
     findings.push(`hosted pages: ${page.note}`);
   }
@@ -87,10 +88,11 @@ function dataOf(answer: Answer | string): Record<string, unknown> | undefined {
   return data && typeof data === 'object' ? (data as Record<string, unknown>) : undefined;
 }
 
-function sender(baseUrl: string, headers: Record<string, string>, timeoutMs: number): Send {
+function sender(baseUrl: string, headers: Record<string, string>, timeoutMs: number, transport: Transport | undefined): Send {
   return async (method, path, body) => {
+    const url = targetUrl(baseUrl, path);
     try {
-      const response = await fetch(targetUrl(baseUrl, path), {
+      const response = await fetchThrough(transport, url, {
         method,
         headers: { accept: 'application/json', ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -99,22 +101,25 @@ function sender(baseUrl: string, headers: Record<string, string>, timeoutMs: num
       });
       return { status: response.status, body: recordedBody(await response.text()) };
     } catch (error) {
-      return describeFetchError(error, timeoutMs);
+      return describeFetchError(error, timeoutMs, url, transport);
     }
   };
 }
 
 /** Any HTTP answer at checkoutUrl means the pages are there to be judged; a network failure means they cannot be reached from here. */
-async function openPage(checkoutUrl: unknown, timeoutMs: number): Promise<{ opened: boolean; note: string }> {
+async function openPage(checkoutUrl: unknown, timeoutMs: number, transport: Transport | undefined): Promise<{ opened: boolean; note: string }> {
   if (typeof checkoutUrl !== 'string' || !URL.canParse(checkoutUrl)) {
     return { opened: true, note: 'not probed (no checkout with a checkoutUrl was created); assumed, as the reference shows them' };
   }
   try {
-    const response = await fetch(checkoutUrl, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetchThrough(transport, checkoutUrl, { signal: AbortSignal.timeout(timeoutMs) });
     await response.body?.cancel();
     return { opened: true, note: `found (GET checkoutUrl answered ${response.status})` };
   } catch (error) {
-    return { opened: false, note: `checkoutUrl ${checkoutUrl} cannot be reached from this machine (${describeFetchError(error, timeoutMs)})` };
+    return {
+      opened: false,
+      note: `checkoutUrl ${checkoutUrl} cannot be reached from this machine (${describeFetchError(error, timeoutMs, checkoutUrl, transport)})`,
+    };
   }
 }
 

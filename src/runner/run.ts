@@ -22,6 +22,7 @@ import { publishReport } from '../report/publish.ts';
 import { say } from '../core/command-line.ts';
 import { profileFor, startTarget, type Target } from './target.ts';
 import { reportDir } from '../report/write.ts';
+import { describeTransport, resolveTransport, transportSecrets } from '../core/transport.ts';
 import { readPrivateKey } from '../report/attestation.ts';
 
 export async function runConformance(options: RunOptions): Promise<number> {
@@ -38,16 +39,23 @@ export async function runConformance(options: RunOptions): Promise<number> {
   let failure: string | null = null;
   let findings: string[] = [];
   let waivers: Waiver[] = [];
+  const transport = resolveTransport(options.transport, process.env);
   try {
     if (options.baselinePath) waivers = loadBaseline(options.baselinePath, clauses());
     profile = profileFor(options);
     headers = runHeaders(profile, options.headers);
     target = await startTarget(options, profile, outDir);
     say(`target ${target.baseUrl} (${target.kind}, profile ${profile.name}), seed ${seed}`);
-    failure = interruption.reason() ?? (await preflight(target.baseUrl, headers, profile.timeouts.requestMs));
+    const transported = describeTransport(transport, target.baseUrl);
+    if (transported) say(transported);
+    const interrupted = interruption.reason();
+    const preflighted = interrupted
+      ? { failure: interrupted, verifiedServerKeys: [] }
+      : await preflight(target.baseUrl, headers, profile.timeouts.requestMs, transport);
+    failure = preflighted.failure;
     if (!failure) {
-      const probes = await probeTarget(target.baseUrl, headers, profile);
-      findings = probes.findings;
+      const probes = await probeTarget(target.baseUrl, headers, profile, transport);
+      findings = transported ? [transported, ...probes.findings] : probes.findings;
       for (const finding of findings) say(finding);
       if (probes.stop) throw new Error(probes.stop);
       const run: RunConfig = {
@@ -66,12 +74,14 @@ export async function runConformance(options: RunOptions): Promise<number> {
         callbackHost: options.callbackHost,
         publicCallbackUrl: options.publicCallbackUrl,
         outDir,
+        transport,
+        verifiedServerKeys: preflighted.verifiedServerKeys,
         chromium: await findChromium(),
       };
       const browser = `browser: ${describeBrowser(run.chromium)}${run.chromium.executablePath ? '' : '; the browser checks are skipped'}`;
       say(browser);
       findings.push(browser);
-      raw = await runSpecs(run, options, secretsOfRun(headers, profile));
+      raw = await runSpecs(run, options, [...secretsOfRun(headers, profile), ...transportSecrets(transport)]);
       failure = interruption.reason() ?? (raw ? null : 'the test runner ended without results');
     }
   } catch (error) {

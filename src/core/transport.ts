@@ -1,0 +1,297 @@
+/**
+ * How the suite reaches the target: a private CA trusted besides the system's, a client certificate
+ * (mutual TLS), verification skipped (--insecure), an HTTP proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY
+ * or --proxy). One undici dispatcher carries them for every request the suite's own code sends (the
+ * preflight, the probes, the specs' client); browserContextTransport and chromiumTransportArgs give
+ * the hosted-page browser the same. The run config holds file paths, never key material.
+ */
+import { createHash, X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createSecureContext, getCACertificates, rootCertificates, setDefaultCACertificates } from 'node:tls';
+import { EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
+
+export interface Transport {
+  /** PEM file of certificate authorities trusted besides the system's (--ssl-extra-ca-certs). */
+  extraCaCertsFile: string | null;
+  /** PEM client certificate and its key, for mutual TLS (--ssl-client-cert, --ssl-client-key). */
+  clientCertFile: string | null;
+  clientKeyFile: string | null;
+  /** The target's certificate is not verified (--insecure). */
+  insecure: boolean;
+  /** The proxy of http: and of https: targets ('' none), and the hosts reached without one (NO_PROXY's syntax). */
+  httpProxy: string;
+  httpsProxy: string;
+  noProxy: string;
+}
+
+export const directTransport: Transport = {
+  extraCaCertsFile: null,
+  clientCertFile: null,
+  clientKeyFile: null,
+  insecure: false,
+  httpProxy: '',
+  httpsProxy: '',
+  noProxy: '',
+};
+
+export interface TransportOptions {
+  extraCaCertsFile: string | null;
+  clientCertFile: string | null;
+  clientKeyFile: string | null;
+  insecure: boolean;
+  /** --proxy: for every target, whatever the environment says. */
+  proxy: string | null;
+}
+
+/** The options, with the environment's proxy variables (either case) where --proxy does not name one. */
+export function resolveTransport(options: TransportOptions, env: NodeJS.ProcessEnv): Transport {
+  const fromEnv = (name: string) => env[name.toLowerCase()] ?? env[name] ?? '';
+  return {
+    extraCaCertsFile: options.extraCaCertsFile,
+    clientCertFile: options.clientCertFile,
+    clientKeyFile: options.clientKeyFile,
+    insecure: options.insecure,
+    httpProxy: options.proxy ?? fromEnv('HTTP_PROXY'),
+    httpsProxy: options.proxy ?? fromEnv('HTTPS_PROXY'),
+    noProxy: options.proxy === null ? fromEnv('NO_PROXY') : '',
+  };
+}
+
+/** One line for the console and the report: what the transport does beyond a direct, verified connection. */
+export function describeTransport(transport: Transport, targetUrl: string): string | null {
+  const parts = [
+    transport.insecure && "INSECURE: the target's certificate is not verified (--insecure)",
+    transport.extraCaCertsFile && `extra CA certificates ${transport.extraCaCertsFile}`,
+    transport.clientCertFile && `client certificate ${transport.clientCertFile}`,
+    proxyFor(targetUrl, transport) && `proxy ${shownProxy(proxyFor(targetUrl, transport)!)}`,
+  ].filter(Boolean);
+  return parts.length === 0 ? null : `transport: ${parts.join(', ')}`;
+}
+
+/** The proxy a request to url goes through, or null (none set, or NO_PROXY names its host). */
+export function proxyFor(url: string, transport: Transport): string | null {
+  const { protocol, hostname, port } = new URL(url);
+  const proxy = protocol === 'https:' ? transport.httpsProxy || transport.httpProxy : transport.httpProxy;
+  if (!proxy) return null;
+  return bypassesProxy(hostname, port || (protocol === 'https:' ? '443' : '80'), transport.noProxy) ? null : proxy;
+}
+
+/** NO_PROXY as curl and undici read it: "*", hosts, ".domain" or "domain" suffixes, each with an optional port. */
+function bypassesProxy(hostname: string, port: string, noProxy: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return noProxy
+    .split(/[,\s]+/)
+    .filter(Boolean)
+    .some((entry) => {
+      if (entry === '*') return true;
+      const match = /^(.*?)(?::(\d+))?$/.exec(entry.toLowerCase().replace(/^\*/, ''))!;
+      const name = match[1].replace(/^\[|\]$/g, '');
+      if (match[2] && match[2] !== port) return false;
+      return name.startsWith('.') ? host.endsWith(name) || host === name.slice(1) : host === name || host.endsWith(`.${name}`);
+    });
+}
+
+/** A proxy's address for messages and reports: its credentials left out. */
+export function shownProxy(proxy: string): string {
+  const url = new URL(proxy);
+  url.username = '';
+  url.password = '';
+  return url.href.replace(/\/$/, '');
+}
+
+/** The proxy credentials of a transport, to be masked wherever the run writes its config. */
+export function transportSecrets(transport: Transport): string[] {
+  return [transport.httpProxy, transport.httpsProxy]
+    .filter(Boolean)
+    .flatMap((proxy) => [decodeURIComponent(new URL(proxy).password)])
+    .filter((secret) => secret.length > 0);
+}
+
+interface TlsMaterial {
+  ca?: string[];
+  cert?: Buffer;
+  key?: Buffer;
+  rejectUnauthorized: boolean;
+}
+
+function readOption(option: string, file: string): Buffer {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw new Error(`${option} ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** Every PEM certificate in text. */
+function pemCertificates(text: string): string[] {
+  return text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}
+
+/** The system's certificate authorities, as Node trusts them (with NODE_EXTRA_CA_CERTS and --use-system-ca). */
+const systemCertificates = (): string[] => (typeof getCACertificates === 'function' ? getCACertificates('default') : [...rootCertificates]);
+
+/**
+ * The files read and checked, each problem a one-line error naming its option: unreadable, no PEM
+ * certificate, a key that is not the certificate's.
+ */
+export function tlsMaterial(transport: Transport): TlsMaterial {
+  const material: TlsMaterial = { rejectUnauthorized: !transport.insecure };
+  if (transport.extraCaCertsFile) {
+    const extra = pemCertificates(readOption('--ssl-extra-ca-certs', transport.extraCaCertsFile).toString('utf8'));
+    if (extra.length === 0) throw new Error(`--ssl-extra-ca-certs ${transport.extraCaCertsFile} holds no PEM certificate`);
+    material.ca = [...systemCertificates(), ...extra];
+  }
+  if (transport.clientCertFile && transport.clientKeyFile) {
+    material.cert = readOption('--ssl-client-cert', transport.clientCertFile);
+    material.key = readOption('--ssl-client-key', transport.clientKeyFile);
+    try {
+      createSecureContext({ cert: material.cert, key: material.key });
+    } catch (error) {
+      const why = (error as Error).message;
+      if (/key values mismatch/i.test(why))
+        throw new Error(`--ssl-client-key ${transport.clientKeyFile} is not the key of --ssl-client-cert ${transport.clientCertFile}`);
+      throw new Error(
+        `--ssl-client-cert ${transport.clientCertFile} with --ssl-client-key ${transport.clientKeyFile} is no usable PEM certificate and key (${why})`,
+      );
+    }
+  }
+  return material;
+}
+
+const dispatchers = new Map<string, Dispatcher>();
+
+/** The process's dispatcher for a transport, made once (it keeps the connections alive between requests). */
+export function dispatcherFor(transport: Transport = directTransport): Dispatcher {
+  const key = JSON.stringify(transport);
+  let dispatcher = dispatchers.get(key);
+  if (!dispatcher) {
+    const tls = tlsMaterial(transport);
+    dispatcher = new EnvHttpProxyAgent({
+      httpProxy: transport.httpProxy,
+      httpsProxy: transport.httpsProxy,
+      noProxy: transport.noProxy,
+      connect: tls,
+      requestTls: tls,
+    });
+    dispatchers.set(key, dispatcher);
+  }
+  return dispatcher;
+}
+
+/** fetch() through the transport. */
+export function fetchThrough(transport: Transport | undefined, url: string, init: RequestInit = {}): Promise<Response> {
+  return undiciFetch(url, { ...init, dispatcher: dispatcherFor(transport) });
+}
+
+/** OpenSSL's names for a certificate no trusted authority vouches for. */
+const untrusted = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED',
+]);
+
+type Failure = Error & { code?: string; cause?: unknown };
+
+/** The innermost error of a chain of causes (fetch wraps the socket's). */
+function rootCause(error: unknown): Failure {
+  let current = error as Failure;
+  while (current?.cause instanceof Error) current = current.cause as Failure;
+  return current;
+}
+
+/**
+ * Why a connection to url failed, in one line that names the option to use, where the transport
+ * is the cause (the certificate, the client certificate, the proxy); else null.
+ */
+export function describeTransportFailure(error: unknown, url: string, transport: Transport = directTransport): string | null {
+  const cause = rootCause(error);
+  const code = cause?.code ?? '';
+  const message = cause?.message ?? '';
+  if (untrusted.has(code)) {
+    const trusted = transport.extraCaCertsFile ? `neither the system's CAs nor --ssl-extra-ca-certs ${transport.extraCaCertsFile}` : "the system's CAs";
+    return `the target's certificate is not trusted by ${trusted} (${code}): give its CA with --ssl-extra-ca-certs FILE (or skip verification with --insecure)`;
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the target's certificate is not for ${new URL(url).hostname} (${message})`;
+  if (code === 'CERT_HAS_EXPIRED') return `the target's certificate has expired (${code})`;
+  if (/^ERR_SSL_.*ALERT/.test(code) || /alert (certificate required|handshake failure|bad certificate|unknown ca)/i.test(message)) {
+    return transport.clientCertFile
+      ? `the target refused the TLS handshake with the client certificate --ssl-client-cert ${transport.clientCertFile} (${message.trim()})`
+      : `the target refused the TLS handshake (${message.trim()}): it may require a client certificate, --ssl-client-cert FILE with --ssl-client-key FILE`;
+  }
+  if (new URL(url).protocol === 'https:' && closedUnanswered(cause)) {
+    // Under TLS 1.3 a server checks the client certificate after the client's half of the handshake: its refusal is a closed connection.
+    return transport.clientCertFile
+      ? `the target closed the TLS connection without an answer (${message}): it may refuse the client certificate --ssl-client-cert ${transport.clientCertFile}`
+      : `the target closed the TLS connection without an answer (${message}): if it requires a client certificate, give --ssl-client-cert FILE with --ssl-client-key FILE`;
+  }
+  const proxy = proxyFor(url, transport);
+  if (!proxy) return null;
+  const tunnel = /Proxy response \((\d+)\) !== 200/.exec(message);
+  if (tunnel) return `the proxy ${shownProxy(proxy)} refused to connect to the target (it answered ${tunnel[1]} to CONNECT)`;
+  const { hostname, port } = new URL(proxy);
+  const proxyPort = port || (proxy.startsWith('https:') ? '443' : '80');
+  if (message.includes(`${hostname}:${proxyPort}`) || code === 'ENOTFOUND') return `the proxy ${shownProxy(proxy)} is unreachable (${message})`;
+  return null;
+}
+
+/** The peer closed or reset the connection before a byte of its answer. */
+function closedUnanswered(cause: Failure & { socket?: { bytesRead?: number } }): boolean {
+  return (cause.code === 'UND_ERR_SOCKET' && cause.socket?.bytesRead === 0) || cause.code === 'ECONNRESET';
+}
+
+/** A public key as Chromium's --ignore-certificate-errors-spki-list names it: base64 of the SHA-256 of its SubjectPublicKeyInfo. */
+export function spkiPin(certificate: X509Certificate): string {
+  return createHash('sha256')
+    .update(certificate.publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('base64');
+}
+
+/**
+ * Chromium verifies certificates itself, against its own roots, and takes no CA file. Where the run
+ * trusts a private CA, it accepts the keys that the run verified: those of the CA file's certificates
+ * (for servers that present their chain up to them) and of the target's certificate as the
+ * preflight saw it, verified against that CA. Any other certificate stays an error.
+ */
+export function chromiumTransportArgs(transport: Transport | undefined, verifiedServerKeys: readonly string[]): string[] {
+  if (!transport?.extraCaCertsFile || transport.insecure) return [];
+  const caKeys = pemCertificates(readFileSync(transport.extraCaCertsFile, 'utf8')).map((pem) => spkiPin(new X509Certificate(pem)));
+  return [`--ignore-certificate-errors-spki-list=${[...new Set([...caKeys, ...verifiedServerKeys])].join(',')}`];
+}
+
+/**
+ * With a client certificate, Playwright opens the target's TLS connections itself, in the worker,
+ * trusting Node's default CAs: the private CA joins them there (Node 22.19 and later, 24.5 and later).
+ */
+export function trustExtraCaInThisProcess(transport: Transport | undefined): void {
+  if (!transport?.extraCaCertsFile || typeof setDefaultCACertificates !== 'function') return;
+  const { ca } = tlsMaterial(transport);
+  if (ca) setDefaultCACertificates(ca);
+}
+
+/**
+ * A browser context's share of the transport. The client certificate goes to the target's origin
+ * only: hosted pages elsewhere are for customers' browsers, which have none. Loopback addresses of
+ * the suite's own receiver (bypass) never go through the proxy.
+ */
+export function browserContextTransport(transport: Transport | undefined, baseUrl: string, bypass: readonly string[]) {
+  if (!transport) return {};
+  const proxy = proxyFor(baseUrl, transport);
+  const proxyUrl = proxy ? new URL(proxy) : null;
+  return {
+    ...(transport.insecure && { ignoreHTTPSErrors: true }),
+    ...(transport.clientCertFile &&
+      transport.clientKeyFile && {
+        clientCertificates: [{ origin: new URL(baseUrl).origin, certPath: transport.clientCertFile, keyPath: transport.clientKeyFile }],
+      }),
+    ...(proxyUrl && {
+      proxy: {
+        server: `${proxyUrl.protocol}//${proxyUrl.host}`,
+        bypass: [...transport.noProxy.split(/[,\s]+/).filter(Boolean), ...bypass].join(','),
+        ...(proxyUrl.username && { username: decodeURIComponent(proxyUrl.username), password: decodeURIComponent(proxyUrl.password) }),
+      },
+    }),
+  };
+}
