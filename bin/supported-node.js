@@ -16,6 +16,8 @@ const registryPlatforms = ['linux-x64', 'linux-arm64', 'darwin-x64'];
 /** CHECKOUT_CONFORMANCE_NODE=system: use this machine's Node or refuse, never fetch one. */
 const optOut = 'system';
 const forwardedSignals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** Read as the module loads, as src/core/parent-watch.ts does: read later, it could already be init's. */
+const startedBy = process.ppid;
 
 /** Whether package.json "engines" takes this Node: 24 and later, or 22.17 and later in 22. */
 export function isSupportedNode(version) {
@@ -36,12 +38,24 @@ export function rerunOnSupportedNode() {
   // In its own process group the child gets a terminal's Ctrl-C once, from here, not twice.
   const forward = (signal) => child.kill(signal);
   for (const signal of forwardedSignals) process.on(signal, forward);
+  leaveWithParent();
   child.once('error', (error) => refuse(`Node.js ${node.version} (${node.path}) could not be started: ${error.message}`));
   child.once('exit', (code, signal) => {
     for (const forwarded of forwardedSignals) process.off(forwarded, forward);
     if (signal) process.kill(process.pid, signal);
     process.exit(code ?? 128 + osConstants.signals[signal]);
   });
+}
+
+/**
+ * Through npx, a SIGTERM ends npm's shell, not this process. Leaving with that parent shows the command
+ * line its own parent gone, on which the long-running commands stop (src/core/parent-watch.ts).
+ */
+function leaveWithParent() {
+  const timer = setInterval(() => {
+    if (process.ppid !== startedBy) process.exit(0);
+  }, 500);
+  timer.unref();
 }
 
 /** The cached Node.js 24, installed first if it is not there yet; refuses where it cannot be had. */

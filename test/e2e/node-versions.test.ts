@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -80,16 +80,32 @@ test(
   },
 );
 
-test("there, a signal to the command line reaches the sandbox it runs, which stops, and its exit status is the command line's", onUnsupportedNode, async () => {
-  const { child, result } = startCli(['sandbox', '--port', '0', '--db', ':memory:'], { execPath: unsupportedNode });
-  await new Promise<void>((resolve) => {
+/** Resolves once the child's standard output says the sandbox listens. */
+function listening(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('listening on')) resolve();
     });
   });
+}
+
+test("there, a signal to the command line reaches the sandbox it runs, which stops, and its exit status is the command line's", onUnsupportedNode, async () => {
+  const { child, result } = startCli(['sandbox', '--port', '0', '--db', ':memory:'], { execPath: unsupportedNode });
+  await listening(child);
   child.kill('SIGTERM');
   const { code, stderr } = await result;
   assert.equal(code, 0, stderr);
+});
+
+test("there, the sandbox stops when the shell that started the command line ends, as npx's does on SIGTERM", onUnsupportedNode, async () => {
+  const shell = spawn('sh', ['-c', `"${unsupportedNode}" bin/checkout-conformance.js sandbox --port 0 --db :memory:; true`], {
+    cwd: packageRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await listening(shell);
+  shell.kill('SIGTERM');
+  // The standard output closes once the last process holding it, the sandbox, has ended.
+  await new Promise((resolve) => shell.stdout!.once('close', resolve));
 });
