@@ -69,6 +69,16 @@ function exchangeEvidence(exchange: Exchange, note: string): Evidence {
   };
 }
 
+/** A request the target did not answer in full; timedOutAfterMs: the request time-out that ended the wait (the target may be slow, not wrong), else null. */
+export class NoCompleteAnswer extends Error {
+  constructor(
+    message: string,
+    readonly timedOutAfterMs: number | null,
+  ) {
+    super(message);
+  }
+}
+
 /** How long a request answered 429 goes on being sent again: a burst of a test's requests (120 references) against a limit of 20 a second takes 12 s. */
 const rateLimitPatienceMs = 30_000;
 
@@ -117,8 +127,10 @@ export function createApi(
           body = await readText(answer.body, maxResponseBytes);
         } catch (error) {
           const why = describeFetchError(error, timeoutMs, request.url, run.transport);
-          notes.push({ request, response: null, note: `no complete answer: ${why}` });
-          throw new Error(`${request.method} ${path}: no complete answer (${why})`);
+          const waited = `waited ${Date.now() - started} ms`;
+          notes.push({ request, response: null, note: `no complete answer (${waited}): ${why}` });
+          const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+          throw new NoCompleteAnswer(`${request.method} ${path}: no complete answer (${waited}: ${why})`, timedOut ? timeoutMs : null);
         }
         const exchange: Exchange = {
           request,

@@ -58,10 +58,16 @@ export const served = {
   remedy: "a target that accepts valid requests (check --base-url, and the credentials: --header or the profile's headers)",
 };
 
+/** Not a need either: a test helper that answers after the request time-out leaves its test's clauses unverified, not failed. */
+export const slowHelper = {
+  reason: 'not verified: a test helper gave no complete answer within the request time-out',
+  remedy: "a longer request time-out, for a target that is only slow: the profile's timeouts.requestMs or --request-timeout-ms",
+};
+
 /** What would let the suite verify a clause skipped for this reason; null where it is not one of the needs. */
 export function remedyFor(reason: string): string | null {
   // The longest reason that fits: one may start with another ("target has no test helpers: …").
-  const fitting = [...Object.values(needs), served].filter((need) => reason.startsWith(need.reason));
+  const fitting = [...Object.values(needs), served, slowHelper].filter((need) => reason.startsWith(need.reason));
   return fitting.sort((a, b) => b.reason.length - a.reason.length)[0]?.remedy ?? null;
 }
 
