@@ -1,0 +1,82 @@
+/** The transport's pure parts: the proxy a URL takes, the options resolved with the environment, the one-line reasons, the browser's share. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  browserContextTransport,
+  describeTransportFailure,
+  directTransport,
+  proxyFor,
+  resolveTransport,
+  transportSecrets,
+  type Transport,
+} from '../../src/core/transport.ts';
+
+const noOptions = { extraCaCertsFile: null, clientCertFile: null, clientKeyFile: null, insecure: false, proxy: null };
+const proxied = (noProxy = ''): Transport => ({
+  ...directTransport,
+  httpProxy: 'http://proxy.corp:3128',
+  httpsProxy: 'http://user:s%40cret@proxy.corp:3128',
+  noProxy,
+});
+
+test('the environment names the proxies (either case), --proxy overrides them and NO_PROXY', () => {
+  const env = { HTTPS_PROXY: 'http://a:1', http_proxy: 'http://b:2', NO_PROXY: 'internal' };
+  assert.deepEqual(resolveTransport(noOptions, env), { ...directTransport, httpsProxy: 'http://a:1', httpProxy: 'http://b:2', noProxy: 'internal' });
+  assert.deepEqual(resolveTransport({ ...noOptions, proxy: 'http://c:3' }, env), { ...directTransport, httpsProxy: 'http://c:3', httpProxy: 'http://c:3' });
+});
+
+test('NO_PROXY: hosts, domain suffixes, ports and "*"', () => {
+  assert.equal(proxyFor('https://api.example/x', proxied()), 'http://user:s%40cret@proxy.corp:3128');
+  assert.equal(proxyFor('http://api.example/x', proxied()), 'http://proxy.corp:3128');
+  assert.equal(proxyFor('https://api.example/x', proxied('example')), null);
+  assert.equal(proxyFor('https://api.example/x', proxied('.example')), null);
+  assert.equal(proxyFor('https://notexample/x', proxied('example')), 'http://user:s%40cret@proxy.corp:3128');
+  assert.equal(proxyFor('https://api.example:8443/x', proxied('api.example:443')), 'http://user:s%40cret@proxy.corp:3128');
+  assert.equal(proxyFor('https://api.example/x', proxied('api.example:443')), null);
+  assert.equal(proxyFor('http://127.0.0.1:8080/x', proxied('*')), null);
+  assert.equal(proxyFor('https://api.example/x', directTransport), null);
+});
+
+test("a proxy's password is a secret; its address is shown without credentials", () => {
+  assert.deepEqual(transportSecrets(proxied()), ['s@cret']);
+  const reason = describeTransportFailure(
+    new Error('fetch failed', { cause: new Error('Proxy response (407) !== 200 when HTTP Tunneling') }),
+    'https://api.example/x',
+    proxied(),
+  );
+  assert.equal(reason, 'the proxy http://proxy.corp:3128 refused to connect to the target (it answered 407 to CONNECT)');
+});
+
+test('each transport failure names the option to use; other failures are left to the caller', () => {
+  const failure = (code: string, message = code) => new Error('fetch failed', { cause: Object.assign(new Error(message), { code }) });
+  assert.match(
+    describeTransportFailure(failure('UNABLE_TO_VERIFY_LEAF_SIGNATURE'), 'https://api.example/')!,
+    /not trusted by the system's CAs .*--ssl-extra-ca-certs FILE/,
+  );
+  assert.match(
+    describeTransportFailure(failure('SELF_SIGNED_CERT_IN_CHAIN'), 'https://api.example/', { ...directTransport, extraCaCertsFile: 'ca.pem' })!,
+    /neither the system's CAs nor --ssl-extra-ca-certs ca\.pem/,
+  );
+  assert.match(
+    describeTransportFailure(failure('ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE', 'sslv3 alert handshake failure'), 'https://api.example/')!,
+    /--ssl-client-cert FILE/,
+  );
+  assert.match(
+    describeTransportFailure(failure('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:3128'), 'https://api.example/', {
+      ...proxied(),
+      httpsProxy: 'http://10.0.0.1:3128',
+    })!,
+    /^the proxy http:\/\/10\.0\.0\.1:3128 is unreachable/,
+  );
+  assert.equal(describeTransportFailure(failure('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.2:443'), 'https://api.example/'), null);
+});
+
+test("the browser's share: the client certificate for the target's origin only, the proxy with the receiver bypassed, --insecure", () => {
+  assert.deepEqual(browserContextTransport(undefined, 'https://api.example/v1', []), {});
+  const transport: Transport = { ...proxied('internal'), clientCertFile: 'client.pem', clientKeyFile: 'client.key', insecure: true };
+  assert.deepEqual(browserContextTransport(transport, 'https://api.example/v1', ['127.0.0.1:4000']), {
+    ignoreHTTPSErrors: true,
+    clientCertificates: [{ origin: 'https://api.example', certPath: 'client.pem', keyPath: 'client.key' }],
+    proxy: { server: 'http://proxy.corp:3128', bypass: 'internal,127.0.0.1:4000', username: 'user', password: 's@cret' },
+  });
+});
