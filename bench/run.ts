@@ -49,7 +49,7 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const latencyRuns = Number(values['latency-runs']);
 const mutantRuns = Number(values['mutant-runs']);
-const goalSeconds = { full: 10, latency: 60, mutants: 180 };
+const goalSeconds = { full: 10, latency: 60, mutants: 300 };
 /** The round trip of the target like a hosted sandbox (figure 2). */
 const targetLatencyMs = 150;
 const seed = 20240501;
@@ -304,11 +304,13 @@ for (let run = 1; run <= latencyRuns; run++) {
   console.log(`latency run ${run}: ${describeTimed(latency.seconds, latency.path)} (${latency.verdict}, ${describeLoad(latency)})`);
 }
 const measureMutants = existsSync(join(packageRoot, 'mutants/run.ts')) && !values['skip-mutants'];
-const mutantSet = measureMutants ? (await import('../mutants/run.ts')).catalogueAsTested().length : 0;
+const catalogue = measureMutants ? (await import('../mutants/run.ts')).catalogueAsTested() : [];
+const mutantSet = catalogue.length;
 if (measureMutants) {
+  // A mutant's project has one worker (mutants/playwright.config.ts): its tests are one chain.
+  const mutantNames = new Set(catalogue.filter((candidate) => candidate.clause !== null).map((candidate) => candidate.name));
   for (let run = 1; run <= mutantRuns; run++) {
-    // Every candidate's project has one worker (mutants/playwright.config.ts): its tests are one chain.
-    const mutants = await timed('npm', ['run', '--silent', 'mutants'], { oneWorker: () => true });
+    const mutants = await timed('npm', ['run', '--silent', 'mutants'], { oneWorker: (project) => mutantNames.has(project) });
     figures.mutants.push(mutants);
     console.log(`mutants run ${run}: ${describeTimed(mutants.seconds, mutants.path)} (exit ${mutants.code}, ${describeLoad(mutants)})`);
   }

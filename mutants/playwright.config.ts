@@ -1,39 +1,32 @@
 /**
- * The whole mutant catalogue as one Playwright run, started by mutants/run.ts: one project per
- * candidate, each with its own run config (the typed option runConfigFile, read by the specs' `run`
- * fixture and by the conformance reporter) and, for a mutant, only the tests of its own clause.
+ * The whole mutant catalogue as one Playwright run, started by mutants/run.ts: every candidate is a
+ * target of specs/targets.ts, so that each test is declared once per candidate (a mutant's, only
+ * those of its own clause) and workers are kept across candidates instead of started for each.
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
-import type { CandidateOptions } from '../specs/fixtures.ts';
 import { grepPattern } from '../src/runner/playwright.ts';
-import { manifestEnv, type ManifestEntry } from './manifest.ts';
+import { describeTitle, targetsOfRun, type TargetEntry } from '../specs/targets.ts';
 import { timingsEnv } from '../bench/timings.ts';
 
-const manifestFile = process.env[manifestEnv];
-if (!manifestFile) throw new Error(`${manifestEnv} is not set: run the catalogue through "npm run mutants"`);
-const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as ManifestEntry[];
+const targets = targetsOfRun();
+if (!targets) throw new Error('no targets: run the catalogue through "npm run mutants"');
 
-export default defineConfig<object, CandidateOptions>({
+/** The tests to run against a target: its own, only those of its clause where it has one (Playwright greps the title path and the tags). */
+function grepOf(target: TargetEntry): RegExp {
+  const own = describeTitle(target).replace(/[.*+?^${}()[\]\\/]/g, '\\$&');
+  return new RegExp(target.clause ? `${own} .*(?:${grepPattern(target.clause)})` : own);
+}
+
+export default defineConfig({
   testDir: '../specs',
-  fullyParallel: false,
+  fullyParallel: true,
   // Tests mostly wait (for events that must not come, for the browser), so more workers than cores
-  // keep the cores busy; many more cost CPU in switching between them. Measured on 2 cores (the whole
-  // set, npm Chromium): 6 workers 264 s, 8 241–257 s, 10 239 s, 12 272 s, 28 427 s.
+  // keep the cores busy; many more cost CPU in switching between them.
   workers: 4 * availableParallelism(),
   retries: 0,
   timeout: 60_000,
   // npm run bench adds when each test ran, for the catalogue's critical path.
   reporter: [['../src/runner/reporter.ts'], ...(process.env[timingsEnv] ? [['../bench/timings.ts'] as const] : [])],
-  projects: manifest.map((entry) => ({
-    name: entry.name,
-    grep: entry.clause ? new RegExp(grepPattern(entry.clause)) : undefined,
-    // One worker per candidate: a worker serves one project only, and starting one costs about two
-    // seconds of CPU; the other candidates keep the cores busy.
-    workers: 1,
-    outputDir: `${entry.outDir}/test-results`,
-    // A mutant's failures are expected: they keep the worker (specs/fixtures.ts).
-    use: { runConfigFile: entry.runConfigFile, failuresExpected: entry.clause !== null },
-  })),
+  grep: targets.map(grepOf),
 });

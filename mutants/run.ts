@@ -8,7 +8,8 @@
  * Playwright and the browser is paid once, not once per candidate. Each candidate's report is then
  * built from its project's raw results, as `checkout-conformance run` builds it.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -25,16 +26,21 @@ import { watchInterruption } from '../src/runner/run.ts';
 import { writeReport } from '../src/report/write.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { benignVariants, mutants } from './catalogue.ts';
-import { manifestEnv, type ManifestEntry } from './manifest.ts';
+import { targetsEnv, type TargetEntry } from '../specs/targets.ts';
+import { changedCandidates, type ChangedInputs } from './changed.ts';
+import { loadClauseIndex } from '../src/report/clause-index.ts';
 import { startProxy, type RunningProxy, type Transform } from './proxy.ts';
 
 const catalogueConfig = fileURLToPath(new URL('playwright.config.ts', import.meta.url));
 /**
- * The catalogue's five seeds. `npm test` runs every mutant on each (its verdict and failed clauses
- * must agree) and each benign variant on one, the seeds taken in turn; test/catalogue/seeds.test.ts
- * runs the sandbox on all five.
+ * The catalogue's five seeds. `npm test` runs every candidate on one of them, which turns with the
+ * commit (rotationOf); test/catalogue/seeds.test.ts runs the sandbox and a sample of mutants that
+ * turns too on all five (their verdicts and failed clauses must agree); --all-seeds runs the matrix.
  */
 export const catalogueSeeds = [1, 42, 20240501, 987_654_321, 2_147_483_647];
+/** The catalogue's turns: over five runs of consecutive turns each candidate meets every seed once and is fully checked once. */
+export const rotationTurns = catalogueSeeds.length;
+export const rotationEnv = 'CHECKOUT_CONFORMANCE_ROTATION';
 /**
  * The profile's time-out for an event (a notification, a redirect), and how long the suite waits
  * where one must not happen: the sandbox behind the proxy answers within milliseconds.
@@ -65,6 +71,13 @@ export interface Candidate {
   /** This candidate's own seed and cases per property (--seed, --all-seeds, --runs). */
   seed?: number;
   runs?: number;
+  /**
+   * A mutant runs every test of its clause, as a whole run would, and so proves no clause outside
+   * what it disturbs fails; otherwise its tests stop at the first that fails its clause (the proof).
+   */
+  fullCheck?: boolean;
+  /** A mutant runs every test of the suite, not only its clause's: what the selection of its tests is measured against. */
+  everyTest?: boolean;
 }
 
 export interface Outcome {
@@ -86,18 +99,55 @@ export interface Outcome {
   reportDir: string | null;
 }
 
-/** Every candidate of the catalogue, each with its seed: the catalogue's seeds in turn, in the catalogue's order. */
-export function candidates(): (Candidate & { seed: number })[] {
+/**
+ * This run's turn of the rotation: the environment's (to replay a CI run), else taken from the
+ * commit checked out, so that each new commit's CI takes the catalogue a turn further.
+ */
+export function rotationOf(environment = process.env): number {
+  const given = environment[rotationEnv];
+  if (given !== undefined) {
+    const turn = Number(given);
+    if (!Number.isSafeInteger(turn) || turn < 0) throw new Error(`${rotationEnv} takes a turn from 0 to ${rotationTurns - 1}, not ${given}`);
+    return turn % rotationTurns;
+  }
+  try {
+    const commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return Number.parseInt(commit.slice(0, 8), 16) % rotationTurns;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Every candidate of the catalogue, in the catalogue's order, on this turn: candidate i takes seed
+ * (i + 2·turn) mod 5, and is fully checked where (i + turn) mod 5 is 0 (benign variants always run
+ * every test). Five consecutive turns give each candidate every seed and one full check.
+ */
+export function candidates(turn = 0): (Candidate & { seed: number })[] {
   return [
     ...mutants.map(({ name, clause, disturbs = [], transform }) => ({ name, clause, disturbs, transform })),
     ...benignVariants.map(({ name, transform }) => ({ name, clause: null, disturbs: [], transform })),
-  ].map((candidate, index) => ({ ...candidate, seed: catalogueSeeds[index % catalogueSeeds.length] }));
+  ].map((candidate, index) => ({
+    ...candidate,
+    seed: catalogueSeeds[(index + 2 * turn) % rotationTurns],
+    fullCheck: (index + turn) % rotationTurns === 0,
+  }));
 }
 
-/** The catalogue as `npm test` runs it: each mutant on every seed, each benign variant on its own. */
-export function catalogueAsTested(): (Candidate & { seed: number })[] {
-  const all = candidates();
-  return [...all.filter((candidate) => candidate.clause === null), ...onEverySeed(all.filter((candidate) => candidate.clause !== null))];
+/** The catalogue as `npm test` runs it: every candidate once, on this turn's seed and full checks. */
+export function catalogueAsTested(turn = rotationOf()): (Candidate & { seed: number })[] {
+  return candidates(turn);
+}
+
+/** The mutants seeds.test.ts runs on every seed on this turn: a few, a different few each turn. */
+export function seedSample(turn = rotationOf(), size = 3): (Candidate & { seed: number })[] {
+  const mutantsOnly = candidates(turn).filter((candidate) => candidate.clause !== null);
+  const stride = Math.floor(mutantsOnly.length / size);
+  return Array.from({ length: size }, (_, k) => mutantsOnly[(k * stride + turn * 7) % mutantsOnly.length]);
 }
 
 /** A candidate's target, running: its sandbox, the proxy in front of it, and its project's run config. */
@@ -182,17 +232,18 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
       targets.push(await startTarget({ ...candidate, seed: options.seed ?? candidate.seed ?? catalogueSeeds[0] }, shared, configDir));
     // Benign variants first: they run every test, so they should not be the ones left at the end.
     const ordered = [...targets].sort((a, b) => Number(a.candidate.clause !== null) - Number(b.candidate.clause !== null));
-    const manifest: ManifestEntry[] = ordered.map(({ candidate, run, runConfigFile }) => ({
+    const entries: TargetEntry[] = ordered.map(({ candidate, runConfigFile }) => ({
       name: candidate.name,
-      clause: candidate.clause,
+      clause: candidate.everyTest ? null : candidate.clause,
+      failuresExpected: candidate.clause !== null,
+      stopOnceFailed: candidate.clause !== null && !candidate.fullCheck ? candidate.clause : null,
       runConfigFile,
-      outDir: run.outDir,
     }));
-    const manifestFile = join(configDir, 'manifest.json');
-    writeFileSync(manifestFile, JSON.stringify(manifest));
+    const targetsFile = join(configDir, 'targets.json');
+    writeFileSync(targetsFile, JSON.stringify(entries));
     // Playwright's console reporter would print every expected failure of every mutant: the matrix says what matters.
     const args = ['test', '--config', catalogueConfig, '--global-timeout', String(catalogueTimeoutMs)];
-    if (!interruption.reason()) await playwright(args, { ...process.env, [manifestEnv]: manifestFile }, catalogueTimeoutMs + stopGraceMs, 'ignore');
+    if (!interruption.reason()) await playwright(args, { ...process.env, [targetsEnv]: targetsFile }, catalogueTimeoutMs + stopGraceMs, 'ignore');
   } catch (error) {
     for (const { run } of targets) rmSync(run.outDir, { recursive: true, force: true });
     throw error;
@@ -238,7 +289,7 @@ function outcomeOf(
       strict: run.strict,
       // A mutant runs the checks of its own clause only: the run is partial by design.
       allowPartial: candidate.clause !== null,
-      grep: candidate.clause,
+      grep: candidate.everyTest ? null : candidate.clause,
       shard: null,
       ...times,
     },
@@ -334,7 +385,14 @@ const verdictOf = (outcome: Outcome) => `${outcome.verdict} (${outcome.failedCla
 async function main(args: string[]): Promise<void> {
   const { values, positionals: names } = parseArgs({
     args,
-    options: { seed: { type: 'string' }, 'all-seeds': { type: 'boolean', default: false }, runs: { type: 'string' } },
+    options: {
+      seed: { type: 'string' },
+      'all-seeds': { type: 'boolean', default: false },
+      runs: { type: 'string' },
+      rotation: { type: 'string' },
+      changed: { type: 'boolean', default: false },
+      since: { type: 'string', default: 'HEAD' },
+    },
     allowPositionals: true,
   });
   const seed = values.seed === undefined ? undefined : Number(values.seed);
@@ -342,16 +400,39 @@ async function main(args: string[]): Promise<void> {
   if (seed !== undefined && values['all-seeds']) throw new Error('--seed and --all-seeds exclude each other');
   const runs = values.runs === undefined ? undefined : Number(values.runs);
   if (runs !== undefined && !(Number.isSafeInteger(runs) && runs > 0)) throw new Error(`--runs takes a positive integer, not ${values.runs}`);
-  const chosen = candidates().filter((candidate) => names.length === 0 || names.includes(candidate.name));
-  if (chosen.length === 0) throw new Error(`no mutant or variant named ${names.join(', ')}`);
-  const seeded = values['all-seeds'] ? onEverySeed(chosen) : names.length === 0 && seed === undefined ? catalogueAsTested() : chosen;
+  const turn = rotationOf(values.rotation === undefined ? process.env : { [rotationEnv]: values.rotation });
+  // Named candidates are a developer's question about them: each runs every test of its clause.
+  if (values.changed && names.length > 0) throw new Error('--changed chooses the candidates itself: name none');
+  const named = candidates(turn)
+    .filter((candidate) => names.length === 0 || names.includes(candidate.name))
+    .map((candidate) => (names.length > 0 ? { ...candidate, fullCheck: true } : candidate));
+  if (named.length === 0) throw new Error(`no mutant or variant named ${names.join(', ')}`);
+  const chosen = values.changed ? changedCandidates(named, changedSince(values.since)) : named;
+  if (values.changed) console.error(`mutants: ${chosen.length} of ${named.length} candidates reached by what changed since ${values.since}`);
+  if (chosen.length === 0) return;
+  const seeded = values['all-seeds'] ? onEverySeed(chosen) : chosen;
   const list = seeded.map((candidate) => (runs === undefined ? candidate : { ...candidate, runs }));
-  console.error(`mutants: ${list.length} candidates in one Playwright run…`);
+  console.error(`mutants: ${list.length} candidates in one Playwright run, turn ${turn} of the rotation (--rotation ${turn} replays it)…`);
   const outcomes = await runCandidates(list, { seed });
   console.log(formatMatrix(outcomes));
   const disagreements = seedDisagreements(outcomes);
   for (const line of disagreements) console.log(`differs with the seed: ${line}`);
   process.exitCode = outcomes.every((outcome) => outcome.asExpected) && disagreements.length === 0 ? 0 : 1;
+}
+
+/** What changed since a commit (committed, staged, in the work tree, or new), and the sources and index that map it to candidates. */
+function changedSince(commit: string): ChangedInputs {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const changedFiles = [...new Set([...git('diff', '--name-only', commit), ...git('ls-files', '--others', '--exclude-standard')])];
+  const sourceFiles = ['src/checks', 'mutants']
+    .flatMap((folder) => readdirSync(join(root, folder)).map((name) => `${folder}/${name}`))
+    .filter((file) => file.endsWith('.ts'));
+  return {
+    changedFiles,
+    index: [...loadClauseIndex().values()],
+    sources: new Map(sourceFiles.map((file) => [file, readFileSync(join(root, file), 'utf8')])),
+  };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

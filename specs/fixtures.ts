@@ -3,7 +3,7 @@
  * test-helper client, the suite's own HTTP receiver, fast-check properties and Chromium. A failing
  * test carries the exchanges it made as evidence; an INFO test carries them always.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
 import fc from 'fast-check';
@@ -21,6 +21,7 @@ import { secretsOfRun } from '../src/core/profile.ts';
 import { capped, createApi, NoCompleteAnswer, type Api } from './api.ts';
 import { createPacer, defaultConcurrentRequests, inParallel, type Pacer } from './pace.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { onEveryTarget, targetOf, targetsOfRun, type TargetEntry } from './targets.ts';
 
 export { lastsEventMs, waitsOutEventMs } from './pools.ts';
 
@@ -118,20 +119,16 @@ interface TestFixtures {
   property: Property;
   observe: Observer;
   browserPages: BrowserPages;
-}
-
-/**
- * Options a Playwright project sets (mutants/playwright.config.ts: one project per candidate): its
- * own run config, and whether failures are expected there. Unset, the run config named by the
- * environment (checkout-conformance run) is read, and failures are not expected.
- */
-export interface CandidateOptions {
-  runConfigFile: string | undefined;
-  failuresExpected: boolean;
-}
-
-interface WorkerFixtures extends CandidateOptions {
+  /** The target this test runs against, where the run has several (specs/targets.ts). */
+  target: TargetEntry | null;
   run: RunConfig;
+  failuresExpected: boolean;
+  stopAtProof: void;
+}
+
+interface WorkerFixtures {
+  /** What every target of the run shares (profile, receiver, Chromium): the run's config, or its first target's. */
+  runOfWorker: RunConfig;
   /** Paces the worker's requests to the target: overlapping, bounded, capped (specs/pace.ts). */
   pacer: Pacer;
   receiver: Receiver;
@@ -204,15 +201,28 @@ export function helperClient(api: Api): Helpers {
   };
 }
 
-export const test = base.extend<TestFixtures, WorkerFixtures>({
-  // A project may name its own run config (one candidate of the mutant catalogue, mutants/run.ts).
-  runConfigFile: [undefined, { option: true, scope: 'worker' }],
-  failuresExpected: [false, { option: true, scope: 'worker' }],
-  run: [async ({ runConfigFile }, use) => use(readRunConfig(runConfigFile)), { scope: 'worker' }],
+const targets = targetsOfRun();
+const runConfigs = new Map<string, RunConfig>();
+const runConfigOf = (file: string) => runConfigs.get(file) ?? runConfigs.set(file, readRunConfig(file)).get(file)!;
+/** Marks, in a target's folder, that one of its tests found a problem naming its stopOnceFailed clause (every worker sees it). */
+const proofFile = (run: RunConfig) => join(run.outDir, 'proof-found');
+
+const extended = base.extend<TestFixtures, WorkerFixtures>({
+  runOfWorker: [async ({}, use) => use(targets ? runConfigOf(targets[0].runConfigFile) : readRunConfig()), { scope: 'worker' }],
+  target: async ({}, use, testInfo) => use(targetOf(testInfo.annotations, targets)),
+  run: async ({ runOfWorker, target }, use) => use(target ? runConfigOf(target.runConfigFile) : runOfWorker),
+  failuresExpected: async ({ target }, use) => use(target?.failuresExpected ?? false),
+  stopAtProof: [
+    async ({ target, run }, use) => {
+      base.skip(Boolean(target?.stopOnceFailed) && existsSync(proofFile(run)), `${target?.stopOnceFailed} has already failed on this target: its proof is in`);
+      await use();
+    },
+    { auto: true },
+  ],
 
   // The profile's rate cap is the whole run's: each worker takes an even share.
   pacer: [
-    async ({ run }, use, workerInfo) => {
+    async ({ runOfWorker: run }, use, workerInfo) => {
       const pace = run.profile.requests;
       await use(createPacer({ maxConcurrent: concurrentRequests(run), perSecond: pace?.perSecond ? pace.perSecond / workerInfo.config.workers : null }));
     },
@@ -220,7 +230,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   receiver: [
-    async ({ run }, use) => {
+    async ({ runOfWorker: run }, use) => {
       const receiver = await startReceiver({ host: run.callbackHost, publicUrl: run.publicCallbackUrl });
       await use(receiver);
       await receiver.close();
@@ -228,7 +238,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  api: async ({ run, pacer, failuresExpected }, use, testInfo) => {
+  api: async ({ run, pacer, failuresExpected, target }, use, testInfo) => {
     const api = createApi(run, pacer, {
       beforeWrite: () => requires(run, 'writes'),
       // Playwright starts a new worker after every unexpected failure, which costs seconds of CPU. A
@@ -239,6 +249,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       },
     });
     await use(api);
+    if (target?.stopOnceFailed && api.problems.some((problem) => problem.clause === target.stopOnceFailed)) writeFileSync(proofFile(run), '');
     const secrets = secretsOfRun(run.headers, run.profile);
     const failed = testInfo.status !== 'passed' && testInfo.status !== 'skipped';
     const observing = testInfo.tags.includes('@INFO');
@@ -333,7 +344,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   sharedChromium: [
-    async ({ run }, use, workerInfo) => {
+    async ({ runOfWorker: run }, use, workerInfo) => {
       if (!run.chromium.executablePath) return use(null);
       const { executablePath, wsEndpoint } = run.chromium;
       if (wsEndpoint) {
@@ -371,3 +382,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     for (const context of contexts) await context.close();
   },
 });
+
+/** The specs' test type: with several targets (the mutant catalogue), each top-level test and describe once per target. */
+export const test = onEveryTarget(extended, targets);

@@ -1,23 +1,25 @@
 /**
  * Playwright reporter: writes every test's outcome, clause IDs and JSON attachments to the run's
  * folder (raw-results.json), masked; src/report/report.ts builds the conformance report from it.
- * A project that names its own run config (the option runConfigFile: one candidate of the mutant
- * catalogue, mutants/run.ts) gets its own raw-results.json, in that run's folder.
+ * A run of several targets (specs/targets.ts: the mutant catalogue) writes each target's tests to
+ * its own raw-results.json, in that target's folder.
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import type { FullConfig, FullProject, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../core/evidence.ts';
 import type { Judgement } from '../checks/problem.ts';
 import { readRunConfig, type RunConfig } from '../core/run-config.ts';
 import { secretsOfRun } from '../core/profile.ts';
+import { targetOf, targetsOfRun } from '../../specs/targets.ts';
 import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from '../report/raw-results.ts';
 
 type Attachment = TestResult['attachments'][number];
 
-/** The run config a project names (the option runConfigFile of mutants/playwright.config.ts); undefined: the environment's. */
-const runConfigFileOf = (project: FullProject | undefined): string | undefined => (project?.use as { runConfigFile?: string } | undefined)?.runConfigFile;
+const targets = targetsOfRun();
+/** The run config of the test's target; undefined: the environment's. */
+const runConfigFileOf = (test: TestCase): string | undefined => targetOf(test.annotations, targets)?.runConfigFile;
 
 export default class ConformanceReporter implements Reporter {
   private rootDir = '';
@@ -34,11 +36,10 @@ export default class ConformanceReporter implements Reporter {
   onBegin(config: FullConfig): void {
     this.rootDir = config.rootDir;
     // Every run gets its raw results, even one whose tests were all filtered out.
-    for (const project of config.projects) this.testsOf(project);
+    for (const target of targets ?? [{ runConfigFile: undefined }]) this.testsOf(target.runConfigFile);
   }
 
-  private testsOf(project: FullProject | undefined): Map<TestCase, RawTest> {
-    const runConfigFile = runConfigFileOf(project);
+  private testsOf(runConfigFile: string | undefined): Map<TestCase, RawTest> {
     if (!this.testsByRun.has(runConfigFile)) this.testsByRun.set(runConfigFile, new Map());
     return this.testsByRun.get(runConfigFile)!;
   }
@@ -49,9 +50,12 @@ export default class ConformanceReporter implements Reporter {
     const jsonOf = (name: string) => result.attachments.filter((a) => a.name === name && a.contentType === 'application/json').map(parseAttachment);
     const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed';
     const judgement = (jsonOf(attachmentNames.judgement).at(-1) as Judgement | undefined) ?? { problems: [], judged: false };
-    const project = test.parent.project();
     const raw: RawTest = {
-      title: test.titlePath().slice(3).join(' › '),
+      // Without the root, the project, the file and, where it has one, the target's describe.
+      title: test
+        .titlePath()
+        .slice(targets ? 4 : 3)
+        .join(' › '),
       file: relative(this.rootDir, test.location.file),
       clauseIds: clauseIdsOf(test.tags),
       ...judgement,
@@ -63,8 +67,9 @@ export default class ConformanceReporter implements Reporter {
       classes: [...(jsonOf(attachmentNames.classes).flat() as ClassOutcome[]), ...declaredClasses(test, status, judgement.judged, result)],
       durationMs: result.duration,
     };
-    this.testsOf(project).set(test, raw);
-    const run = this.runOf(runConfigFileOf(project));
+    const runConfigFile = runConfigFileOf(test);
+    this.testsOf(runConfigFile).set(test, raw);
+    const run = this.runOf(runConfigFile);
     appendFileSync(`${run.outDir}/${rawJournalFile}`, `${JSON.stringify(mask(raw, secretsOfRun(run.headers, run.profile)))}\n`);
   }
 
@@ -73,7 +78,6 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
-    if (this.testsByRun.size === 0) this.testsOf(undefined);
     for (const [runConfigFile, tests] of this.testsByRun) {
       const run = this.runOf(runConfigFile);
       const raw: RawResults = { status: result.status, errors: this.errors, tests: [...tests.values()] };

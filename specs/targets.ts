@@ -1,0 +1,73 @@
+/**
+ * Many targets in one Playwright run (the mutant catalogue, mutants/run.ts): every top-level test and
+ * describe of the specs is declared once per target, inside a describe that names it, and a test's
+ * fixtures take that target's run config. Workers are kept across targets: starting one costs about
+ * two seconds of CPU, which a worker per target paid once per candidate.
+ */
+import { readFileSync } from 'node:fs';
+import type { TestType } from '@playwright/test';
+
+/** Names the JSON file of the targets (TargetEntry[]); unset: one target, the run config's. */
+export const targetsEnv = 'CHECKOUT_CONFORMANCE_TARGETS';
+/** The annotation that names a test's target. */
+export const targetAnnotation = 'target';
+
+export interface TargetEntry {
+  name: string;
+  /** Only the tests of this clause run against the target (a mutant's); null: every test. */
+  clause: string | null;
+  /** A test's failure is expected there (a mutant): declared so, it keeps its worker. */
+  failuresExpected: boolean;
+  /** Once a test found a problem naming this clause, the target's later tests are skipped: the proof is in. Null: every test runs. */
+  stopOnceFailed: string | null;
+  /** The target's RunConfig (src/core/run-config.ts). */
+  runConfigFile: string;
+}
+
+/** The run's targets, where it has several. */
+export function targetsOfRun(): TargetEntry[] | null {
+  const file = process.env[targetsEnv];
+  return file ? (JSON.parse(readFileSync(file, 'utf8')) as TargetEntry[]) : null;
+}
+
+/** The title of the describe that holds a target's tests. */
+export const describeTitle = (target: TargetEntry) => `[${target.name}]`;
+
+/** The test's target, by its annotation. */
+export function targetOf(annotations: { type: string; description?: string }[], targets: TargetEntry[] | null): TargetEntry | null {
+  const name = annotations.find((annotation) => annotation.type === targetAnnotation)?.description;
+  return (name !== undefined && targets?.find((target) => target.name === name)) || null;
+}
+
+/**
+ * The test type whose top-level tests and describes are declared once per target, each inside a
+ * describe named after it and annotated with it; without targets, the test type itself.
+ */
+export function onEveryTarget<T extends TestType<any, any>>(test: T, targets: TargetEntry[] | null): T {
+  if (!targets) return test;
+  // Playwright takes a test's location from its caller's stack frame: the declarations inside a
+  // target's describe go straight to Playwright (a proxy without a trap adds no frame), so that
+  // they keep the spec file's lines.
+  const testHandler: ProxyHandler<T> = {};
+  const describeHandler: ProxyHandler<T['describe']> = {};
+  const onEach = (declare: () => void) => {
+    for (const target of targets)
+      test.describe(describeTitle(target), { annotation: { type: targetAnnotation, description: target.name } }, () => {
+        delete testHandler.apply;
+        delete describeHandler.apply;
+        try {
+          declare();
+        } finally {
+          trapTopLevel();
+        }
+      });
+  };
+  const trapTopLevel = () => {
+    testHandler.apply = (declareTest, self, args) => onEach(() => Reflect.apply(declareTest as Function, self, args));
+    describeHandler.apply = (describe, self, args) => onEach(() => Reflect.apply(describe as Function, self, args));
+  };
+  trapTopLevel();
+  const describe = new Proxy(test.describe, describeHandler);
+  testHandler.get = (object, property, receiver) => (property === 'describe' ? describe : Reflect.get(object, property, receiver));
+  return new Proxy(test, testHandler);
+}

@@ -1,0 +1,85 @@
+/** Which candidates a catalogue run takes, on which seed, how fully: the rotation, --changed and the seed sample. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { changedCandidates, type ChangedInputs } from '../../mutants/changed.ts';
+import { candidates, catalogueSeeds, rotationEnv, rotationOf, rotationTurns, seedSample } from '../../mutants/run.ts';
+import type { ClauseIndexEntry } from '../../src/report/clause-index.ts';
+
+test('over five consecutive turns every candidate meets every seed once and is fully checked once', () => {
+  const turns = Array.from({ length: rotationTurns }, (_, turn) => candidates(turn));
+  for (const [index, candidate] of turns[0].entries()) {
+    const mine = turns.map((list) => list[index]);
+    assert.ok(
+      mine.every((each) => each.name === candidate.name),
+      'the same order on every turn',
+    );
+    assert.deepEqual([...new Set(mine.map((each) => each.seed))].sort(), [...catalogueSeeds].sort(), candidate.name);
+    assert.equal(mine.filter((each) => each.fullCheck).length, 1, candidate.name);
+  }
+});
+
+test('the turn comes from the environment where given, else from the commit, and a bad one is refused', () => {
+  assert.equal(rotationOf({ [rotationEnv]: '7' }), 7 % rotationTurns);
+  assert.throws(() => rotationOf({ [rotationEnv]: 'soon' }), /takes a turn/);
+  const fromCommit = rotationOf({});
+  assert.ok(Number.isInteger(fromCommit) && fromCommit >= 0 && fromCommit < rotationTurns);
+  assert.equal(rotationOf({}), fromCommit);
+});
+
+test('the seed sample is a few distinct mutants, another few on the next turn', () => {
+  const [first, second] = [seedSample(0), seedSample(1)];
+  for (const sample of [first, second]) {
+    assert.equal(new Set(sample.map((candidate) => candidate.name)).size, sample.length);
+    assert.ok(sample.every((candidate) => candidate.clause !== null));
+  }
+  assert.notDeepEqual(
+    first.map((candidate) => candidate.name),
+    second.map((candidate) => candidate.name),
+  );
+});
+
+const entry = (id: string, parts: Partial<ClauseIndexEntry>): ClauseIndexEntry => ({
+  id,
+  checks: [],
+  schemaKeywords: [],
+  tests: [],
+  inputClasses: [],
+  observe: false,
+  mutants: [],
+  alsoBrokenBy: [],
+  benignVariants: [],
+  ...parts,
+});
+
+const list = [
+  { name: 'ref-mutant', clause: 'REF-2' },
+  { name: 'chk-mutant', clause: 'CHK-5' },
+  { name: 'benign-variant', clause: null },
+];
+const inputs = (changedFiles: string[]): ChangedInputs => ({
+  changedFiles,
+  index: [
+    entry('REF-2', { tests: ['specs/references.spec.ts: payment references › a reference'], checks: ['checkReference'] }),
+    entry('CHK-5', { schemaKeywords: ['checkout-response.schema.json#/properties/data'] }),
+  ],
+  sources: new Map([
+    ['src/checks/references.ts', 'export function checkReference() {}'],
+    ['mutants/references.ts', "name: 'ref-mutant'"],
+    ['mutants/benign.ts', "name: 'benign-variant'"],
+  ]),
+});
+const names = (changedFiles: string[]) => changedCandidates(list, inputs(changedFiles)).map((candidate) => candidate.name);
+
+test('--changed reruns the mutants of the clauses a spec, a check or a schema reaches, and the benign variants', () => {
+  assert.deepEqual(names(['specs/references.spec.ts']), ['ref-mutant', 'benign-variant']);
+  assert.deepEqual(names(['src/checks/references.ts']), ['ref-mutant', 'benign-variant']);
+  assert.deepEqual(names(['schemas/checkout-response.schema.json']), ['chk-mutant', 'benign-variant']);
+});
+
+test('--changed reruns a candidate whose own file changed, everything for a file it cannot map, nothing for documentation', () => {
+  assert.deepEqual(names(['mutants/references.ts']), ['ref-mutant']);
+  assert.deepEqual(names(['mutants/benign.ts']), ['benign-variant']);
+  assert.deepEqual(names(['src/sandbox/store.ts']), ['ref-mutant', 'chk-mutant', 'benign-variant']);
+  assert.deepEqual(names(['generators/values.ts']), ['ref-mutant', 'chk-mutant', 'benign-variant']);
+  assert.deepEqual(names(['README.md', 'test/unit/model.test.ts']), []);
+});
