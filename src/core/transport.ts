@@ -8,6 +8,8 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createSecureContext, getCACertificates, rootCertificates, setDefaultCACertificates } from 'node:tls';
+import type { ParseArgsConfig } from 'node:util';
+import { httpUrl, UsageError } from './command-line.ts';
 import { EnvHttpProxyAgent, fetch as undiciFetch, type Dispatcher, type RequestInit, type Response } from 'undici';
 
 export interface Transport {
@@ -41,6 +43,37 @@ export interface TransportOptions {
   insecure: boolean;
   /** --proxy: for every target, whatever the environment says. */
   proxy: string | null;
+}
+
+/** The command-line options of the target's TLS, for parseArgs. */
+export const tlsOptionTypes = {
+  'ssl-extra-ca-certs': { type: 'string' },
+  'ssl-client-cert': { type: 'string' },
+  'ssl-client-key': { type: 'string' },
+  insecure: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+/** The command-line options of the whole transport, for parseArgs. */
+export const transportOptionTypes = { ...tlsOptionTypes, proxy: { type: 'string' } } as const satisfies ParseArgsConfig['options'];
+
+/** The transport options as parsed: a client certificate goes with its key. */
+export function parseTransportOptions(values: {
+  'ssl-extra-ca-certs'?: string;
+  'ssl-client-cert'?: string;
+  'ssl-client-key'?: string;
+  insecure?: boolean;
+  proxy?: string;
+}): TransportOptions {
+  if ((values['ssl-client-cert'] === undefined) !== (values['ssl-client-key'] === undefined)) {
+    throw new UsageError('--ssl-client-cert and --ssl-client-key go together');
+  }
+  return {
+    extraCaCertsFile: values['ssl-extra-ca-certs'] ?? null,
+    clientCertFile: values['ssl-client-cert'] ?? null,
+    clientKeyFile: values['ssl-client-key'] ?? null,
+    insecure: values.insecure ?? false,
+    proxy: values.proxy === undefined ? null : httpUrl('--proxy', values.proxy),
+  };
 }
 
 /** The options, with the environment's proxy variables (either case) where --proxy does not name one. */
@@ -217,9 +250,10 @@ export function describeTransportFailure(error: unknown, url: string, transport:
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `the target's certificate is not for ${new URL(url).hostname} (${message})`;
   if (code === 'CERT_HAS_EXPIRED') return `the target's certificate has expired (${code})`;
   if (/^ERR_SSL_.*ALERT/.test(code) || /alert (certificate required|handshake failure|bad certificate|unknown ca)/i.test(message)) {
+    const alert = /(?:tlsv1\d? |sslv3 )?alert [a-z ]+/i.exec(message)?.[0].trim() ?? message;
     return transport.clientCertFile
-      ? `the target refused the TLS handshake with the client certificate --ssl-client-cert ${transport.clientCertFile} (${message.trim()})`
-      : `the target refused the TLS handshake (${message.trim()}): it may require a client certificate, --ssl-client-cert FILE with --ssl-client-key FILE`;
+      ? `the target refused the TLS handshake with the client certificate --ssl-client-cert ${transport.clientCertFile} (${alert})`
+      : `the target refused the TLS handshake (${alert}): if it requires a client certificate, give --ssl-client-cert FILE with --ssl-client-key FILE`;
   }
   if (new URL(url).protocol === 'https:' && closedUnanswered(cause)) {
     // Under TLS 1.3 a server checks the client certificate after the client's half of the handshake: its refusal is a closed connection.

@@ -9,6 +9,7 @@ import { startObserver } from './observer.ts';
 import { whenParentGone } from '../core/parent-watch.ts';
 import { httpUrl, integer, parseCommandArgs, UsageError, say } from '../core/command-line.ts';
 import { publishReport } from '../report/publish.ts';
+import { parseTransportOptions, resolveTransport, tlsOptionTypes, type Transport } from '../core/transport.ts';
 
 const liveReportSeconds = 5;
 
@@ -25,6 +26,11 @@ by clause; on SIGINT/SIGTERM (or --duration) it writes the four report files of 
   --live-report                rewrite DIR/report.json every ${liveReportSeconds} s while observing
   --strict                     SHOULD failures also make the verdict non-conformant
   --allow-partial              traffic that did not verify every MUST clause may still be conformant
+  --ssl-extra-ca-certs FILE    PEM certificate authorities trusted besides the system's, for the upstream
+  --ssl-client-cert FILE       PEM client certificate for mutual TLS with the upstream (with --ssl-client-key)
+  --ssl-client-key FILE        its PEM private key
+  --insecure                   do not verify the upstream's certificate
+The upstream is reached directly: observe sits where the traffic already goes, so no proxy applies.
 
 Exit status as for run: 0 conformant, 1 non-conformant, 2 incomplete (without --allow-partial) or
 the proxy could not start.`;
@@ -39,6 +45,7 @@ export interface ObserveOptions {
   liveReport: boolean;
   strict: boolean;
   allowPartial: boolean;
+  transport: Transport;
 }
 
 export function parseObserveOptions(args: string[]): ObserveOptions {
@@ -51,6 +58,7 @@ export function parseObserveOptions(args: string[]): ObserveOptions {
     'live-report': { type: 'boolean' },
     strict: { type: 'boolean' },
     'allow-partial': { type: 'boolean' },
+    ...tlsOptionTypes,
   });
   if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
   if (values.upstream === undefined) throw new UsageError('observe needs --upstream URL');
@@ -63,6 +71,7 @@ export function parseObserveOptions(args: string[]): ObserveOptions {
     liveReport: values['live-report'] ?? false,
     strict: values.strict ?? false,
     allowPartial: values['allow-partial'] ?? false,
+    transport: resolveTransport(parseTransportOptions(values), {}),
   };
 }
 

@@ -10,6 +10,7 @@ import { secretsOfRun } from '../core/profile.ts';
 import { buildReport, type Report } from '../report/report.ts';
 import { judgeExchange, operationOf } from './judge.ts';
 import { startForwardingProxy, type ForwardedExchange } from './proxy.ts';
+import { directTransport, type Transport } from '../core/transport.ts';
 import { createTally } from './tally.ts';
 import { createTrafficState } from './traffic-state.ts';
 import { defaultRuns } from '../core/run-config.ts';
@@ -27,6 +28,8 @@ export interface ObserverOptions {
   bodyCapBytes?: number;
   /** Default 30 s. */
   upstreamTimeoutMs?: number;
+  /** How the upstream is reached over TLS; absent: verified by the system's CAs. */
+  transport?: Transport;
 }
 
 export interface Observer {
@@ -67,6 +70,7 @@ export async function startObserver(options: ObserverOptions): Promise<Observer>
     port: options.port ?? 0,
     bodyCapBytes: options.bodyCapBytes ?? 1024 * 1024,
     upstreamTimeoutMs: options.upstreamTimeoutMs ?? 30_000,
+    transport: options.transport ?? directTransport,
     onExchange(forwarded) {
       try {
         judge(forwarded);

@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Exchange } from '../checks/problem.ts';
 import { recordedBody } from '../core/http.ts';
+import { describeTransportFailure, tlsMaterial, type Transport } from '../core/transport.ts';
 
 export interface ForwardedExchange {
   /** Path and query as the client asked, relative to the upstream's base URL. */
@@ -29,6 +30,8 @@ export interface ForwardingProxyOptions {
   bodyCapBytes: number;
   /** An upstream silent for this long (no headers, no body bytes) is given up: the client gets a 502 or a closed connection. */
   upstreamTimeoutMs: number;
+  /** Its TLS material is the upstream's (the CA, the client certificate, --insecure); its proxy does not apply. */
+  transport: Transport;
   onExchange(forwarded: ForwardedExchange): void;
 }
 
@@ -79,7 +82,7 @@ export async function startForwardingProxy(options: ForwardingProxyOptions): Pro
   const upstream = new URL(options.upstream);
   const basePath = upstream.pathname.replace(/\/$/, '');
   const secure = upstream.protocol === 'https:';
-  const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
+  const agent = secure ? new HttpsAgent({ keepAlive: true, ...tlsMaterial(options.transport) }) : new HttpAgent({ keepAlive: true });
   const send = secure ? httpsRequest : httpRequest;
   const inFlight = new Set<Promise<void>>();
 
@@ -106,7 +109,7 @@ export async function startForwardingProxy(options: ForwardingProxyOptions): Pro
       });
     });
     upstreamRequest.on('error', (error) => {
-      failure ??= `the upstream failed: ${error.message}`;
+      failure ??= `the upstream failed: ${describeTransportFailure(error, url, options.transport) ?? error.message}`;
       if (!outgoing.headersSent) {
         responseHeaders = { 'content-type': 'text/plain; charset=utf-8' };
         outgoing.writeHead(502, responseHeaders).end(`checkout-conformance observe: ${failure}\n`);

@@ -2,7 +2,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { httpUrl, integer, parseCommandArgs, UsageError } from '../core/command-line.ts';
 import { defaultRuns } from '../core/run-config.ts';
-import type { TransportOptions } from '../core/transport.ts';
+import { parseTransportOptions, transportOptionTypes, type TransportOptions } from '../core/transport.ts';
 
 export interface RunOptions {
   /** null: start the reference sandbox in-process. */
@@ -115,7 +115,7 @@ export function parseRunOptions(args: string[]): RunOptions {
     shard: values.shard === undefined ? null : shardOf(values.shard),
     keepArtifacts: values['keep-artifacts'] ?? false,
     signKeyPath: values.sign ?? null,
-    transport: transportOptions(values),
+    transport: parseTransportOptions(values),
   };
 }
 
@@ -141,32 +141,8 @@ const runOptionTypes = {
   shard: { type: 'string' },
   'keep-artifacts': { type: 'boolean' },
   sign: { type: 'string' },
-  'ssl-extra-ca-certs': { type: 'string' },
-  'ssl-client-cert': { type: 'string' },
-  'ssl-client-key': { type: 'string' },
-  insecure: { type: 'boolean' },
-  proxy: { type: 'string' },
+  ...transportOptionTypes,
 } as const satisfies ParseArgsConfig['options'];
-
-/** The transport options of run and observe: a client certificate goes with its key. */
-export function transportOptions(values: {
-  'ssl-extra-ca-certs'?: string;
-  'ssl-client-cert'?: string;
-  'ssl-client-key'?: string;
-  insecure?: boolean;
-  proxy?: string;
-}): TransportOptions {
-  if ((values['ssl-client-cert'] === undefined) !== (values['ssl-client-key'] === undefined)) {
-    throw new UsageError('--ssl-client-cert and --ssl-client-key go together');
-  }
-  return {
-    extraCaCertsFile: values['ssl-extra-ca-certs'] ?? null,
-    clientCertFile: values['ssl-client-cert'] ?? null,
-    clientKeyFile: values['ssl-client-key'] ?? null,
-    insecure: values.insecure ?? false,
-    proxy: values.proxy === undefined ? null : httpUrl('--proxy', values.proxy),
-  };
-}
 
 function shardOf(text: string): string {
   const match = /^(\d+)\/(\d+)$/.exec(text);

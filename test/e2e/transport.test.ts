@@ -9,6 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { randomUUID } from 'node:crypto';
+import { startObserver } from '../../src/observe/observer.ts';
+import { directTransport } from '../../src/core/transport.ts';
 import { cli, readReport, tempDir } from '../support/cli.ts';
 import { makeCertificates, startConnectProxy, startTlsSandbox, type Certificates, type Closable } from '../support/tls-target.ts';
 
@@ -82,6 +85,26 @@ describe('a target behind a private CA that requires a client certificate', () =
       timeoutMs: runMs,
     });
     assertConformant(out, result);
+  });
+
+  test('observe forwards to the upstream over its TLS, and names what is missing in its 502', async () => {
+    const forwardTo = async (transport: typeof directTransport) => {
+      const observer = await startObserver({ upstream: target.url, allowPartial: true, transport });
+      const answer = await fetch(`${observer.url}/payments/${randomUUID()}`);
+      const body = await answer.text();
+      await observer.stop();
+      return { status: answer.status, body };
+    };
+    const mutual = {
+      ...directTransport,
+      extraCaCertsFile: certificates.caCert,
+      clientCertFile: certificates.clientCert,
+      clientKeyFile: certificates.clientKey,
+    };
+    assert.equal((await forwardTo(mutual)).status, 404);
+    const withoutClientCertificate = await forwardTo({ ...directTransport, extraCaCertsFile: certificates.caCert });
+    assert.equal(withoutClientCertificate.status, 502);
+    assert.match(withoutClientCertificate.body, /give --ssl-client-cert FILE with --ssl-client-key FILE/);
   });
 
   async function stopsAtPreflight(t: { after(fn: () => void): void }, args: string[], reason: RegExp) {

@@ -58,8 +58,11 @@ test('each transport failure names the option to use; other failures are left to
     /neither the system's CAs nor --ssl-extra-ca-certs ca\.pem/,
   );
   assert.match(
-    describeTransportFailure(failure('ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE', 'sslv3 alert handshake failure'), 'https://api.example/')!,
-    /--ssl-client-cert FILE/,
+    describeTransportFailure(
+      failure('ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE', 'error:0A000410:SSL routines::sslv3 alert handshake failure'),
+      'https://api.example/',
+    )!,
+    /^the target refused the TLS handshake \(sslv3 alert handshake failure\): if it requires a client certificate, give --ssl-client-cert FILE with --ssl-client-key FILE$/,
   );
   assert.match(
     describeTransportFailure(failure('ECONNREFUSED', 'connect ECONNREFUSED 10.0.0.1:3128'), 'https://api.example/', {
