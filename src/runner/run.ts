@@ -37,7 +37,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
   let target: Target | null = null;
   let raw: RawResults | null = null;
   let failure: string | null = null;
-  let findings: string[] = [];
+  const findings: string[] = [];
   let waivers: Waiver[] = [];
   const transport = resolveTransport(options.transport, process.env);
   try {
@@ -47,7 +47,10 @@ export async function runConformance(options: RunOptions): Promise<number> {
     target = await startTarget(options, profile, outDir);
     say(`target ${target.baseUrl} (${target.kind}, profile ${profile.name}), seed ${seed}`);
     const transported = describeTransport(transport, target.baseUrl);
-    if (transported) say(transported);
+    if (transported) {
+      say(transported);
+      findings.push(transported);
+    }
     const interrupted = interruption.reason();
     const preflighted = interrupted
       ? { failure: interrupted, verifiedServerKeys: [] }
@@ -55,8 +58,8 @@ export async function runConformance(options: RunOptions): Promise<number> {
     failure = preflighted.failure;
     if (!failure) {
       const probes = await probeTarget(target.baseUrl, headers, profile, transport);
-      findings = transported ? [transported, ...probes.findings] : probes.findings;
-      for (const finding of findings) say(finding);
+      findings.push(...probes.findings);
+      for (const finding of probes.findings) say(finding);
       if (probes.stop) throw new Error(probes.stop);
       const run: RunConfig = {
         baseUrl: target.baseUrl,
