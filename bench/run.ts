@@ -107,9 +107,9 @@ interface Timed {
 
 /**
  * Runs a command to its end: wall seconds, peak tree memory, exit code, and its critical path from
- * the tests' timings (bench/timings.ts); `oneWorker` names the projects that run in one worker.
+ * the tests' timings (bench/timings.ts).
  */
-async function timed(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; oneWorker?: (project: string) => boolean } = {}): Promise<Timed> {
+async function timed(command: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<Timed> {
   const timingsDir = mkdtempSync(join(tmpdir(), 'bench-timings-'));
   const timingsFile = join(timingsDir, 'timings.jsonl');
   const startedAt = Date.now();
@@ -121,7 +121,7 @@ async function timed(command: string, args: string[], options: { env?: NodeJS.Pr
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const endedAt = Date.now();
   clearInterval(sampler);
-  const path = criticalPath(readTimings(timingsFile), startedAt, endedAt, options.oneWorker);
+  const path = criticalPath(readTimings(timingsFile), startedAt, endedAt);
   rmSync(timingsDir, { recursive: true, force: true });
   return { seconds: (endedAt - startedAt) / 1000, load: [loadBefore, loadavg()[0]], cpuSeconds: childrenCpuSeconds() - cpuBefore, peakMb, code, path };
 }
@@ -304,13 +304,11 @@ for (let run = 1; run <= latencyRuns; run++) {
   console.log(`latency run ${run}: ${describeTimed(latency.seconds, latency.path)} (${latency.verdict}, ${describeLoad(latency)})`);
 }
 const measureMutants = existsSync(join(packageRoot, 'mutants/run.ts')) && !values['skip-mutants'];
-const catalogue = measureMutants ? (await import('../mutants/run.ts')).catalogueAsTested() : [];
-const mutantSet = catalogue.length;
+const mutantSet = measureMutants ? (await import('../mutants/run.ts')).catalogueAsTested().length : 0;
 if (measureMutants) {
-  // A mutant's project has one worker (mutants/playwright.config.ts): its tests are one chain.
-  const mutantNames = new Set(catalogue.filter((candidate) => candidate.clause !== null).map((candidate) => candidate.name));
   for (let run = 1; run <= mutantRuns; run++) {
-    const mutants = await timed('npm', ['run', '--silent', 'mutants'], { oneWorker: (project) => mutantNames.has(project) });
+    // Every test of the catalogue is dispatched on its own to the workers it shares (mutants/playwright.config.ts).
+    const mutants = await timed('npm', ['run', '--silent', 'mutants']);
     figures.mutants.push(mutants);
     console.log(`mutants run ${run}: ${describeTimed(mutants.seconds, mutants.path)} (exit ${mutants.code}, ${describeLoad(mutants)})`);
   }

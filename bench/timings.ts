@@ -23,7 +23,8 @@ export default class TimingsReporter implements Reporter {
     if (!file) return;
     const timing: TestTiming = {
       project: test.parent.project()?.name ?? '',
-      title: test.title,
+      // The file and describes too: the catalogue declares each test once per target, in a describe named after it.
+      title: test.titlePath().slice(2).join(' › '),
       startedAt: result.startTime.getTime(),
       durationMs: result.duration,
     };
@@ -46,7 +47,7 @@ export function readTimings(file: string): TestTiming[] {
 export interface CriticalPath {
   /** From the command's start to the first test's: the target, the preflight, Playwright and its first worker. */
   startupMs: number;
-  /** The longest chain that cannot be split: one test, or a whole project where it has one worker. */
+  /** The longest chain that cannot be split: one test. */
   chainMs: number;
   chain: string;
   /** From the last test's end to the command's end: the report. */
@@ -54,24 +55,12 @@ export interface CriticalPath {
   totalMs: number;
 }
 
-/**
- * The critical path of a command that ran from startedAt to endedAt. `oneWorker` names the projects
- * that run in one worker (the mutant catalogue's candidates), whose tests are one chain.
- */
-export function criticalPath(
-  timings: TestTiming[],
-  startedAt: number,
-  endedAt: number,
-  oneWorker: (project: string) => boolean = () => false,
-): CriticalPath | null {
+/** The critical path of a command that ran from startedAt to endedAt: its longest test, with what came before and after. */
+export function criticalPath(timings: TestTiming[], startedAt: number, endedAt: number): CriticalPath | null {
   if (timings.length === 0) return null;
-  const chains = new Map<string, number>();
-  for (const timing of timings) {
-    const key = oneWorker(timing.project) ? `project ${timing.project}` : `${timing.project ? `[${timing.project}] ` : ''}${timing.title}`;
-    chains.set(key, (chains.get(key) ?? 0) + timing.durationMs);
-  }
-  const [chain, chainMs] = [...chains].reduce((longest, entry) => (entry[1] > longest[1] ? entry : longest));
+  const longest = timings.reduce((longest, timing) => (timing.durationMs > longest.durationMs ? timing : longest));
   const startupMs = Math.min(...timings.map((timing) => timing.startedAt)) - startedAt;
   const windDownMs = endedAt - Math.max(...timings.map((timing) => timing.startedAt + timing.durationMs));
-  return { startupMs, chainMs, chain, windDownMs, totalMs: startupMs + chainMs + windDownMs };
+  const chain = `${longest.project ? `[${longest.project}] ` : ''}${longest.title}`;
+  return { startupMs, chainMs: longest.durationMs, chain, windDownMs, totalMs: startupMs + longest.durationMs + windDownMs };
 }
