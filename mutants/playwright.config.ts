@@ -4,13 +4,16 @@
  * those of its own clause) and workers are kept across candidates instead of started for each.
  */
 import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { grepPattern } from '../src/runner/playwright.ts';
-import { describeTitle, targetsOfRun, type TargetEntry } from '../specs/targets.ts';
+import { describeTitle, targetsEnv, targetsOfRun, type TargetEntry } from '../specs/targets.ts';
 import { timingsEnv } from '../bench/timings.ts';
 
 const targets = targetsOfRun();
 if (!targets) throw new Error('no targets: run the catalogue through "npm run mutants"');
+// Beside the targets file, in the catalogue's own temporary folder: a failing test's artefacts stay out of the checkout.
+const outputDir = join(dirname(process.env[targetsEnv]!), 'test-results');
 
 /** The tests to run against a target: its own, only those of its clause where it has one (Playwright greps the title path and the tags). */
 function grepOf(target: TargetEntry): RegExp {
@@ -20,6 +23,7 @@ function grepOf(target: TargetEntry): RegExp {
 
 export default defineConfig({
   testDir: '../specs',
+  outputDir,
   fullyParallel: true,
   // Tests mostly wait (for events that must not come, for the browser), so more workers than cores
   // keep the cores busy; many more cost CPU in switching between them.
