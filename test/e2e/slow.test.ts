@@ -1,7 +1,7 @@
 /**
- * Issue 32, item 2: slow is not wrong. A test helper that answers after the request time-out leaves
- * its test's clauses not verified, with a reason that names the time-out and what to raise; an API
- * operation that answers after it fails its clause, the wait in the evidence.
+ * Slow is not wrong. A test helper that answers after the request time-out leaves its test's
+ * clauses not verified, with a reason that names the time-out and what to raise; an API operation
+ * that answers after it fails its clause, the wait in the evidence.
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

@@ -114,13 +114,13 @@ export async function startTlsSandbox(certificates: Certificates, clientCertific
 }
 
 export interface ConnectProxy extends Closable {
-  /** The CONNECT requests it tunnelled, as "host:port". */
-  readonly tunnels: string[];
+  /** The CONNECT requests it tunnelled: to which "host:port", from which User-Agent (Chromium names itself; Node sends none). */
+  readonly tunnels: { target: string; userAgent: string }[];
 }
 
 /** An HTTP proxy on 127.0.0.1 that tunnels CONNECT to 127.0.0.1 only, or refuses every one with 403. */
 export async function startConnectProxy(behaviour: 'tunnels' | 'refuses'): Promise<ConnectProxy> {
-  const tunnels: string[] = [];
+  const tunnels: { target: string; userAgent: string }[] = [];
   const sockets = new Set<Socket>();
   const proxy = createHttpServer((_request, response) => response.writeHead(405).end());
   proxy.on('connect', (request: IncomingMessage, client: Socket, head: Buffer) => {
@@ -131,7 +131,7 @@ export async function startConnectProxy(behaviour: 'tunnels' | 'refuses'): Promi
       client.end('HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n');
       return;
     }
-    tunnels.push(request.url!);
+    tunnels.push({ target: request.url!, userAgent: request.headers['user-agent'] ?? '' });
     const server = connect(Number(port), host, () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       server.write(head);
