@@ -62,7 +62,7 @@ function watchConnections(origin: URL) {
  * transport. timeoutMs bounds the whole preflight: connecting, the first byte and the last one,
  * redirects included.
  */
-export async function preflight(baseUrl: string, headers: Record<string, string>, timeoutMs: number, transport?: Transport): Promise<Preflight> {
+export async function preflight(baseUrl: string, headers: Record<string, string>, timeoutMs: number, transport: Transport): Promise<Preflight> {
   const deadline = Date.now() + timeoutMs;
   let url = new URL(targetUrl(baseUrl, `/payments/${randomUUID()}`));
   try {
@@ -95,7 +95,7 @@ async function get(
   headers: Record<string, string>,
   leftMs: number,
   timeoutMs: number,
-  transport: Transport | undefined,
+  transport: Transport,
   bytesRead: () => number | null,
 ): Promise<Probe> {
   const signal = AbortSignal.timeout(leftMs);
