@@ -6,20 +6,17 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
-import fc from 'fast-check';
-import { clause } from '../src/core/clauses.ts';
-import { attachmentNames, classAnnotation, mask, type Observation, type PropertyRun } from '../src/core/evidence.ts';
-import { scenarioClasses, type ScenarioClause } from '../generators/classes.ts';
+import { attachmentNames, mask, type Observation, type PropertyRun } from '../src/core/evidence.ts';
 import { readRunConfig, type RunConfig } from '../src/core/run-config.ts';
-import type { PayRequest } from '../schemas/generated/types.ts';
-import { describeProblems, show, type Exchange, type Judgement, type Problem } from '../src/checks/index.ts';
-import { operationNamed, pathOf, type OperationName } from '../src/core/operations.ts';
-import { needs, slowHelper, type Need } from '../src/core/needs.ts';
+import type { Judgement } from '../src/checks/index.ts';
+import { needs, type Need } from '../src/core/needs.ts';
 import { chromiumArgs } from '../src/core/chromium.ts';
 import { browserContextTransport, chromiumTransportArgs, trustExtraCaInThisProcess } from '../src/core/transport.ts';
 import { secretsOfRun } from '../src/core/profile.ts';
-import { capped, createApi, NoCompleteAnswer, type Api } from './api.ts';
-import { createPacer, defaultConcurrentRequests, inParallel, type Pacer } from './pace.ts';
+import { capped, createApi, type Api } from './api.ts';
+import { helperClient, type Helpers } from './helpers.ts';
+import { createPacer, defaultConcurrentRequests, type Pacer } from './pace.ts';
+import { propertyRunner, type Property } from './property.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { onEveryTarget, targetOf, targetsOfRun, type TargetEntry } from './targets.ts';
 
@@ -28,26 +25,13 @@ export { lastsEventMs, waitsOutEventMs } from './pools.ts';
 export { expect };
 export type { Receiver, ReceivedRequest } from './receiver.ts';
 export type { Api, SendOptions } from './api.ts';
+export { helperClient, type Helpers } from './helpers.ts';
+export { leftOut, type Property } from './property.ts';
+export { exercises, tags } from './tags.ts';
 
 // Playwright writes a failed test's page (field values included: a card number typed into the hosted
 // page) into test-results/*/error-context.md, unmasked. The failure itself is enough.
 process.env.PLAYWRIGHT_NO_COPY_PROMPT ??= '1';
-
-/** Playwright tags for clause IDs, with their levels: tags('CHK-5') → ['@CHK-5', '@MUST']. */
-export function tags(...ids: string[]): string[] {
-  const levels = new Set(ids.map((id) => `@${clause(id).level}`));
-  return [...ids.map((id) => `@${id}`), ...levels];
-}
-
-/**
- * The annotations of a test that exercises these scenario classes of a clause (generators/classes.ts):
- * the report counts each once the test reached its judgement. A name the list lacks fails at load.
- */
-export function exercises<C extends ScenarioClause>(clause: C, ...names: (typeof scenarioClasses)[C][number][]): { type: string; description: string }[] {
-  for (const name of names)
-    if (!(scenarioClasses[clause] as readonly string[]).includes(name)) throw new Error(`${clause} has no scenario class "${name}" (generators/classes.ts)`);
-  return names.map((name) => ({ type: classAnnotation, description: `${clause}: ${name}` }));
-}
 
 type RunNeed = Exclude<Need, 'browser' | 'paymentId' | 'selectors' | 'customers' | 'declinedPayment' | 'interbank'>;
 
@@ -70,38 +54,12 @@ export function requires(run: RunConfig, ...wanted: RunNeed[]): void {
   for (const need of wanted) if (lacks(run, need)) base.skip(true, needs[need].reason);
 }
 
-export interface Helpers {
-  registerCustomer(): Promise<string>;
-  pay(checkoutId: string, body: PayRequest): Promise<Exchange>;
-  confirm(paymentId: string, paidAt?: string): Promise<Exchange>;
-  setWebhook(url: string): Promise<void>;
-  removeWebhook(): Promise<void>;
-}
-
-export type { PayRequest } from '../schemas/generated/types.ts';
-
 export interface Observer {
   /** Records what the target did where the reference says "not shown" (INFO). */
   record(note: string, value: unknown): Promise<void>;
   /** Runs an INFO test's body: an error is recorded as what was observed, never a failure. */
   safely(body: () => Promise<void>): Promise<void>;
 }
-
-export interface PropertyOptions<T = unknown> {
-  /** Overrides the run's number of cases, for properties whose cases are slow. */
-  runs?: number;
-  /** Stops the cases, and the shrinking of a failure (the smallest failing case found so far is kept), after this long. */
-  timeLimitMs?: number;
-  /** Cases tried first on every run, whatever the seed (fast-check's examples): the classes a run must not leave to chance. */
-  examples?: T[];
-}
-/** What a case answers where it was not run (a time budget over): the property run records only the cases that ran. */
-export const leftOut = Symbol('left out');
-export type Property = <T>(
-  arbitrary: fc.Arbitrary<T>,
-  predicate: (value: T) => Promise<Problem[] | typeof leftOut>,
-  options?: PropertyOptions<T>,
-) => Promise<void>;
 
 /** Pages in the run's Chromium, each in a fresh context (a device's settings for mobile emulation). */
 export interface BrowserPages {
@@ -137,68 +95,8 @@ interface WorkerFixtures {
 
 const concurrentRequests = (run: RunConfig) => run.profile.requests?.concurrent ?? defaultConcurrentRequests;
 
-/**
- * Whether the predicate finds no problem in any of the values, tried `concurrency` at a time (no
- * new one starts after a failure, a problem or an error), and of how many it ran (not left out).
- */
-async function allHold<T>(
-  values: T[],
-  predicate: (value: T) => Promise<Problem[] | typeof leftOut>,
-  concurrency: number,
-): Promise<{ held: boolean; ran: number }> {
-  let ran = 0;
-  try {
-    await inParallel(
-      values,
-      async (value) => {
-        const problems = await predicate(value);
-        if (problems === leftOut) return;
-        ran++;
-        if (problems.length > 0) throw new Error('a problem');
-      },
-      concurrency,
-    );
-    return { held: true, ran };
-  } catch {
-    return { held: false, ran };
-  }
-}
-
 async function attachJson(testInfo: TestInfo, name: string, value: unknown, secrets: string[]) {
   await testInfo.attach(name, { body: JSON.stringify(mask(value, secrets), null, 2), contentType: 'application/json' });
-}
-
-/** The test helpers of shared/contracts/test-helpers.md (src/core/operations.ts), called through the recording client. */
-export function helperClient(api: Api): Helpers {
-  const ok = (status: number) => status >= 200 && status < 300;
-  const call = async (name: OperationName, param: string | undefined, body: unknown, accepted: (status: number) => boolean) => {
-    const { method } = operationNamed(name);
-    const path = pathOf(name, param);
-    const exchange = await api.send({ method, path, body }).catch((error: unknown) => {
-      // A slow target is not a wrong one: the clauses of the test are not verified, rather than failed.
-      if (error instanceof NoCompleteAnswer && error.timedOutAfterMs !== null)
-        base.skip(true, `${slowHelper.reason} of ${error.timedOutAfterMs} ms (${method} ${path})`);
-      throw error;
-    });
-    if (!accepted(exchange.response.status)) {
-      throw new Error(api.masked(`test helper ${method} ${path} answered ${exchange.response.status}: ${show(exchange.response.body)}`));
-    }
-    return exchange;
-  };
-  return {
-    async registerCustomer() {
-      const exchange = await call('registerCustomer', undefined, {}, ok);
-      return (exchange.response.body as { uuid: string }).uuid;
-    },
-    pay: (checkoutId, body) => call('payCheckout', checkoutId, body, () => true),
-    confirm: (paymentId, paidAt) => call('confirmPayment', paymentId, paidAt ? { paidAt } : {}, () => true),
-    async setWebhook(url) {
-      await call('setWebhook', undefined, { url }, ok);
-    },
-    async removeWebhook() {
-      await call('removeWebhook', undefined, undefined, (status) => ok(status) || status === 404);
-    },
-  };
 }
 
 const targets = targetsOfRun();
@@ -269,59 +167,8 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   property: async ({ run, api }, use, testInfo) => {
-    await use(async (arbitrary, predicate, options = {}) => {
-      const runs = options.runs ?? run.runs;
-      const attachRun = (propertyRun: PropertyRun) => attachJson(testInfo, attachmentNames.property, propertyRun, secretsOfRun(run.headers, run.profile));
-      // First the cases fc.check tries, drawn from the same seed, several at a time (their requests
-      // overlap). Only where one fails does fc.check go through them one by one, to shrink it.
-      const examples = options.examples ?? [];
-      const firstPass = await allHold([...examples, ...fc.sample(arbitrary, { seed: run.seed, numRuns: runs })], predicate, concurrentRequests(run));
-      if (firstPass.held) {
-        await attachRun({ seed: run.seed, runs: firstPass.ran });
-        return api.expectNoProblems([]);
-      }
-      api.forget();
-      let lastFailure: { problems: Problem[]; exchanges: readonly Exchange[] } | null = null;
-      const result = await fc.check(
-        fc.asyncProperty(arbitrary, async (value) => {
-          const from = api.exchanges.length;
-          const problems = await predicate(value);
-          if (problems === leftOut || problems.length === 0) return;
-          lastFailure = { problems, exchanges: api.exchanges.slice(from) };
-          throw new Error(describeProblems(problems));
-        }),
-        {
-          seed: run.seed,
-          numRuns: runs,
-          examples: examples.map((example) => [example]),
-          ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs }),
-        },
-      );
-      const propertyRun: PropertyRun = {
-        seed: run.seed,
-        runs,
-        ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }),
-      };
-      await attachRun(propertyRun);
-      if (!result.failed) return api.expectNoProblems([]);
-      // Keep only the counterexample's exchanges as evidence: replay it once.
-      api.forget();
-      const counterexample = result.counterexample?.[0];
-      const replay = counterexample === undefined ? [] : await predicate(counterexample as never);
-      const replayed = replay === leftOut ? [] : replay;
-      const shrunk = `shrunk counterexample (seed ${run.seed}, path ${result.counterexamplePath}): ${JSON.stringify(counterexample)}`;
-      if (replayed.length > 0) {
-        api.note({ request: null, response: null, note: shrunk });
-        api.expectNoProblems(replayed);
-      }
-      // The replay passed: the target answers the same request differently (a reference drawn at
-      // random). The last failing case of the run is the evidence.
-      const failure = lastFailure as { problems: Problem[]; exchanges: readonly Exchange[] } | null;
-      if (!failure) throw new Error(api.masked(`property failed (seed ${run.seed}): ${String(result.errorInstance ?? 'unknown error')}`));
-      api.forget(failure.exchanges);
-      api.note({ request: null, response: null, note: `${shrunk}; its replay passed, so the evidence is the run's last failing case` });
-      api.expectNoProblems(failure.problems);
-    });
+    const attachRun = (propertyRun: PropertyRun) => attachJson(testInfo, attachmentNames.property, propertyRun, secretsOfRun(run.headers, run.profile));
+    await use(propertyRunner({ seed: run.seed, runs: run.runs, concurrency: concurrentRequests(run) }, api, attachRun));
   },
 
   observe: async ({ run }, use, testInfo) => {

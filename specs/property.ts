@@ -1,0 +1,121 @@
+/**
+ * The specs' property runner: fast-check over a predicate that returns the problems a case found,
+ * its cases overlapping until one fails, then shrunk one by one, the counterexample's exchanges kept
+ * as the test's evidence.
+ */
+import fc from 'fast-check';
+import { describeProblems, type Exchange, type Problem } from '../src/checks/index.ts';
+import type { PropertyRun } from '../src/core/evidence.ts';
+import type { Api } from './api.ts';
+import { inParallel } from './pace.ts';
+
+export interface PropertyOptions<T = unknown> {
+  /** Overrides the run's number of cases, for properties whose cases are slow. */
+  runs?: number;
+  /** Stops the cases, and the shrinking of a failure (the smallest failing case found so far is kept), after this long. */
+  timeLimitMs?: number;
+  /** Cases tried first on every run, whatever the seed (fast-check's examples): the classes a run must not leave to chance. */
+  examples?: T[];
+}
+/** What a case answers where it was not run (a time budget over): the property run records only the cases that ran. */
+export const leftOut = Symbol('left out');
+export type Property = <T>(
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<Problem[] | typeof leftOut>,
+  options?: PropertyOptions<T>,
+) => Promise<void>;
+
+export interface PropertySettings {
+  seed: number;
+  /** Cases per property, unless its options say otherwise. */
+  runs: number;
+  /** Cases tried at once before a failure. */
+  concurrency: number;
+}
+
+/**
+ * Whether the predicate finds no problem in any of the values, tried `concurrency` at a time (no
+ * new one starts after a failure, a problem or an error), and of how many it ran (not left out).
+ */
+async function allHold<T>(
+  values: T[],
+  predicate: (value: T) => Promise<Problem[] | typeof leftOut>,
+  concurrency: number,
+): Promise<{ held: boolean; ran: number }> {
+  let ran = 0;
+  try {
+    await inParallel(
+      values,
+      async (value) => {
+        const problems = await predicate(value);
+        if (problems === leftOut) return;
+        ran++;
+        if (problems.length > 0) throw new Error('a problem');
+      },
+      concurrency,
+    );
+    return { held: true, ran };
+  } catch {
+    return { held: false, ran };
+  }
+}
+
+/** Runs properties through the test's client, handing each run's seed, cases and counterexample to attachRun. */
+export function propertyRunner(
+  { seed, runs: runsOfRun, concurrency }: PropertySettings,
+  api: Api,
+  attachRun: (propertyRun: PropertyRun) => Promise<void>,
+): Property {
+  return async (arbitrary, predicate, options = {}) => {
+    const runs = options.runs ?? runsOfRun;
+    // First the cases fc.check tries, drawn from the same seed, several at a time (their requests
+    // overlap). Only where one fails does fc.check go through them one by one, to shrink it.
+    const examples = options.examples ?? [];
+    const firstPass = await allHold([...examples, ...fc.sample(arbitrary, { seed, numRuns: runs })], predicate, concurrency);
+    if (firstPass.held) {
+      await attachRun({ seed, runs: firstPass.ran });
+      return api.expectNoProblems([]);
+    }
+    api.forget();
+    let lastFailure: { problems: Problem[]; exchanges: readonly Exchange[] } | null = null;
+    const result = await fc.check(
+      fc.asyncProperty(arbitrary, async (value) => {
+        const from = api.exchanges.length;
+        const problems = await predicate(value);
+        if (problems === leftOut || problems.length === 0) return;
+        lastFailure = { problems, exchanges: api.exchanges.slice(from) };
+        throw new Error(describeProblems(problems));
+      }),
+      {
+        seed,
+        numRuns: runs,
+        examples: examples.map((example) => [example]),
+        ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs }),
+      },
+    );
+    const propertyRun: PropertyRun = {
+      seed,
+      runs,
+      ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }),
+    };
+    await attachRun(propertyRun);
+    if (!result.failed) return api.expectNoProblems([]);
+    // Keep only the counterexample's exchanges as evidence: replay it once.
+    api.forget();
+    const counterexample = result.counterexample?.[0];
+    const replay = counterexample === undefined ? [] : await predicate(counterexample as never);
+    const replayed = replay === leftOut ? [] : replay;
+    const shrunk = `shrunk counterexample (seed ${seed}, path ${result.counterexamplePath}): ${JSON.stringify(counterexample)}`;
+    if (replayed.length > 0) {
+      api.note({ request: null, response: null, note: shrunk });
+      api.expectNoProblems(replayed);
+    }
+    // The replay passed: the target answers the same request differently (a reference drawn at
+    // random). The last failing case of the run is the evidence.
+    const failure = lastFailure as { problems: Problem[]; exchanges: readonly Exchange[] } | null;
+    if (!failure) throw new Error(api.masked(`property failed (seed ${seed}): ${String(result.errorInstance ?? 'unknown error')}`));
+    api.forget(failure.exchanges);
+    api.note({ request: null, response: null, note: `${shrunk}; its replay passed, so the evidence is the run's last failing case` });
+    api.expectNoProblems(failure.problems);
+  };
+}
