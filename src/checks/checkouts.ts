@@ -22,11 +22,7 @@ export function checkoutOf(exchange: Exchange): Checkout | undefined {
  * CHK-1..5 (with ENV-1/2 of its envelope): a valid POST /checkouts is accepted and answered per
  * 2.3; for layout default, checkoutUrl carries page_layout.
  *
- * Input space: one draw of each of the five rows of 4.1; the property's rows and their edge cases
- * (non-ASCII names, action URLs with a query or a fragment), and, where accepted, amounts 1,
- * 9,999,999, 10,000,000 and 2^31-1 and every layout/code (CC, MB, MW)/registration mix rules 1 and 3
- * allow, optional fields present or absent; amounts otherwise 100 to 999,999. For CHK-5: the mobile
- * row and default-layout draws (at most 25 runs), on stateful targets only.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkCheckoutCreated(exchange: Exchange, context: AnswerContext = {}): Problem[] {
   const refused = checkSuccess(exchange, 'CHK-1');
@@ -49,10 +45,7 @@ export function checkCheckoutCreated(exchange: Exchange, context: AnswerContext 
  * CHK-1/CHK-2 of a checkout that a later step opens or pays: it was created, and its answer carries
  * the id, paymentId and absolute checkoutUrl of 2.3. The rest of the answer is checkCheckoutCreated's.
  *
- * Input space: every checkout the specs create to open or pay: the five rows, web and basic pages
- * with CC, the consent row with CC and MW in basic and default (with and without allowRegistration),
- * storing rows with CC and MW, embed checkouts with action URLs of every form, mobile ones with word
- * and dotted deep links; amount 123456 in the ATM-page and consent checkouts of CHK-8.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkCheckoutUsable(exchange: Exchange): Problem[] {
   const refused = checkSuccess(exchange, 'CHK-1');
@@ -71,10 +64,7 @@ export function checkCheckoutUsable(exchange: Exchange): Problem[] {
 /**
  * CHK-6: a variant of 4.1, sent with exactly the contents its row lists, is accepted.
  *
- * Input space: one draw of each row (the run's seed), for a registered customer (a fresh UUID where
- * the run has no test helpers): store a method (CC, no layout), consent (CC, basic, page.language
- * present or absent), embed (CC, https action URL), mobile (CC, default, deep link of a word or
- * dotted scheme), ATM page (MB, web).
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: the rows' edge cases of the property are not fed here (a refusal there fails CHK-1).
  */
 export function checkVariantAccepted(exchange: Exchange, context: { variant: string }): Problem[] {
@@ -94,8 +84,7 @@ export type Opened = { url: string; status: number } | { url: string; error: str
 /**
  * CHK-2: the checkoutUrl opens (a GET of it answers 2xx).
  *
- * Input space: the checkoutUrls of one ATM-page (MB, web) and one embed checkout, each asked once by
- * a plain GET within the profile's requestMs, on targets with hosted pages.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: the checkoutUrls of the storing and mobile (default) rows.
  */
 export function checkCheckoutUrlOpens(opened: Opened): Problem[] {
@@ -106,9 +95,7 @@ export function checkCheckoutUrlOpens(opened: Opened): Problem[] {
 /**
  * CHK-7: two checkouts created one after the other are told apart by id and by paymentId.
  *
- * Input space: two checkouts of each row of 4.1 with the same body (a registered customer's where
- * the row names one), created one after the other, on stateful targets; in the model, every
- * checkout of a sequence against those before it.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkDistinctCheckouts(first: Exchange, second: Exchange): Problem[] {
   const [a, b] = [checkoutOf(first), checkoutOf(second)];
@@ -125,8 +112,7 @@ export function checkDistinctCheckouts(first: Exchange, second: Exchange): Probl
  * CHK-8 on GET /payments/{paymentId} of a checkout: the payment is for the amount sent, in minor
  * units.
  *
- * Input space: the payment of one ATM-page checkout (MB, web) sent with amount 123456, read before
- * any payment, on stateful targets; skipped where the target does not show it at that path.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: other amounts, card or wallet checkouts, the payment once made.
  */
 export function checkChargedAmount(exchange: Exchange, context: { amount: number }): Problem[] {
@@ -144,9 +130,7 @@ export function checkChargedAmount(exchange: Exchange, context: { amount: number
  * CHK-12: a body that is not a JSON object is refused with a 4xx, and a valid checkout sent after it
  * is still created.
  *
- * Input space: POST /checkouts with Content-Type application/json and a body that is not JSON
- * ('{"payment": {"amount": 500'), a JSON array or a JSON string, each followed by one ATM-page
- * checkout.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: JSON null, a number or a boolean, an empty body, another Content-Type.
  */
 export function checkRefusedAndStillServing(refused: Exchange, after: Exchange, context: { broken: string }): Problem[] {

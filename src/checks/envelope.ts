@@ -5,10 +5,7 @@ import { fromSchema, operationOf, show, type Exchange, type Problem } from './pr
  * ENV-1 (and ENV-2 where the operation is versioned): the body of a successful answer is the
  * envelope of 2.1. The data inside is the concern of each section's own check.
  *
- * Input space: POST /checkouts of the ATM-page row (ENV-1) and the embed row (ENV-2), versioned;
- * GET /payments/{id} of an unpaid reference without callbackUrl, unversioned; the stored-method list
- * of a registered customer with nothing stored (a fresh UUID without test helpers), versioned. The
- * envelopes of confirmed payments and non-empty lists are checkPayment's and checkStoredMethods'.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: the answer of POST /payments/references, whose body is not shown (REF-10).
  */
 export function checkEnvelope(exchange: Exchange, context: { versioned: boolean }): Problem[] {
@@ -21,11 +18,7 @@ export function checkEnvelope(exchange: Exchange, context: { versioned: boolean 
  * served there), and not with a redirect to another path (a 30x to /v1/…, which a client that does
  * not follow it, or follows it without its body, never gets answered).
  *
- * Input space: one request of each operation: POST /checkouts (ATM-page row), POST
- * /payments/references without callbackUrl, GET /customers/{uuid}/paymentMethods of a customer with a
- * card stored (without test helpers: a profile's customer or a fresh UUID, not judged where 404, which
- * PML-7 allows for a customer with nothing stored), and GET /payments/{id} of that reference where its
- * answer gave data.id; redirects are not followed.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkServedAtPath(exchange: Exchange): Problem[] {
   const { status, headers } = exchange.response;

@@ -24,9 +24,7 @@ export function identifiesPayment(notification: RecordedRequest, payment: Paymen
 /**
  * EVT-3: the notification identifies the payment it is about, so the merchant can query it.
  *
- * Input space: only through checkNotified, where no request at the address names the payment: the
- * first one that kept the address's query; the payment's id (data.id of its creation) and its
- * reference as GET /payments/{id} showed it before payment (none where the target showed none).
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkNotificationIdentifies(notification: RecordedRequest, context: PaymentNames): Problem[] {
   if (identifiesPayment(notification, context)) return [];
@@ -49,11 +47,7 @@ function keepsQuery(received: RecordedRequest, address: string): boolean {
  * the confirmation: a notification came within the time allowed, to the address with its own query
  * kept; EVT-3: one of them names the payment.
  *
- * Input space: references valid now, confirmed by the confirm helper (any 2xx, 202 included); the
- * requests at their address once the first came (at the webhook: the first naming the payment) or
- * the profile's eventMs passed: EVT-1 at callbackUrls with every class of query (none, plain,
- * percent-encoded, a repeated name: generators/classes.ts), a webhook configured beside or not; EVT-2 at a webhook without a query,
- * other payments' among them; naming the payment by id or reference, in body or query, as sent.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkNotified(
   received: readonly RecordedRequest[],
@@ -81,9 +75,7 @@ export function checkNotified(
  * by its 9-digit reference where it is known, since ids are small numbers that a notification about
  * another payment may hold too (its own id, an amount); by its id where the reference is not known.
  *
- * Input space: what came within the profile's eventMs to a callbackUrl (with a query) of a reference
- * valid now and never paid, or of one paid after its window closed; what came to the webhook naming
- * a reference valid now, without callbackUrl and never paid.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: the webhook after a payment outside the window; a window that closes unpaid (windows
  * valid now end an hour or more after their creation).
  */

@@ -18,11 +18,7 @@ export interface PageProbe {
  * way to pay, a payment form or, for an ATM (MB) checkout, the 9-digit reference to pay at an ATM. A
  * page that opens (200) with "not found", or only a button back to the shop, is no payment page.
  *
- * Input space: in Chromium, the checkoutUrls of a web and a basic checkout (the ATM-page row's body
- * with code CC and that layout), of the mobile row (default, CC, deep link) and of the ATM-page row
- * (MB, web); the profile's paymentForm selector, else fields a customer fills (inputs other than
- * hidden and buttons, selects, text areas) or frames, waited for up to requestMs; for MB, a 9-digit
- * number in the text, whole or in groups.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: MW checkouts. Whether the ATM page's reference is the payment's is PAGE-5's.
  */
 export function checkPaymentPageOpens(probe: PageProbe, context: { atm?: boolean } = {}): Problem[] {
@@ -52,9 +48,7 @@ export interface WidgetProbe {
 /**
  * PAGE-2: the embed script of an embed checkout renders the payment form inside form.paymentWidgets.
  *
- * Input space: one embed checkout (CC, https action URL) as the script src of the receiver's merchant
- * page, which holds two forms of its own before form.paymentWidgets; counted are the profile's
- * payButton (else input, button, select) inside that form, waited for up to requestMs.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: an embed checkout with MW.
  */
 export function checkFormInsideWidgets(probe: WidgetProbe): Problem[] {
@@ -71,11 +65,7 @@ export function checkFormInsideWidgets(probe: WidgetProbe): Problem[] {
  * PAGE-3/PAGE-4: where the customer is sent after paying is the action URL (scheme, host, path
  * and its own query kept) with the checkout id appended as `id`.
  *
- * Input space: PAGE-3: the pay helper's redirectUrl for embed checkouts whose action URL is bare,
- * with ?order=7, #receipt, ?order=7&lang=pt#receipt or a lone ?, and Chromium's URL once it reached
- * the action path or eventMs passed after paying on the merchant page (?order=7#receipt). PAGE-4:
- * the same for mobile checkouts to a word scheme (myshop://paid, with and without ?order=7) and a
- * dotted one (com.shop.app://paid#done, with ?order=7 too; a Pixel 7 webview gets the ?order=7 ones).
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: wallet (MW) or declined payments: every payment is a successful card (CC).
  */
 export function checkRedirect(redirectUrl: string | null | undefined, context: { actionUrl: string; checkoutId: string; clause: string }): Problem[] {
@@ -127,10 +117,7 @@ function entityShown(text: string, entity: string): boolean {
  * PAGE-5: the ATM payment page shows a 9-digit reference and its entity; where the API shows the
  * payment (GET /payments/{paymentId}), they are its reference and entity.
  *
- * Input space: the page of one ATM-page checkout (MB, web) in Chromium, read after up to requestMs at
- * the profile's selectors for reference and entity, or its whole text; compared with the payment's on
- * stateful targets. As the target writes it: the reference whole or in groups (spaces, dots, hyphens,
- * no-break spaces), with leading zeros, beside other numbers (amount, dates, the entity).
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkAtmPageReference(probe: AtmPageProbe, context: { paymentId: string; apiReference?: string; apiEntity?: string }): Problem[] {
   const references = [...numbersShown(probe.referenceText)].filter((number) => /^[0-9]{9}$/.test(number));
@@ -163,10 +150,7 @@ export interface ConsentProbe {
  * PAGE-6: the option to store the method is offered where the checkout has allowRegistration true,
  * and only there.
  *
- * Input space: the consent row's body with CC and MW in layouts basic and default, once with
- * allowRegistration true and once with no details (only CC in basic must be created; the others are
- * skipped where refused); the profile's storeConsent, else a checkbox or switch named save, store,
- * remember, keep, guardar, memorizar or recordar, waited for up to requestMs.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: a checkout with createRegistration and no allowRegistration.
  */
 export function checkConsentOffer(probe: ConsentProbe, context: { allowRegistration: boolean }): Problem[] {
@@ -181,9 +165,7 @@ export function checkConsentOffer(probe: ConsentProbe, context: { allowRegistrat
  * PAGE-7 on the requests received at the action URL: the redirect is the browser's, so nothing but
  * the browser's GET arrives there, and nothing at all where no browser was sent (the pay helper).
  *
- * Input space: the requests at the action URL (?order=7#receipt at the receiver) of an embed
- * checkout paid with a card: in Chromium on the merchant page, taken once the browser landed or
- * eventMs passed; through the pay helper, taken once one came or eventMs passed.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkNothingPostedToAction(received: readonly RecordedRequest[], context: { browserVisited: boolean }): Problem[] {
   const fromService = context.browserVisited ? received.filter((request) => request.method !== 'GET') : received;
@@ -207,9 +189,7 @@ export function majorUnits(amount: number): RegExp {
  * CHK-8 on the text of the hosted page where the amount is shown: the amount sent, read in major
  * units.
  *
- * Input space: the hosted page of a consent-row checkout (CC, basic) for amount 123456, at the
- * profile's amount selector or the whole body, after up to requestMs; as the target writes it, e.g.
- * 1.234,56 EUR, 1 234,56 €, €1,234.56 or 1234,56.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: other amounts (a minor part under 10, under one major unit), other layouts.
  */
 export function checkAmountShown(text: string, context: { amount: number; where: string }): Problem[] {

@@ -17,8 +17,7 @@ export function storedMethodsOf(exchange: Exchange): StoredPaymentMethod[] {
  * a list must hold (checkMethodCount, checkMethodStored, checkStoredMethods) fail it where something
  * is stored.
  *
- * Input space: every list a spec reads before or after a payment: of a fresh customer (empty), of a
- * customer with methods stored, of a profile's customer.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkListAnswered(exchange: Exchange): Problem[] {
   return exchange.response.status === 404 ? [] : checkSuccess(exchange, 'PML-1');
@@ -54,10 +53,7 @@ export function foreignMethods(list: Exchange, context: { before: readonly unkno
  * TOK-6 on the list of a customer the suite registered and paid for: it holds no method of another
  * customer (foreignMethods), whatever shape that method has.
  *
- * Input space: fresh customers' lists after 3, 4 or 12 createRegistration payments (cards and wallets
- * whose last three digits no other customer of the PML specs pays with), read until all show or
- * eventMs passed, with the list read before the first payment; other tests storing methods meanwhile;
- * on a stateful target, the list of a UUID no one registered (no payment: anything listed is another's).
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkOnlyOwnMethods(list: Exchange, context: { before: readonly unknown[]; paid: readonly PaidWith[] }): Problem[] {
   const foreign = foreignMethods(list, context);
@@ -89,11 +85,7 @@ export const ownMethods = (exchange: Exchange, foreign?: readonly unknown[]) => 
  * PML-1..4 and PML-6: the list is the versioned envelope holding well-formed methods with distinct
  * uuids; the elements of another customer (`foreign`) are left to TOK-6.
  *
- * Input space: lists of registered customers with 2 cards and 1 wallet, 2 and 2, or 6 and 6 (12),
- * stored by createRegistration checkouts paid through the pay helper, last three digits distinct
- * across all those customers, each one's first card expiring in a month below 10, read until all
- * show or eventMs passed (VISA, MASTERCARD and AMEX; wallets of 351, 34, 33, 44, 1, 55); another
- * customer's methods in the list left out (TOK-6); the list answered for a fresh UUID, where not a 4xx.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: methods stored through allowRegistration (the TOK specs judge values, not shape).
  */
 export function checkStoredMethods(answered: Exchange, context: Foreign = {}): Problem[] {
@@ -116,9 +108,7 @@ export function checkStoredMethods(answered: Exchange, context: Foreign = {}): P
  * PML-1: the list has one element per stored method, for a customer with `stored` methods stored
  * (another customer's methods, `foreign`, are TOK-6's).
  *
- * Input space: customers with 3 (2 CC, 1 MW) and 12 (6 CC, 6 MW, more than a first page of ten)
- * methods stored by createRegistration checkouts with distinct last digits, the list read until that
- * many show or the profile's eventMs passed.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkMethodCount(exchange: Exchange, context: { stored: number } & Foreign): Problem[] {
   const methods = ownMethods(exchange, context.foreign);
@@ -135,8 +125,7 @@ export function checkMethodCount(exchange: Exchange, context: { stored: number }
  * PML-3 (CC) or PML-4 (MW), for a customer with a method of that type stored: the list holds an
  * element of that type, whose fields the shape check can then judge.
  *
- * Input space: for PML-3 and for PML-4, the list of a customer with 2 cards and 2 wallets stored by
- * createRegistration checkouts, read until all 4 show or eventMs passed.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkMethodTypeListed(exchange: Exchange, context: { type: 'CC' | 'MW' } & Foreign): Problem[] {
   const methods = ownMethods(exchange, context.foreign);
@@ -212,12 +201,7 @@ export function methodsAddedSince(exchange: Exchange, before: StoredPaymentMetho
 /**
  * TOK-1/TOK-2 and PML-5: the list holds a method, not there `before`, whose values are those paid with.
  *
- * Input space: for CC and MW, after a createRegistration checkout (no layout; wallets not of 351) for
- * TOK-1, or an allowRegistration one (basic) with consent for TOK-2, paid through the pay helper or,
- * without one, on the hosted page in the browser (a profile's customer, who may have methods stored
- * already), the list read until it matches or eventMs passed; VISA, MASTERCARD (16 digits) and AMEX
- * (15) cards, holders with and without accents, expiry 01-12 of the next ten years; wallets 9[1236]
- * + 7 digits.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: allowRegistration in layout default.
  */
 export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidWith; clause: string; before?: StoredPaymentMethod[] }): Problem[] {
@@ -235,12 +219,7 @@ export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidW
 /**
  * TOK-2/3/4/6: nothing stored (beyond the methods that were there before).
  *
- * Input space: for CC and MW, the list of a fresh customer after: TOK-2, an allowRegistration
- * checkout (basic) paid with consent declined; TOK-3, a createRegistration one paid and failed (cards
- * ending 0002); TOK-4, the consent row without details, paid with storeConsent true; TOK-6, another's
- * storing payment, then the same card or wallet paid here without storing; through the pay helper
- * (a fresh customer) or on the hosted page (a profile's customer, with what it had `before`). Read
- * until a method shows, for eventMs where the pay helper answered 202 or the payment was on a page.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkNothingStored(exchange: Exchange, context: { clause: string; why: string; before?: StoredPaymentMethod[] }): Problem[] {
   const added = methodsAddedSince(exchange, context.before);
@@ -251,11 +230,7 @@ export function checkNothingStored(exchange: Exchange, context: { clause: string
 /**
  * TOK-5: only cards and mobile wallets are ever stored.
  *
- * Input space: the list of a customer with one card stored (createRegistration), after a
- * createRegistration checkout with code MB and no layout, paid with MB through the pay helper where
- * the target takes it (where it refuses, CHK-10, only the card is judged); read until a type other
- * than CC or MW shows, for eventMs after a 202. Without the helpers, the card is paid on the hosted
- * page and the MB checkout only created (the interbank network pays an ATM reference).
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkOnlyStorableTypes(exchange: Exchange): Problem[] {
   return storedMethodsOf(exchange)

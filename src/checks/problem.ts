@@ -40,10 +40,7 @@ export const isRefusal = (status: number) => status >= 400 && status < 500;
 /**
  * A successful answer, else one problem naming the status and body that came instead.
  *
- * Input space, by the clause it is told: CHK-1, the ATM-page and embed checkouts of the CHK-2..4 and
- * envelope specs; PML-1,
- * every stored-method list a spec reads; REF-3, every GET /payments/{id} read for judgement: before
- * payment, once confirmed, and after a payment outside the window.
+ * Inputs: the scenario classes of the clause it is told (generators/classes.ts).
  */
 export function checkSuccess(exchange: Exchange, clause: string): Problem[] {
   const { status, body } = exchange.response;

@@ -21,10 +21,7 @@ export function paymentOf(exchange: Exchange): Partial<Payment> | undefined {
 /**
  * REF-1: a valid reference request succeeds.
  *
- * Input space: one request with callbackUrl (the receiver, ?shop=7) and one without, sent together;
- * and every reference a spec creates: MB only, amounts 100 to 999,999, windows around now, anywhere
- * in 2020-2040 with an end at least an hour away, not yet open, or closing a few seconds later (a
- * window already over may be refused), validDate in nine UTC offsets (Z, +05:30, -09:30, …).
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkReferenceCreated(exchange: Exchange): Problem[] {
   return checkSuccess(exchange, 'REF-1');
@@ -38,10 +35,7 @@ export type PaymentStage = 'confirmed' | 'not yet paid';
  * payment owes every field; one not yet paid may lack fields (the reference shows only a confirmed
  * one), and the fields it carries have their documented types, its reference 9 digits.
  *
- * Input space: payments of references without callbackUrl, validDate in nine UTC offsets, read before
- * payment (windows around now over the property's runs, or anywhere in 2020-2040) and once confirmed
- * by the confirm helper (read until so, up to eventMs); references with leading zeros wherever the
- * target makes them. For REF-5, only the types of amount, validDate and availableMethods[].code.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: references with callbackUrl.
  */
 export function checkPayment(exchange: Exchange, context: { stage: PaymentStage }): Problem[] {
@@ -58,9 +52,7 @@ const sameInstant = (a: unknown, b: unknown) => typeof a === 'string' && typeof 
  * REF-5: the payment carries the amount, the validity instants and the method codes that were
  * requested.
  *
- * Input space: a property over valid references (callbackUrl present or absent, amounts 100 to
- * 999,999, windows of a minute to 90 days in 2020-2040, start and end each in one of nine UTC
- * offsets), read before payment, on stateful targets.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: availableMethods other than [{code: MB}]; the echo once confirmed.
  */
 export function checkPaymentEchoes(exchange: Exchange, context: { requested: ReferenceRequest }): Problem[] {
@@ -91,8 +83,7 @@ export function checkPaymentEchoes(exchange: Exchange, context: { requested: Ref
 /**
  * REF-6: a confirmed payment says so, and was not updated before it was created.
  *
- * Input space: references valid now, without callbackUrl and (in the EVT-1 test) with one, confirmed
- * by the confirm helper at the time of the call, read until confirmed or eventMs passed.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: a payment at a paidAt just inside the window (the edges are tried only outside).
  */
 export function checkConfirmed(exchange: Exchange): Problem[] {
@@ -118,11 +109,7 @@ export function checkConfirmed(exchange: Exchange): Problem[] {
 /**
  * REF-7 on GET /payments/{id} after a payment outside the window: the reference is left unconfirmed.
  *
- * Input space: references whose window (in Z) closed a second ago (created open, ending 5 s later)
- * or opens tomorrow, paid now, one
- * with callbackUrl; references valid now (any UTC offsets) paid at a paidAt one second before
- * validDate.start or after validDate.end. Read once, or until confirmed for up to eventMs where the
- * confirm helper answered 202.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkNotConfirmed(exchange: Exchange, context: { why: string }): Problem[] {
   const state = dataOf(exchange)?.stateDetails?.state;
@@ -154,9 +141,7 @@ export function validTogether(a: Partial<Payment>, b: Partial<Payment>): boolean
  * knows: the run created them all valid now ("valid together"), an observer of traffic cannot tell
  * ("not judged": a reference may be used again once the other's window has ended).
  *
- * Input space: references valid now, gathered over the property's runs, and 120 created 10 at a time
- * (more than a pool of 100 keeps apart), read before payment, on stateful targets; in observed
- * traffic, every payment read or created, against those of the same reference seen before.
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
 export function checkDistinctReferences(
   payments: Partial<Payment>[],

@@ -28,11 +28,7 @@ export function brokenRules(body: RequestBody, value: unknown): BrokenRule[] {
  * A request that breaks a stated rule is refused: any 4xx, with any body. A 2xx accepts what the
  * reference forbids, a 5xx is a crash rather than a refusal, and a 3xx is neither.
  *
- * Input space (a property per broken case, on targets that refuse broken rules): CHK-9, the embed
- * row with no redirects, or only success/cancel/back ones; CHK-10, a registration with code MB,
- * allowRegistration in layout web, createRegistration in embed; CHK-11, an amount fractional, a
- * string, zero or negative, a malformed uuid, country (PRT, P, 12), phone (no #), e-mail or redirect
- * url; REF-9, end before start, no MB, type refund/PAYMENT/'', amount 0, negative, 5.5 or "100".
+ * Inputs: the broken cases of the clause it is told (generators/broken.ts, through generators/classes.ts).
  * Not covered: CHK-10 with a method code other than MB. CHK-12 is checkRefusedAndStillServing's.
  */
 export function checkRefused(exchange: Exchange, context: BrokenRule): Problem[] {

@@ -1,4 +1,4 @@
-/** A model of the whole service (issue 18): its state, what each operation owes, and commands for fast-check's model-based testing. */
+/** A model of the whole service: its state, what each operation owes, and commands for fast-check's model-based testing. */
 export * from './state.ts';
 export * from './judge.ts';
 export * from './commands.ts';

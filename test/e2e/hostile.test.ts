@@ -1,5 +1,5 @@
 /**
- * Issue 5, item 4: the suite survives targets that misbehave. Against each, the run ends within a
+ * The suite survives targets that misbehave. Against each, the run ends within a
  * bound, exits 1 or 2 with the reason in report.json, writes the four report files, ends its console
  * output with a one-line explanation rather than a stack trace, and leaves no process behind.
  *

@@ -221,7 +221,7 @@ test('observes the content types', { tag: tags('ENV-5') }, async ({ observe }) =
 });
 
 /**
- * Issue 17, item 5: a run stopped from outside keeps what it saw. The run is in progress on a test
+ * A run stopped from outside keeps what it saw. The run is in progress on a test
  * whose stored-method list never answers; the tests before it have ended (one passed, one failed a
  * MUST where asked).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 5, item 5: safety on real targets.
+ * Safety on real targets.
  * - A profile marked live sends nothing but GETs unless --allow-writes is given, and the report says
  *   what was skipped for that reason.
  * - No credential (--header, profile header, notification secret) and no full card number reaches

@@ -283,7 +283,7 @@ test('a run stopped before its end is non-conformant where a clause had already 
   assert.equal(statusIn(passedBefore, 'CHK-2'), 'untested');
 });
 
-/** A failing stored-method check as issue 22 found it: 147 exchanges, 143 of them the same poll. */
+/** A failing stored-method check as found on a real target: 147 exchanges, 143 of them the same poll. */
 function storedMethodFailure(): RawTest {
   const customer = '0f8fad5b-d9cb-469f-a165-70867728950e';
   const list = { method: 'GET', url: `https://target.example/api/customers/${customer}/paymentMethods`, headers: { accept: 'application/json' } };
