@@ -4,7 +4,7 @@
  * Generated files are committed; test/unit/generated.test.ts fails when they are stale.
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { generatedFiles, renderGenerated } from '../src/generate.ts';
+import { generatedFiles, renderGenerated } from './render-generated.ts';
 import { clauseIndex, clauseIndexFile, clauseIndexJsonFile, renderClauseIndex, renderClauseIndexJson } from './clause-index.ts';
 
 const index = clauseIndex();

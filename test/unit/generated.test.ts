@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { generatedFiles, renderGenerated } from '../../src/generate.ts';
+import { generatedFiles, renderGenerated } from '../../scripts/render-generated.ts';
 import { clauses } from '../../src/core/clauses.ts';
 import { clauseIndex, clauseIndexFile, clauseIndexJsonFile, listedSpecs, renderClauseIndex, renderClauseIndexJson } from '../../scripts/clause-index.ts';
 import { classNamesByClause, scenarioClasses } from '../../generators/classes.ts';

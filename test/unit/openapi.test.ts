@@ -17,7 +17,7 @@ import {
   type RequestBody,
   type ResponseBody,
 } from '../../src/core/schemas.ts';
-import { generatedFiles } from '../../src/generate.ts';
+import { generatedFiles } from '../../scripts/render-generated.ts';
 import { builtInProfile, loadProfile } from '../../src/core/profile.ts';
 import { startPrism } from '../../src/runner/target.ts';
 import { brokenCheckouts, brokenReferences, checkoutVariants, validReference, type BrokenCase } from '../../generators/index.ts';

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateRequest, validateResponse, type SchemaProblem } from '../../src/core/schemas.ts';
-import { readRealdata, type RealdataExample } from '../../src/generate.ts';
+import { readRealdata, type RealdataExample } from '../../scripts/render-generated.ts';
 
 const realdata = readRealdata();
 const skip = realdata ? false : 'shared/realdata is not beside this checkout';

@@ -10,10 +10,10 @@ import {
   schemaFiles,
   type JsonSchema,
   type SchemaFile,
-} from './core/schemas.ts';
-import { parseClauseCatalogue } from './core/clauses.ts';
-import { operationNamed, type OperationName } from './core/operations.ts';
-import { profileSchemaFile } from './core/profile.ts';
+} from '../src/core/schemas.ts';
+import { parseClauseCatalogue } from '../src/core/clauses.ts';
+import { operationNamed, type OperationName } from '../src/core/operations.ts';
+import { profileSchemaFile } from '../src/core/profile.ts';
 
 export const generatedFiles = {
   root: new URL('../', import.meta.url),
