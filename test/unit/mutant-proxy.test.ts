@@ -1,17 +1,15 @@
 /**
- * The mutant proxy and its catalogue, against a stub upstream (fast, no sandbox needed); the whole
- * catalogue runs end to end against the real sandbox in catalogue/mutant-catalogue.test.ts.
+ * The mutant proxy and the catalogue's transforms, against a stub upstream (fast, no sandbox needed);
+ * the whole catalogue runs end to end against the real sandbox in catalogue/mutant-catalogue.test.ts.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { clauses } from '../../src/core/clauses.ts';
 import { benignVariants, mutants } from '../../mutants/catalogue.ts';
 import { atPlusOneHour } from '../../mutants/edits.ts';
 import { routeOf, startProxy, type RunningProxy, type Transform } from '../../mutants/proxy.ts';
-import { catalogueSeeds, onEverySeed, seedDisagreements, type Outcome } from '../../mutants/run.ts';
 
 interface Received {
   method: string;
@@ -449,74 +447,4 @@ describe('mutant proxy against a stub upstream', () => {
     await call(slow, 'GET', `/payments/${paymentId}`);
     assert.equal(slow.effects(), 1, 'a delay');
   });
-});
-
-describe('the catalogue', () => {
-  test('has 106 mutants and 36 benign variants, all named once', () => {
-    assert.equal(mutants.length, 106);
-    assert.equal(benignVariants.length, 36);
-    const names = [...mutants, ...benignVariants].map((candidate) => candidate.name);
-    assert.equal(new Set(names).size, names.length);
-  });
-
-  test('a mutant may disturb only other catalogue clauses, each named once', () => {
-    const known = new Set(clauses().map((clause) => clause.id));
-    for (const mutant of mutants) {
-      const disturbs = mutant.disturbs ?? [];
-      assert.equal(new Set(disturbs).size, disturbs.length, mutant.name);
-      for (const id of disturbs) assert.ok(known.has(id) && id !== mutant.clause, `${mutant.name}: disturbs ${id}`);
-    }
-  });
-
-  test('ties each mutant to one MUST or SHOULD clause and covers every one of them', () => {
-    const testable = clauses()
-      .filter((clause) => clause.level !== 'INFO')
-      .map((clause) => clause.id);
-    for (const mutant of mutants) assert.ok(testable.includes(mutant.clause), `${mutant.name}: ${mutant.clause} is not a MUST or SHOULD clause`);
-    const covered = new Set(mutants.map((mutant) => mutant.clause));
-    assert.deepEqual(
-      testable.filter((id) => !covered.has(id)),
-      [],
-    );
-  });
-
-  test('gives every INFO clause a benign variant that uses its freedom', () => {
-    const info = clauses()
-      .filter((clause) => clause.level === 'INFO')
-      .map((clause) => clause.id);
-    for (const variant of benignVariants)
-      assert.ok(!variant.freedom || info.includes(variant.freedom), `${variant.name}: ${variant.freedom} is not an INFO clause`);
-    const used = new Set(benignVariants.map((variant) => variant.freedom));
-    assert.deepEqual(
-      info.filter((id) => !used.has(id)),
-      [],
-    );
-  });
-});
-
-test('--all-seeds names each candidate once per seed, and a verdict or a failed clause that changes with the seed is a disagreement', () => {
-  const list = onEverySeed([{ name: 'm', clause: 'REF-2', disturbs: [], transform: {} }]);
-  assert.deepEqual(
-    list.map(({ name, seed }) => [name, seed]),
-    catalogueSeeds.map((seed) => [`m@${seed}`, seed]),
-  );
-  const outcome = (name: string, seed: number, failedClauses: string[]): Outcome => ({
-    name: `${name}@${seed}`,
-    clause: 'REF-2',
-    seed,
-    verdict: failedClauses.length > 0 ? 'non-conformant' : 'conformant',
-    failedClauses,
-    collateral: [],
-    effects: 1,
-    asExpected: failedClauses.includes('REF-2'),
-    problem: null,
-    reportDir: null,
-  });
-  const steady = [1, 42].map((seed) => outcome('steady', seed, ['REF-2']));
-  const flipping = [outcome('flipping', 1, ['REF-2']), outcome('flipping', 42, [])];
-  const moved = [outcome('moved', 1, ['REF-2']), outcome('moved', 42, ['REF-2', 'REF-5'])];
-  assert.deepEqual(seedDisagreements([...steady, ...flipping, ...moved]), [
-    'flipping: seed 1 non-conformant (REF-2); seed 42 conformant (no clause failed)',
-    'moved: seed 1 non-conformant (REF-2); seed 42 non-conformant (REF-2 REF-5)',
-  ]);
 });
