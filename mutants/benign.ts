@@ -1,4 +1,9 @@
-/** Benign variants of the sandbox: departures the reference allows (extra fields, other offsets, other status codes, later notifications), which the suite must pass. */
+/**
+ * Benign variants of the sandbox: departures the reference allows (extra fields, other offsets, other
+ * status codes, later notifications) and the freedoms it leaves ("not shown", the INFO clauses), done
+ * as real payment providers do them (../shared/spec/provider-facts.md), which the suite must pass.
+ */
+import { createHmac, randomUUID } from 'node:crypto';
 import {
   answer,
   answeredPayment,
@@ -21,8 +26,10 @@ import {
   envelopes,
   payments,
   amountOf,
+  rewriteCallbackQuery,
+  int32Limit,
 } from './edits.ts';
-import { apiRoutes, type Transform } from './proxy.ts';
+import { apiRoutes, type Transform, type ProxyContext, type ProxyRequest, type ProxyResponse } from './proxy.ts';
 import type { BenignVariant } from './kinds.ts';
 import { redirectWithId } from '../src/sandbox/payments.ts';
 
@@ -55,6 +62,69 @@ function upperCaseUuids(): Transform {
 const shiftTimestamps = (value: Json) => mapStrings(value, (text) => (isIsoWithOffset(text) && /(Z|[+-]00:?00)$/.test(text) ? atPlusOneHour(text) : text));
 
 const addExtraFields = (value: Json) => eachObject(value, (object) => (object.vendorExtension = { note: 'a field the reference does not name' }));
+
+/** A reference's leading zeros as nines: the same reference wherever it shows (a JSON string, a page's text), never one starting with 0. */
+const nines = (reference: string) => reference.replace(/^0+/, (zeros) => '9'.repeat(zeros.length));
+const referenceInJson = (text: string) => (/^0[0-9]{8}$/.test(text) ? nines(text) : text);
+const referenceInPage = (text: string) => text.replace(/(?<![0-9A-Za-z-])0[0-9]{8}(?![0-9A-Za-z-])/g, nines);
+
+/** A refusal as RFC 9457 problem details, as many providers write them. */
+function problem(status: number, title: string, detail: string): ProxyResponse {
+  return { ...answer(status, { type: 'about:blank', title, status, detail }), headers: { 'content-type': 'application/problem+json' } };
+}
+
+/** Refuses the requests the predicate picks with a problem-details answer. */
+function refuseWhen(predicate: (request: ProxyRequest, proxy: ProxyContext) => boolean, status: number, title: string, detail: string): Transform {
+  return { request: (request, proxy) => (predicate(request, proxy) ? problem(status, title, detail) : undefined) };
+}
+
+/** Whether a checkout of layout web or basic is one the rows of 4.1 show: web for MB, basic to store a method (any other layout passes). */
+function fullPageAsShown(body: Json): boolean {
+  const details = body?.payment?.paymentMethod?.details ?? {};
+  if (layoutOf(body) === 'web') return body?.payment?.paymentMethod?.code === 'MB';
+  if (layoutOf(body) === 'basic') return details.createRegistration === true || details.allowRegistration === true;
+  return true;
+}
+
+/**
+ * At most `perSecond` requests of the reference's operations in any second; past it, 429 with
+ * Retry-After: 1, as rate-limited APIs answer (the reference shows no limit: SEC-2).
+ */
+function rateLimited(perSecond: number): Transform {
+  const recent: number[] = [];
+  return {
+    request(request) {
+      if (!apiRoutes.has(request.route)) return;
+      const now = Date.now();
+      while (recent.length > 0 && recent[0] <= now - 1000) recent.shift();
+      if (recent.length >= perSecond) {
+        const refused = problem(429, 'Too Many Requests', `at most ${perSecond} requests a second`);
+        return { ...refused, headers: { ...refused.headers, 'retry-after': '1' } };
+      }
+      recent.push(now);
+    },
+  };
+}
+
+/** Whether any string in a JSON value is longer than `limit` characters. */
+function hasLongerString(value: Json, limit: number): boolean {
+  let found = false;
+  eachObject(value, (object) => (found ||= Object.values(object).some((field) => typeof field === 'string' && field.length > limit)));
+  return found;
+}
+
+/** The notification as an event of the Standard Webhooks kind: an event object around the payment, signed in webhook-* headers. */
+function asSignedEvent(json: Json, headers: Record<string, string>): { json: Json; headers: Record<string, string> } {
+  const id = `evt_${randomUUID().replace(/-/g, '')}`;
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const event = { id, type: 'payment.confirmed', created: Number(timestamp), data: { object: Array.isArray(json?.payments) ? json.payments[0] : json } };
+  const body = JSON.stringify(event);
+  const signature = createHmac('sha256', 'whsec-catalogue').update(`${id}.${timestamp}.${body}`).digest('base64');
+  const { 'paypay-signature': _signature, ...kept } = headers;
+  return { json: event, headers: { ...kept, 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` } };
+}
+
+const isApiAnswer = (request: ProxyRequest, response: ProxyResponse) => apiRoutes.has(request.route) && response.json !== undefined;
 
 export const benignVariants: BenignVariant[] = [
   {
@@ -238,5 +308,141 @@ export const benignVariants: BenignVariant[] = [
       setTimeout(() => void proxy.deliver(delivery).catch(() => undefined), 1500);
       return [];
     }),
+  },
+  {
+    name: 'amounts-beyond-int32-refused',
+    description: 'Checkouts and references of 2^31 minor units or more are refused with 422 (the reference shows no bounds: SEC-2).',
+    transform: answerWhen((request) => ['createCheckout', 'createReference'].includes(request.route) && amountOf(request) >= int32Limit, 422),
+  },
+  {
+    name: 'references-never-start-with-zero',
+    description: 'No reference starts with 0 (its leading zeros are nines, wherever it shows): the suite searches for one, and says it never came.',
+    transform: {
+      response(response) {
+        if (response.json !== undefined) mapStrings(response.json, referenceInJson);
+        else response.text = referenceInPage(response.text);
+      },
+      notification: (delivery) => [{ ...delivery, json: mapStrings(delivery.json, referenceInJson) }],
+    },
+  },
+  {
+    name: 'callback-query-reencoded',
+    description:
+      'The notification goes to callbackUrl with its query encoded anew (a space as +, names and values otherwise as sent): the same query, written otherwise.',
+    transform: rewriteCallbackQuery((query) => new URLSearchParams(query).toString()),
+  },
+  {
+    name: 'empty-list-404',
+    freedom: 'PML-7',
+    description: 'The list of a customer with nothing stored answers 404 with an error body instead of an empty array.',
+    transform: {
+      response(response, request) {
+        const data = (response.json as Json)?.data;
+        if (request.route !== 'listMethods' || response.status >= 300 || !Array.isArray(data) || data.length > 0) return;
+        Object.assign(response, answer(404, { success: false, errors: [{ code: 'not_found', message: 'no payment methods stored for this customer' }] }));
+      },
+    },
+  },
+  {
+    name: 'closed-windows-refused',
+    freedom: 'REF-10',
+    description: 'A reference whose validDate.end has already passed is refused with 422.',
+    transform: refuseWhen(
+      (request) => request.route === 'createReference' && Date.parse((request.json as Json)?.validDate?.end) <= Date.now(),
+      422,
+      'Invalid validity window',
+      'validDate.end is in the past',
+    ),
+  },
+  {
+    name: 'content-type-uppercase-charset',
+    freedom: 'ENV-5',
+    description: 'JSON answers carry `Content-Type: application/json;charset=UTF-8`, as Java frameworks write it.',
+    transform: {
+      response(response, request) {
+        if (isApiAnswer(request, response)) response.headers['content-type'] = 'application/json;charset=UTF-8';
+      },
+    },
+  },
+  {
+    name: 'creations-accepted-202',
+    freedom: 'ENV-5',
+    description: 'POST /checkouts and POST /payments/references answer 202 Accepted on success, as asynchronous APIs do.',
+    transform: {
+      response(response, request) {
+        if ((request.route === 'createCheckout' || request.route === 'createReference') && response.status >= 200 && response.status < 300)
+          response.status = 202;
+      },
+    },
+  },
+  {
+    name: 'euro-only',
+    freedom: 'CHK-13',
+    description: 'A checkout in a currency other than the euro is refused with 422 (the provider takes euros only).',
+    transform: refuseWhen(
+      (request) =>
+        request.route === 'createCheckout' && (request.json as Json)?.payment?.currency !== undefined && (request.json as Json)?.payment?.currency !== 'EUR',
+      422,
+      'Unsupported currency',
+      'only EUR is accepted',
+    ),
+  },
+  {
+    name: 'reference-creation-minimal',
+    freedom: 'REF-10',
+    description: 'POST /payments/references answers only the payment id and its reference details, not the whole payment.',
+    transform: editBody(['createReference'], (body) => {
+      if (body.data && typeof body.data === 'object') body.data = { id: body.data.id, referenceDetails: body.data.referenceDetails };
+    }),
+  },
+  {
+    name: 'notifications-as-signed-events',
+    freedom: 'EVT-5',
+    description: 'Notifications are events (`{ id, type, created, data: { object: payment } }`) signed in Standard Webhooks headers, not PayPay-Signature.',
+    transform: editNotifications((delivery) => [{ ...delivery, ...asSignedEvent(delivery.json, delivery.headers) }]),
+  },
+  {
+    name: 'credentials-required',
+    freedom: 'SEC-1',
+    description: 'A request to the four operations without an Authorization header is refused with 401 and WWW-Authenticate.',
+    transform: {
+      request(request) {
+        if (apiRoutes.has(request.route) && !request.headers.authorization) {
+          return {
+            ...problem(401, 'Unauthorized', 'credentials required'),
+            headers: { 'content-type': 'application/problem+json', 'www-authenticate': 'Basic realm="api"' },
+          };
+        }
+      },
+    },
+  },
+  {
+    name: 'full-pages-only-as-4.1-shows-them',
+    freedom: 'CHK-13',
+    description:
+      'Layout web only for the ATM page (MB) and layout basic only to store a method, as the rows of 4.1 show them: any other checkout of those layouts is refused with 422.',
+    transform: refuseWhen(
+      (request) => request.route === 'createCheckout' && !fullPageAsShown(request.json),
+      422,
+      'Unsupported layout',
+      'web is the ATM page, basic the page that stores',
+    ),
+  },
+  {
+    name: 'rate-limited',
+    freedom: 'SEC-2',
+    description: 'At most 20 requests a second reach the API; past that, 429 Too Many Requests with Retry-After: 1.',
+    transform: rateLimited(20),
+  },
+  {
+    name: 'long-fields-refused',
+    freedom: 'SEC-2',
+    description: 'A checkout or reference with a text field longer than 255 characters is refused with 400.',
+    transform: refuseWhen(
+      (request) => (request.route === 'createCheckout' || request.route === 'createReference') && hasLongerString(request.json, 255),
+      400,
+      'Field too long',
+      'text fields hold at most 255 characters',
+    ),
   },
 ];

@@ -14,9 +14,7 @@ import { pageMutants } from './pages.ts';
 import { storedMethodMutants } from './payment-methods.ts';
 import { referenceMutants } from './references.ts';
 import { tokenizationMutants } from './tokenization.ts';
-import * as classCandidates from './classes-candidates.ts';
-import * as freedoms from './freedoms-candidates.ts';
-import * as modelCandidates from './model-candidates.ts';
+import * as model from './model.ts';
 
 export const mutants: Mutant[] = [
   ...envelopeMutants,
@@ -26,17 +24,10 @@ export const mutants: Mutant[] = [
   ...storedMethodMutants,
   ...referenceMutants,
   ...notificationMutants,
-  ...classCandidates.mutants,
-  ...freedoms.mutants,
-  ...modelCandidates.mutants,
+  ...model.mutants,
 ];
 
-export const benignVariants: BenignVariant[] = [
-  ...sandboxBenignVariants,
-  ...classCandidates.benignVariants,
-  ...freedoms.benignVariants,
-  ...modelCandidates.benignVariants,
-];
+export const benignVariants: BenignVariant[] = [...sandboxBenignVariants, ...model.benignVariants];
 
 /** A target with no test helpers (a real provider's sandbox): every /test-helpers path answers 404. */
 export const withoutTestHelpers: Transform = {

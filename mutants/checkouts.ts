@@ -1,7 +1,30 @@
 /** Mutants of the CHK clauses: creating checkouts (2.2, 2.3, 4.1). */
 import { randomUUID } from 'node:crypto';
-import { answerWhen, editBody, editData, editRequest, isUuid, layoutOf, withoutOffset, type Json, asksToStore, withQuery, first } from './edits.ts';
+import {
+  answerWhen,
+  editBody,
+  editData,
+  editRequest,
+  isUuid,
+  layoutOf,
+  withoutOffset,
+  type Json,
+  asksToStore,
+  withQuery,
+  first,
+  int32Limit,
+  asInt32,
+} from './edits.ts';
 import type { Mutant } from './kinds.ts';
+
+const isPhoneOfRule = (phone: unknown) => typeof phone === 'string' && /^\+?[0-9]{1,4}#[0-9]{1,20}$/.test(phone);
+
+/** The phone number repaired into one the sandbox takes where `lets` lets it through, as a validator that checks too little would. */
+const phoneLetThrough = (lets: (phone: string) => boolean) =>
+  editRequest('createCheckout', (body) => {
+    const customer = body.payment?.customer;
+    if (typeof customer?.phoneNumber === 'string' && !isPhoneOfRule(customer.phoneNumber) && lets(customer.phoneNumber)) customer.phoneNumber = '351#912345678';
+  });
 
 export const checkoutMutants: Mutant[] = [
   {
@@ -115,5 +138,82 @@ export const checkoutMutants: Mutant[] = [
       (request) => request.route === 'createCheckout' && (request.json === null || typeof request.json !== 'object' || Array.isArray(request.json)),
       500,
     ),
+  },
+  {
+    name: 'storing-checkout-ids-repeated',
+    clause: 'CHK-7',
+    description:
+      'Every checkout that asks to store a method is answered with the `id` and `paymentId` of the first such checkout; the others are numbered apart.',
+    transform: editData(['createCheckout'], (data, proxy, request) => {
+      if (!asksToStore(request.json)) return;
+      data.id = first(proxy, 'storing id', data.id);
+      data.paymentId = first(proxy, 'storing paymentId', data.paymentId);
+    }),
+  },
+  {
+    name: 'storing-checkout-createdAt-with-T',
+    clause: 'CHK-3',
+    description:
+      'A checkout that stores the method (createRegistration or allowRegistration) answers `data.createdAt` written with `T`; every other checkout is right.',
+    transform: editData(
+      ['createCheckout'],
+      (data, _proxy, request) => asksToStore(request.json) && typeof data.createdAt === 'string' && (data.createdAt = data.createdAt.replace(' ', 'T')),
+    ),
+  },
+  {
+    name: 'checkout-amount-int32',
+    clause: 'CHK-8',
+    description: "A checkout's payment stores its amount in a 32-bit integer: from 2^31 on, GET /payments/{paymentId} shows another amount.",
+    transform: editData(['getPayment'], (data, proxy) => {
+      if (!proxy.payments.has(data?.id) && Number.isInteger(data?.amount) && data.amount >= int32Limit) data.amount = asInt32(data.amount);
+    }),
+  },
+  {
+    name: 'rule-3-ignored-for-unknown-codes',
+    clause: 'CHK-10',
+    description: 'Rule 3 is checked against the listed codes only: storing with a code it does not know (DD, cc, mw) is taken as a card.',
+    transform: editRequest('createCheckout', (body) => {
+      const method = body.payment?.paymentMethod;
+      if (asksToStore(body) && typeof method?.code === 'string' && !['CC', 'MW', 'MB'].includes(method.code)) method.code = 'CC';
+    }),
+  },
+  {
+    name: 'layout-case-folded',
+    clause: 'CHK-10',
+    description: 'page.layout is read in lower case: storing with layout BASIC or Default is created.',
+    transform: editRequest('createCheckout', (body) => {
+      if (typeof body.page?.layout === 'string' && ['basic', 'default'].includes(body.page.layout.toLowerCase()))
+        body.page.layout = body.page.layout.toLowerCase();
+    }),
+  },
+  {
+    name: 'hash-only-phone-accepted',
+    clause: 'CHK-11',
+    description: 'A phone number is checked only for its #: "#", "351#" and "#912345678" are taken.',
+    transform: phoneLetThrough((phone) => phone.includes('#')),
+  },
+  {
+    name: 'phone-letters-accepted',
+    clause: 'CHK-11',
+    description: 'A phone number is checked only for one # between two non-empty parts: letters around it are taken.',
+    transform: phoneLetThrough((phone) => /^[^#]+#[^#]+$/.test(phone)),
+  },
+  {
+    name: 'empty-redirects-taken-as-action',
+    clause: 'CHK-9',
+    description: 'Rule 1 is checked only where redirects has elements: an embed checkout with redirects [] is created.',
+    transform: editRequest('createCheckout', (body) => {
+      if (body.page?.layout === 'embed' && Array.isArray(body.redirects) && body.redirects.length === 0)
+        body.redirects = [{ type: 'action', url: 'https://merchant.example/added-by-mutant' }];
+    }),
+  },
+  {
+    name: 'redirect-without-type-taken-as-action',
+    clause: 'CHK-9',
+    description: 'A redirect without a type is taken as one of type action.',
+    transform: editRequest('createCheckout', (body) => {
+      for (const redirect of Array.isArray(body.redirects) ? body.redirects : [])
+        if (redirect && typeof redirect === 'object' && redirect.type === undefined) redirect.type = 'action';
+    }),
   },
 ];

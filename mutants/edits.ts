@@ -271,3 +271,7 @@ export function fabricatedConfirmation(payment: Json) {
     payments: [{ ...payment, stateDetails: { state: 'confirmed', createdAt: now }, updatedAt: now }],
   };
 }
+
+export const int32Limit = 2 ** 31;
+/** What a 32-bit integer column makes of an amount: 2^31 becomes -2^31, 2^53-1 becomes -1. */
+export const asInt32 = (amount: number) => amount | 0;

@@ -40,4 +40,18 @@ export const envelopeMutants: Mutant[] = [
       },
     },
   },
+  {
+    name: 'paths-redirect-to-v1',
+    clause: 'ENV-4',
+    description: 'The four paths answer only with a 308 to the same path under `/v1`, which serves them.',
+    transform: {
+      request(request, proxy) {
+        if (apiRoutes.has(request.route)) {
+          const query = request.query.toString();
+          return { status: 308, headers: { location: `${proxy.origin}/v1${request.path}${query ? `?${query}` : ''}` }, json: undefined, text: '' };
+        }
+        if (request.path.startsWith('/v1/')) request.path = request.path.slice(3);
+      },
+    },
+  },
 ];

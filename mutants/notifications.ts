@@ -1,5 +1,5 @@
 /** Mutants of the EVT clauses: the notifications of section 6. */
-import { eachObject, editData, editNotifications, fabricatedConfirmation } from './edits.ts';
+import { eachObject, editData, editNotifications, fabricatedConfirmation, rewriteCallbackQuery } from './edits.ts';
 import type { Mutant } from './kinds.ts';
 
 export const notificationMutants: Mutant[] = [
@@ -63,5 +63,11 @@ export const notificationMutants: Mutant[] = [
       const to = proxy.payments.get(data.id)?.callbackUrl ?? proxy.webhookUrl;
       if (to) setTimeout(() => proxy.postInBackground(to, fabricatedConfirmation(data)), 2000);
     }),
+  },
+  {
+    name: 'callback-query-decoded',
+    clause: 'EVT-1',
+    description: 'The notification goes to callbackUrl with its query percent-decoded: a plain query arrives as sent, an encoded `&` or space does not.',
+    transform: rewriteCallbackQuery(decodeURIComponent),
   },
 ];

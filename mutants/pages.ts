@@ -1,6 +1,33 @@
 /** Mutants of the PAGE clauses: the hosted, embedded and mobile payment pages. */
-import { answeredPayment, answerHtml, escapeAttribute, editRequest, layoutOf, nextDigits, pageRequested, detailsOf, editAtmPage, withQuery } from './edits.ts';
+import type { Transform } from './proxy.ts';
+import {
+  answeredPayment,
+  answerHtml,
+  escapeAttribute,
+  editRequest,
+  layoutOf,
+  nextDigits,
+  pageRequested,
+  detailsOf,
+  editAtmPage,
+  withQuery,
+  type Json,
+} from './edits.ts';
 import type { Mutant } from './kinds.ts';
+
+/** A page that opens (200) and says the checkout is not there: nothing to fill in, a button back to the shop. */
+const notFoundPage = () =>
+  answerHtml(200, '<h1>Not found</h1><p>This payment is not available.</p><form action="/"><button type="submit">Back to the shop</button></form>');
+
+/** Answers the hosted pages that `which` picks (by the request of their checkout) with the "not found" page. */
+function pagesNotFound(which: (checkoutRequest: Json) => boolean): Transform {
+  return {
+    request(request, proxy) {
+      const checkout = pageRequested(request, proxy);
+      if (checkout && layoutOf(checkout.request) !== 'embed' && which(checkout.request)) return notFoundPage();
+    },
+  };
+}
 
 export const pageMutants: Mutant[] = [
   {
@@ -131,5 +158,17 @@ export const pageMutants: Mutant[] = [
     clause: 'PAGE-6',
     description: 'With layout `default`, `allowRegistration` is ignored: only basic pages offer to store the method.',
     transform: editRequest('createCheckout', (body) => layoutOf(body) === 'default' && delete detailsOf(body).allowRegistration),
+  },
+  {
+    name: 'hosted-page-not-found',
+    clause: 'PAGE-1',
+    description: 'Every hosted page answers 200 with "not found": no payment form, no ATM details, only a button back to the shop.',
+    transform: pagesNotFound(() => true),
+  },
+  {
+    name: 'atm-page-not-found',
+    clause: 'PAGE-5',
+    description: 'The ATM payment page answers 200 with "not found": no reference, no entity.',
+    transform: pagesNotFound((checkoutRequest) => checkoutRequest?.payment?.paymentMethod?.code === 'MB'),
   },
 ];

@@ -57,4 +57,21 @@ export const storedMethodMutants: Mutant[] = [
     description: 'Every stored wallet shows the country code 351, whatever the wallet paid with.',
     transform: editStoredMethods((method) => method.type === 'MW' && (method.countryCode = '351')),
   },
+  {
+    name: 'amex-last-digits-reversed',
+    clause: 'PML-5',
+    description: 'A stored AMEX card (15 digits) shows its last four digits in reverse order; 16-digit cards are right.',
+    transform: editStoredMethods((method) => {
+      const digits = method.last4Digitis;
+      if (method.type === 'CC' && method.brand === 'AMEX' && typeof digits === 'string') method.last4Digitis = [...digits].reverse().join('');
+    }),
+  },
+  {
+    name: 'short-country-codes-padded',
+    clause: 'PML-5',
+    description: 'A stored wallet of a one- or two-digit country code (1, 34) shows it padded to three digits (001, 034); 351 is right.',
+    transform: editStoredMethods((method) => {
+      if (method.type === 'MW' && typeof method.countryCode === 'string') method.countryCode = method.countryCode.padStart(3, '0');
+    }),
+  },
 ];

@@ -1,5 +1,5 @@
 /** Mutants of the REF clauses: payment references and the payments they create (2.5, 2.6, 4.3, 4.4). */
-import { answerWhen, editData, editRequest, withoutOffset, type Json, payments, first } from './edits.ts';
+import { answerWhen, editData, editRequest, withoutOffset, type Json, payments, first, memoSet, int32Limit, asInt32 } from './edits.ts';
 import type { Mutant } from './kinds.ts';
 
 const referenceOf = (data: Json): Json => data?.referenceDetails ?? {};
@@ -148,6 +148,57 @@ export const referenceMutants: Mutant[] = [
       if (order < 0) return;
       if (order < 100) proxy.memo.set(`reference:${order}`, data.referenceDetails.reference);
       else data.referenceDetails.reference = proxy.memo.get(`reference:${order % 100}`) ?? data.referenceDetails.reference;
+    }),
+  },
+  {
+    name: 'reference-zeros-dropped-once-confirmed',
+    clause: 'REF-2',
+    description: 'A reference keeps its leading zeros until it is paid; the confirmed payment shows it without them.',
+    transform: editData(payments, (data) => {
+      const reference = data?.referenceDetails?.reference;
+      if (data.stateDetails?.state === 'confirmed' && typeof reference === 'string') data.referenceDetails.reference = reference.replace(/^0+/, '');
+    }),
+  },
+  {
+    name: 'reference-amount-int32',
+    clause: 'REF-5',
+    description: 'A reference stores its amount in a 32-bit integer: from 2^31 on, the payment shows another amount.',
+    transform: editData(payments, (data, proxy) => {
+      if (proxy.payments.has(data?.id) && Number.isInteger(data.amount) && data.amount >= int32Limit) data.amount = asInt32(data.amount);
+    }),
+  },
+  {
+    name: 'validDate-compared-as-written',
+    clause: 'REF-9',
+    description: 'validDate.end is compared with validDate.start as strings: an end before the start, written at a later offset, is taken.',
+    transform: editRequest('createReference', (body) => {
+      const { start, end } = body.validDate ?? {};
+      if (typeof start === 'string' && typeof end === 'string' && end > start && Date.parse(end) < Date.parse(start))
+        body.validDate.end = new Date(Date.parse(start) + 86_400_000).toISOString();
+    }),
+  },
+  {
+    name: 'half-hour-offsets-dropped',
+    clause: 'REF-4',
+    // The instant is lost with the offset: the echo of validDate (REF-5) breaks too.
+    disturbs: ['REF-5'],
+    description:
+      'A validity instant the request wrote at an offset of a half or three quarters of an hour (+05:30, +05:45, -09:30) is answered without its offset; whole-hour offsets are kept.',
+    transform: editData(payments, (data) => {
+      for (const edge of ['start', 'end']) {
+        const instant = data.validDate?.[edge];
+        if (typeof instant === 'string' && /[+-]\d\d:(30|45)$/.test(instant)) data.validDate[edge] = withoutOffset(instant);
+      }
+    }),
+  },
+  {
+    name: 'confirmed-callback-payment-without-entity',
+    clause: 'REF-3',
+    description: 'Once confirmed, the payment of a reference created with `callbackUrl` has no `referenceDetails.entity`; one created without keeps it.',
+    transform: editData(payments, (data, proxy, request) => {
+      const withCallback = memoSet<string>(proxy, 'with-callback');
+      if (request.route === 'createReference' && (request.json as Json)?.callbackUrl !== undefined) withCallback.add(data.id);
+      if (request.route === 'getPayment' && data.stateDetails?.state === 'confirmed' && withCallback.has(data.id)) delete data.referenceDetails?.entity;
     }),
   },
 ];

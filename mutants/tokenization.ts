@@ -15,6 +15,19 @@ import {
 } from './edits.ts';
 import type { Mutant } from './kinds.ts';
 
+const isRecurring = (body: Json) => body?.payment?.recurring?.amountQualifier === 'ESTM';
+
+/** A stored method written as a careless target writes another customer's: misspelled fields, a uuid without dashes. */
+function malformed(method: Json): Json {
+  const { last4Digitis, last3Digitis, uuid, ...rest } = method;
+  return {
+    ...rest,
+    ...(last4Digitis !== undefined && { last4Digits: last4Digitis }),
+    ...(last3Digitis !== undefined && { last3Digits: last3Digitis }),
+    uuid: typeof uuid === 'string' ? uuid.replace(/-/g, '') : uuid,
+  };
+}
+
 export const tokenizationMutants: Mutant[] = [
   {
     name: 'create-registration-ignored',
@@ -98,5 +111,41 @@ export const tokenizationMutants: Mutant[] = [
         proxy.memo.has(`paid:${customer}:${String(method?.last4Digitis ?? method?.last3Digitis ?? '').slice(-3)}`),
       ).response,
     },
+  },
+  {
+    name: 'consent-ignored-for-recurring',
+    clause: 'TOK-2',
+    description: 'A recurring (ESTM) checkout with allowRegistration never stores the method, whatever the customer answers.',
+    transform: editRequest('createCheckout', (body) => {
+      if (isRecurring(body) && body.payment?.paymentMethod?.details?.allowRegistration === true) delete body.payment.paymentMethod.details.allowRegistration;
+    }),
+  },
+  {
+    name: 'recurring-stored-without-flags',
+    clause: 'TOK-4',
+    description: 'A recurring (ESTM) checkout is taken as one that stores the method, with neither createRegistration nor allowRegistration.',
+    transform: editRequest('createCheckout', (body) => {
+      if (isRecurring(body) && !asksToStore(body) && body.payment?.paymentMethod)
+        body.payment.paymentMethod.details = { ...body.payment.paymentMethod.details, createRegistration: true };
+    }),
+  },
+  {
+    name: 'declined-consenting-payment-stores',
+    clause: 'TOK-3',
+    description:
+      'A declined payment in an `allowRegistration` checkout whose customer consented is taken as a success and stores the method; a declined payment with `createRegistration` stores nothing.',
+    transform: editRequest('payCheckout', (body, proxy, request) => {
+      const checkout = request.param ? proxy.checkouts.get(request.param) : undefined;
+      if (checkout?.request?.payment?.paymentMethod?.details?.allowRegistration !== true || body.storeConsent !== true || body.outcome !== 'failure') return;
+      takeAsSuccess(body);
+    }),
+  },
+  {
+    name: 'foreign-methods-malformed',
+    clause: 'TOK-6',
+    // Every element of a list has the fields of 2.4: the model, judging whole lists, finds the misspelled ones (PML-2, and PML-3 or PML-4 for a card or a wallet).
+    disturbs: ['PML-2', 'PML-3', 'PML-4'],
+    description: "A customer's list also holds every other known customer's methods, misspelled (last4Digits, last3Digits) and with uuids without dashes.",
+    transform: listsOthersMethods(() => true, malformed),
   },
 ];

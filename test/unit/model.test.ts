@@ -1,6 +1,6 @@
 /**
  * The model of the whole service (src/model): its directed sequences (src/model/sequences.ts), on the
- * reference sandbox (no departure) and behind each mutant of mutants/model-candidates.ts (a departure
+ * reference sandbox (no departure) and behind each mutant of mutants/model.ts (a departure
  * naming the mutant's clause), through the catalogue's proxy, without Playwright.
  */
 import assert from 'node:assert/strict';
@@ -8,7 +8,7 @@ import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { card, checkoutVariants, wallet } from '../../generators/index.ts';
-import { mutants } from '../../mutants/model-candidates.ts';
+import { mutants } from '../../mutants/model.ts';
 import { startProxy, type Transform } from '../../mutants/proxy.ts';
 import { startReceiver } from '../../specs/receiver.ts';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
