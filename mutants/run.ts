@@ -3,10 +3,10 @@
  * own clause to fail, and no clause it may not disturb) and every benign variant (expecting a
  * conformant verdict), each behind its own proxy in front of its own in-memory sandbox.
  *
- * The whole catalogue is one Playwright run (mutants/playwright.config.ts) with one project per
- * candidate, and one Chromium that every worker connects to: the start-up of the command line,
- * Playwright and the browser is paid once, not once per candidate. Each candidate's report is then
- * built from its project's raw results, as `checkout-conformance run` builds it.
+ * The whole catalogue is one Playwright run (mutants/playwright.config.ts) in which every candidate
+ * is a target (specs/targets.ts), and one Chromium that every worker connects to: the start-up of
+ * the command line, Playwright, its workers and the browser is paid once, not once per candidate.
+ * Each candidate's report is then built from its raw results, as `checkout-conformance run` builds it.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,7 +49,7 @@ export const catalogueEventMs = 3000;
 /**
  * fast-check cases per property, for every candidate: every run exercises every input class of every
  * clause (generators/classes.ts) and the model's directed sequences, so the draws only come on top,
- * and a mutant that needs more than 10 of them to be killed on each of five seeds is a class missing.
+ * and a mutant that needs more than 10 of them to be killed on whichever seed its turn gives is a class missing.
  * The model of the whole service keeps its default number of random sequences, for the same reason.
  */
 export const candidateRuns = 10;
