@@ -147,7 +147,7 @@ test('baseline: waived, expired and unused waivers in every report format', () =
   assert.match(summary, /matched no failure[\s\S]*- CHK-1: nothing fails here \(expires 2026-12-31\)/);
   assert.match(summary, /\| waived \|\n[|-]+\n(\| \d+ ){6}\| 2 \|/);
   const html = renderHtml(report);
-  assert.match(html, /<tr data-status="waived" data-level="MUST">\n<td>CHK-5<\/td>/);
+  assert.match(html, /<tr id="CHK-5" data-status="waived" data-level="MUST">\n<td>CHK-5<\/td>/);
   assert.match(html, /Waiver CHK-6: was broken \(expired 2026-05-31\)/);
   assert.match(html, /<dt>Unused waivers<\/dt><dd>CHK-1: nothing fails here/);
 });
