@@ -10,6 +10,7 @@ import { packageRoot, tempDir } from '../support/cli.ts';
 
 const pinned = JSON.parse(readFileSync(join(packageRoot, 'package.json'), 'utf8')).dependencies['@stoplight/prism-cli'] as string;
 const hangForMs = 10_000;
+const installTimeoutMs = 120_000;
 
 // Prism is pinned to 5.14.2 because 5.15.11 and 5.16.0 never answer a body that is not JSON (the
 // suite's CHK-12 check finds it: the run waits out its request time-out). This test installs the
@@ -19,6 +20,8 @@ test('the newest Prism still hangs on a body that is not JSON, which is why Pris
   try {
     execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', '@stoplight/prism-cli@latest'], {
       stdio: 'pipe',
+      // A slow registry must not hold the test (and CI) past its own time-out: execFileSync blocks the timer that would end it.
+      timeout: installTimeoutMs,
     });
   } catch (error) {
     t.skip(`the newest Prism could not be installed from the npm registry: ${String(error).split('\n')[0]}`);
