@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { grepPattern } from '../src/runner/playwright.ts';
+import { grepPattern, literalPattern } from '../src/runner/playwright.ts';
 import { describeTitle, targetsEnv, targetsOfRun, type TargetEntry } from '../specs/targets.ts';
 import { timingsEnv } from '../bench/timings.ts';
 
@@ -17,7 +17,7 @@ const outputDir = join(dirname(process.env[targetsEnv]!), 'test-results');
 
 /** The tests to run against a target: its own, only those of its clause where it has one (Playwright greps the title path and the tags). */
 function grepOf(target: TargetEntry): RegExp {
-  const own = describeTitle(target).replace(/[.*+?^${}()[\]\\/]/g, '\\$&');
+  const own = literalPattern(describeTitle(target));
   return new RegExp(target.clause ? `${own} .*(?:${grepPattern(target.clause)})` : own);
 }
 

@@ -7,6 +7,9 @@ import { exited, signalGroup, spawnGroup, startFailure, stopGroup, toolPath } fr
 /** Past the run's time-out, Playwright gets this long to stop by itself before it is killed. */
 export const stopGraceMs = 30_000;
 
+/** Text as a pattern that matches exactly it. */
+export const literalPattern = (text: string) => text.replace(/[.*+?^${}()[\]\\/]/g, '\\$&');
+
 /**
  * --grep TEXT as Playwright's pattern (matched against titles and tags). TEXT is literal, and a
  * clause ID matches exactly that clause: CHK-1 is not CHK-10. Alternatives may be joined by "|".
@@ -16,7 +19,7 @@ export function grepPattern(text: string): string {
     .split('|')
     .map((part) => part.trim())
     .filter((part) => part.length > 0)
-    .map((part) => (/^[A-Za-z]+-\d+$/.test(part) ? `\\b${part}\\b` : part.replace(/[.*+?^${}()[\]\\/]/g, '\\$&')))
+    .map((part) => (/^[A-Za-z]+-\d+$/.test(part) ? `\\b${part}\\b` : literalPattern(part)))
     .join('|');
 }
 
