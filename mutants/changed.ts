@@ -46,15 +46,16 @@ function clausesReachedBy(file: string, { index, sources }: ChangedInputs): stri
 /** The candidates to rerun after a change, in their order. */
 export function changedCandidates<C extends Selectable>(candidates: C[], inputs: ChangedInputs): C[] {
   const files = inputs.changedFiles.filter((file) => !inert.test(file));
-  const definedIn = (candidate: C) => [...inputs.sources].find(([file, text]) => file.startsWith('mutants/') && text.includes(`'${candidate.name}'`))?.[0];
-  const candidateFiles = new Set(candidates.map(definedIn).filter((file): file is string => file !== undefined));
+  const mutantSources = [...inputs.sources].filter(([file]) => file.startsWith('mutants/'));
+  const fileOf = new Map(candidates.map((candidate) => [candidate, mutantSources.find(([, text]) => text.includes(`'${candidate.name}'`))?.[0]]));
+  const candidateFiles = new Set([...fileOf.values()].filter((file): file is string => file !== undefined));
   if (files.some((file) => !judging.test(file) && !candidateFiles.has(file))) return candidates;
   const reached = files.filter((file) => judging.test(file)).map((file) => clausesReachedBy(file, inputs));
   if (reached.includes('all')) return candidates;
   const clauses = new Set(reached.flat());
   const judgingChanged = reached.length > 0;
   return candidates.filter((candidate) => {
-    const ownFileChanged = files.includes(definedIn(candidate) ?? '');
+    const ownFileChanged = files.includes(fileOf.get(candidate) ?? '');
     return ownFileChanged || (candidate.clause === null ? judgingChanged : clauses.has(candidate.clause));
   });
 }
