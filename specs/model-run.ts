@@ -5,8 +5,22 @@
  */
 import fc from 'fast-check';
 import { card, wallet } from '../generators/index.ts';
-import { Departure, finish, startModel, modelCommands, RemoveWebhook, SetWebhook, type Command, type World } from '../src/model/index.ts';
-import type { PaidWith } from '../src/checks/index.ts';
+import {
+  awaitOwedNotifications,
+  Departure,
+  finish,
+  finishNeedsWebhook,
+  LetWindowClose,
+  modelCommands,
+  RemoveWebhook,
+  SetWebhook,
+  startModel,
+  webhookPathPrefix,
+  type Command,
+  type Model,
+  type World,
+} from '../src/model/index.ts';
+import type { PaidWith, Problem } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { helperClient, leftOut, type Api, type BrowserPages, type Property, type Receiver } from './fixtures.ts';
 import { payOnNewPage } from './hosted-page.ts';
@@ -91,7 +105,10 @@ interface ModelOptions {
   directed?: Command[][];
 }
 
-function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: ModelOptions): World {
+/** What the sequences of a run share: each acts through its own (sequenceWorld). */
+type RunWorld = Omit<World, 'lendWebhook'>;
+
+function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: ModelOptions): RunWorld {
   return {
     send: (request) => api.send(request),
     helpers: options.helpers ? helperClient(api) : null,
@@ -107,47 +124,197 @@ function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: ModelOpt
   };
 }
 
-/** Whether a command of a sequence (fast-check wraps each) sets or removes the webhook. */
-function movesWebhook(command: unknown): boolean {
-  const unwrapped = (command as { cmd?: unknown }).cmd ?? command;
-  return unwrapped instanceof SetWebhook || unwrapped instanceof RemoveWebhook;
+/** A command of a sequence, as the model defines it (fast-check wraps each). */
+const unwrapped = (command: unknown) => (command as { cmd?: unknown }).cmd ?? command;
+
+const movesWebhook = (command: unknown) => unwrapped(command) instanceof SetWebhook || unwrapped(command) instanceof RemoveWebhook;
+
+/** How often a sequence sleeps while a window closes (lending the webhook meanwhile: sequenceWorld). */
+const sleepsOf = (commands: Iterable<Command>) => [...commands].filter((command) => unwrapped(command) instanceof LetWindowClose).length;
+
+/** The run's webhook lock (webhook-lock.ts), taken: the function gives it back. */
+const webhookLockTaken = (run: RunConfig) =>
+  new Promise<() => void>((taken, failed) => {
+    holdingWebhook(run, () => new Promise<void>((giveBack) => taken(giveBack))).catch(failed);
+  });
+
+/**
+ * The webhook is one setting of the whole target: the model's sequences that move it take turns
+ * with it, each turn holding the run's webhook lock against the webhook specs of other workers.
+ * Queued here, so that a turn starts as the one before it ends, not at the lock's next poll.
+ */
+class WebhookTurns {
+  private taken = false;
+  private readonly waiting: (() => void)[] = [];
+  /** Every path a sequence of this model set the webhook to, and when. */
+  private readonly set: { path: string; at: number }[] = [];
+
+  constructor(private readonly run: RunConfig) {}
+
+  /** Waits for a turn, at the front of the queue where a sequence resumes after lending it: the function ends it. */
+  async take(resuming = false): Promise<() => void> {
+    if (this.taken) await new Promise<void>((next) => (resuming ? this.waiting.unshift(next) : this.waiting.push(next)));
+    this.taken = true;
+    const giveBack = await webhookLockTaken(this.run).catch((error: unknown) => {
+      this.passOn();
+      throw error;
+    });
+    return () => {
+      giveBack();
+      this.passOn();
+    };
+  }
+
+  private passOn(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.taken = false;
+  }
+
+  get contended(): boolean {
+    return this.waiting.length > 0;
+  }
+
+  webhookSet(path: string): void {
+    this.set.push({ path, at: Date.now() });
+  }
+
+  pathsSetSince(at: number): string[] {
+    return this.set.filter((set) => set.at >= at).map(({ path }) => path);
+  }
 }
 
-/** Runs the property: each sequence on a fresh model, its notifications judged at its end; the webhook it set removed. */
+/**
+ * The world of one sequence. One that moves the webhook runs in its turn (`turn.end` ends it), and
+ * while it sleeps with nothing on its way to the webhook, lets a sequence waiting for the webhook
+ * have it, then takes a turn again and sets its own webhook back.
+ */
+function sequenceWorld(world: RunWorld, turns: WebhookTurns, turn: { end: (() => void) | null }): World {
+  return {
+    ...world,
+    receiver: {
+      ...world.receiver,
+      newPath: (prefix) => {
+        const path = world.receiver.newPath(prefix);
+        if (prefix === webhookPathPrefix) turns.webhookSet(path);
+        return path;
+      },
+    },
+    async lendWebhook(ms, own) {
+      if (!turn.end || !turns.contended) {
+        await world.sleep(ms);
+        return [];
+      }
+      const lentAt = Date.now();
+      if (own) await world.helpers!.removeWebhook();
+      turn.end();
+      turn.end = null;
+      await world.sleep(ms);
+      turn.end = await turns.take(true);
+      if (own) {
+        turns.webhookSet(own.path);
+        await world.helpers!.setWebhook(own.url);
+      }
+      return turns.pathsSetSince(lentAt);
+    },
+  };
+}
+
+/**
+ * A sequence on a fresh model, its notifications judged at its end; false where `runs` says, at its
+ * start, to leave it out. One that moves the webhook runs in its turn, and removes the webhook it
+ * set before the turn ends; its end (finish) stays in the turn only where it watches the webhook.
+ */
+async function play(model: Model, commands: Iterable<Command>, world: RunWorld, turns: WebhookTurns, runs: () => boolean): Promise<boolean> {
+  const turn = { end: [...commands].some(movesWebhook) ? await turns.take() : null };
+  const inSequence = sequenceWorld(world, turns, turn);
+  let finished = false;
+  try {
+    if (!runs()) return false;
+    await fc.asyncModelRun(() => ({ model, real: inSequence }), commands);
+    await awaitOwedNotifications(model, inSequence);
+    if (finishNeedsWebhook(model)) {
+      await finish(model, inSequence);
+      finished = true;
+    }
+  } finally {
+    if (turn.end && model.webhook) await world.helpers?.removeWebhook();
+    turn.end?.();
+  }
+  if (!finished) await finish(model, inSequence);
+  return true;
+}
+
+type Verdict = Problem[] | typeof leftOut;
+type Outcome = { verdict: Verdict } | { error: unknown };
+
+/**
+ * The property runner tries as many cases at once as the target takes requests (two against the
+ * embedded sandbox), but a sequence mostly waits: the cases of its first pass (the same, from the
+ * same seed) start here all at once, and it reads their verdicts. A case asked for again (fc.check
+ * shrinking a failure, one case at a time) runs anew. A failing verdict is handed over only once
+ * every sequence started here has ended, so that none runs beside the shrinking.
+ */
+function judgedAhead<T>(cases: T[], judge: (value: T, ahead: boolean) => Promise<Verdict>): (value: T) => Promise<Verdict> {
+  const keyOf = (value: T) => JSON.stringify([...(value as Iterable<unknown>)].map(unwrapped));
+  const ahead = new Map<string, Promise<Outcome>[]>();
+  const all = cases.map((value) => {
+    const outcome = judge(value, true).then(
+      (verdict): Outcome => ({ verdict }),
+      (error: unknown): Outcome => ({ error }),
+    );
+    const key = keyOf(value);
+    ahead.set(key, [...(ahead.get(key) ?? []), outcome]);
+    return outcome;
+  });
+  return async (value) => {
+    const outcome = ahead.get(keyOf(value))?.shift();
+    if (!outcome) return judge(value, false);
+    const settled = await outcome;
+    if ('error' in settled || (settled.verdict !== leftOut && settled.verdict.length > 0)) await Promise.all(all);
+    if ('error' in settled) throw settled.error;
+    return settled.verdict;
+  };
+}
+
+/** Runs the property: every sequence of its first pass at once, those that move the webhook in turns (WebhookTurns). */
 export async function runModel(run: RunConfig, api: Api, receiver: Receiver, property: Property, options: ModelOptions) {
   const { helpers, runs } = options;
   const world = worldOf(run, api, receiver, options);
   const deadline = Date.now() + sequencesBudgetMs(run);
+  const turns = new WebhookTurns(run);
+  const directed = options.directed ?? [];
   let departed = false;
+  let failedAhead = false;
   let started = 0;
-  await property(
-    modelCommands({ helpers, pages: world.pages !== null, maxCommands }),
-    async (commands) => {
-      const model = await startModel(world);
-      try {
-        const sequence = async (): Promise<typeof leftOut | void> => {
-          // Past the budget (the sequences run side by side, and those that move the webhook take turns), the random ones left are left out; a shrink runs them all.
-          if (Date.now() > deadline && started >= minimumModelRuns && !departed && !options.directed?.includes(commands as Command[])) return leftOut;
-          started++;
-          try {
-            await fc.asyncModelRun(() => ({ model, real: world }), commands);
-            await finish(model, world);
-          } finally {
-            if (model.webhook) await world.helpers?.removeWebhook();
-          }
-        };
-        // The webhook is one setting of the whole target: only a sequence that moves it takes turns with the webhook specs.
-        if ((await ([...commands].some(movesWebhook) ? holdingWebhook(run, sequence) : sequence())) === leftOut) return leftOut;
-        return [];
-      } catch (error) {
-        if (error instanceof Departure) {
-          departed = true;
-          world.note(`the sequence: ${String(commands)}; replay: checkout-conformance run --seed ${run.seed} --grep "a model of the whole service"`);
-          return error.problems;
-        }
-        throw error;
+  const judge = async (commands: Iterable<Command>, ahead: boolean): Promise<Verdict> => {
+    const model = await startModel(world);
+    // Past the budget, the random ones left are left out, as is the rest of a first pass that failed; a shrink runs them all.
+    const runs = () => {
+      const pastBudget = Date.now() > deadline && started >= minimumModelRuns && !departed && !directed.includes(commands as Command[]);
+      if (pastBudget || (ahead && failedAhead)) return false;
+      started++;
+      return true;
+    };
+    try {
+      return (await play(model, commands, world, turns, runs)) ? [] : leftOut;
+    } catch (error) {
+      if (ahead) failedAhead = true;
+      if (error instanceof Departure) {
+        departed = true;
+        world.note(`the sequence: ${String(commands)}; replay: checkout-conformance run --seed ${run.seed} --grep "a model of the whole service"`);
+        return error.problems;
       }
-    },
-    { runs, timeLimitMs: (runs + (options.directed?.length ?? 0)) * sequenceBudgetMs + shrinkBudgetMs, examples: options.directed },
-  );
+      throw error;
+    }
+  };
+  const arbitrary = modelCommands({ helpers, pages: world.pages !== null, maxCommands });
+  const firstPass = [...directed, ...fc.sample(arbitrary, { seed: run.seed, numRuns: runs })];
+  // Those that sleep most start first, so that their sleeps overlap the turns of the others.
+  const sleepiestFirst = [...firstPass].sort((one, other) => sleepsOf(other) - sleepsOf(one));
+  await property(arbitrary, judgedAhead(sleepiestFirst, judge), {
+    runs,
+    timeLimitMs: (runs + directed.length) * sequenceBudgetMs + shrinkBudgetMs,
+    examples: directed,
+  });
 }

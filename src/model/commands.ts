@@ -11,7 +11,18 @@ import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schema
 import type { RecordedRequest } from '../core/evidence.ts';
 import { checkoutOf, describeProblems, isSuccess, paymentIdOf, paymentOf, type Exchange, type PaidWith, type Problem } from '../checks/index.ts';
 import { hasCome, judgeCheckoutCreated, judgeList, judgeNotifications, judgePayment, judgeReferenceCreated, listSettled } from './judge.ts';
-import { checkoutFrom, confirmed, emptyState, insideWindow, owedMethods, webhookChanged, windowOf, type ModelState, type ReferenceModel } from './state.ts';
+import {
+  checkoutFrom,
+  confirmed,
+  emptyState,
+  insideWindow,
+  owedMethods,
+  webhookChanged,
+  windowOf,
+  type ModelState,
+  type ReferenceModel,
+  type Webhook,
+} from './state.ts';
 
 /** What the commands act through: the only I/O of the model. */
 export interface World {
@@ -42,6 +53,13 @@ export interface World {
   note(text: string, request?: RecordedRequest): void;
   now(): number;
   sleep(ms: number): Promise<void>;
+  /**
+   * Sleeps, where nothing the sequence waits for can come to the webhook. The webhook is one for
+   * the whole target: meanwhile the run may let another sequence have it, and then sets the
+   * sequence's own (`own`) again. Answers the receiver paths it was set to meanwhile, where a
+   * notification about the sequence's payments may have gone.
+   */
+  lendWebhook(ms: number, own: Webhook | null): Promise<string[]>;
 }
 
 /** A departure from the reference, found by the model: the problems name their clauses. */
@@ -57,7 +75,7 @@ export interface Model extends ModelState {
 }
 
 /** A sequence starts with two customers (registered where the target has helpers), so that every command has someone to act for. */
-export async function startModel(world: World): Promise<Model> {
+export async function startModel(world: Pick<World, 'helpers' | 'outOfBandCustomers'>): Promise<Model> {
   const customers = world.helpers ? [await world.helpers.registerCustomer(), await world.helpers.registerCustomer()] : [...world.outOfBandCustomers];
   return { ...emptyState(), customers, outOfBand: new Set(world.outOfBandCustomers), checkoutAnswers: [] };
 }
@@ -76,24 +94,30 @@ function settle(model: Model, world: World, problems: Problem[]): void {
   throw new Departure(found);
 }
 
+/** The end of a sequence, first: every owed notification awaited until it came or its time passed. Then finish. */
+export async function awaitOwedNotifications(model: Model, world: World): Promise<void> {
+  const received = (path: string) => world.receiver.received(path);
+  while (model.owed.some((owed) => owed.required && !hasCome(owed, received) && world.now() < owed.dueBy)) await world.sleep(100);
+}
+
 /**
  * The end of a sequence: every customer's list and every payment read once more and judged, then,
- * once every owed notification came or its time passed (and any still coming has had a moment to),
- * the notifications judged.
+ * once any notification still coming has had a moment to, the notifications judged.
  */
 export async function finish(model: Model, world: World): Promise<void> {
   for (let n = 0; n < model.customers.length; n++) await new ListMethods(n).run(model, world);
   for (let n = 0; n < model.references.length; n++) await new QueryPayment(n).run(model, world);
-  const received = (path: string) => world.receiver.received(path);
-  for (;;) {
-    const waiting = model.owed.filter((owed) => owed.required && !hasCome(owed, received) && world.now() < owed.dueBy);
-    if (waiting.length === 0) break;
-    await world.sleep(100);
-  }
   const quietUntil = Math.min(model.quietAfter, world.now() + quietGraceMs);
   if (quietUntil > world.now()) await world.sleep(quietUntil - world.now());
   settle(model, world, []);
 }
+
+/**
+ * Whether finish needs the webhook still set to the sequence's: a notification that must not come,
+ * about a reference without callbackUrl, goes to the webhook set when it is sent.
+ */
+export const finishNeedsWebhook = (model: Model) =>
+  model.webhook !== null && model.references.some((reference) => reference.state !== 'confirmed' && reference.callbackPath === null);
 
 /** How long a sequence's end waits for a notification that must not come (one that does comes at once, from a faulty target). */
 const quietGraceMs = 500;
@@ -335,16 +359,22 @@ export class LetWindowClose implements Command {
     const now = world.now();
     const open = model.references.filter((reference) => reference.end - reference.start < 5 * 60 * second && reference.end > now);
     const end = Math.min(...open.map((reference) => reference.end));
-    await world.sleep(Math.min(end - now + 100, 3 * second));
+    const ms = Math.min(end - now + 100, 3 * second);
+    const received = (path: string) => world.receiver.received(path);
+    if (model.owed.some((owed) => owed.clause === 'EVT-2' && owed.required && !hasCome(owed, received))) await world.sleep(ms);
+    else for (const path of await world.lendWebhook(ms, model.webhook)) model.paths.add(path);
     settle(model, world, []);
   }
   toString = () => 'letShortWindowClose()';
 }
 
+/** The receiver paths the model sets the webhook to start so. */
+export const webhookPathPrefix = 'model-webhook';
+
 export class SetWebhook implements Command {
   check = () => true;
   async run(model: Model, world: World) {
-    const path = world.receiver.newPath('model-webhook');
+    const path = world.receiver.newPath(webhookPathPrefix);
     const url = world.receiver.urlOf(path);
     await world.helpers!.setWebhook(url);
     webhookChanged(model, { path, url }, (owed) => hasCome(owed, (at) => world.receiver.received(at)));

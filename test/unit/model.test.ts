@@ -15,6 +15,7 @@ import type { CheckoutRequest } from '../../schemas/generated/types.ts';
 import type { Exchange, PaidWith, Problem } from '../../src/checks/index.ts';
 import { recordedBody } from '../../src/core/http.ts';
 import {
+  awaitOwedNotifications,
   CreateCheckout,
   Departure,
   directedCommands,
@@ -97,6 +98,10 @@ async function worldBehind(transform?: Transform, fakePage?: FakePage): Promise<
     note: () => undefined,
     now: () => Date.now(),
     sleep: (ms) => sleep(ms),
+    lendWebhook: async (ms) => {
+      await sleep(ms);
+      return [];
+    },
   };
 }
 
@@ -105,6 +110,7 @@ async function problemsOf(world: World, commands: fc.AsyncCommand<never, World>[
   const model = await startModel(world);
   try {
     await fc.asyncModelRun(() => ({ model: model as never, real: world }), commands);
+    await awaitOwedNotifications(model, world);
     await finish(model, world);
     return [];
   } catch (error) {
