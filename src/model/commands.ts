@@ -74,6 +74,16 @@ export interface Model extends ModelState {
   checkoutAnswers: Exchange[];
 }
 
+/** Reads path every 150 ms until `settled` holds of the answer or the instant `until` has passed: the last answer. */
+async function readUntil(world: World, path: string, settled: (read: Exchange) => boolean, until: number): Promise<Exchange> {
+  let read = await world.send({ method: 'GET', path });
+  while (!settled(read) && world.now() < until) {
+    await world.sleep(150);
+    read = await world.send({ method: 'GET', path });
+  }
+  return read;
+}
+
 /** A sequence starts with two customers (registered where the target has helpers), so that every command has someone to act for. */
 export async function startModel(world: Pick<World, 'helpers' | 'outOfBandCustomers'>): Promise<Model> {
   const customers = world.helpers ? [await world.helpers.registerCustomer(), await world.helpers.registerCustomer()] : [...world.outOfBandCustomers];
@@ -239,12 +249,8 @@ export class ListMethods implements Command {
     const customer = pick(model.customers, this.customer)!;
     const path = `/customers/${encodeURIComponent(customer)}/paymentMethods`;
     const deadline = Math.max(0, ...owedMethods(model, customer).map((payment) => payment.settledBy));
-    let exchange = await world.send({ method: 'GET', path });
-    // Read until every owed method shows or its time passed (what must not be there may show late too: it is judged at the end).
-    while (!listSettled(exchange, customer, model) && world.now() < deadline) {
-      await world.sleep(150);
-      exchange = await world.send({ method: 'GET', path });
-    }
+    // Until every owed method shows or its time passed (what must not be there may show late too: it is judged at the end).
+    const exchange = await readUntil(world, path, (read) => listSettled(read, customer, model), deadline);
     settle(model, world, judgeList(exchange, customer, model));
   }
   toString = () => `listMethods(customer #${this.customer})`;
@@ -307,6 +313,8 @@ export class CreateReference implements Command {
 
 type PaidAtKind = 'now' | 'beforeStart' | 'afterEnd';
 
+const showsConfirmed = (read: Exchange) => paymentOf(read)?.stateDetails?.state === 'confirmed';
+
 export class Confirm implements Command {
   constructor(
     readonly reference: number,
@@ -327,25 +335,15 @@ export class Confirm implements Command {
     const path = `/payments/${encodeURIComponent(reference.paymentId)}`;
     if (reference.state === 'pending' && inside) {
       const confirmedAt = world.now();
-      let read = await world.send({ method: 'GET', path });
-      while (paymentOf(read)?.stateDetails?.state !== 'confirmed' && world.now() < confirmedAt + world.eventMs) {
-        await world.sleep(150);
-        read = await world.send({ method: 'GET', path });
-      }
-      // A payment that never confirmed is REF-6's: its notification is not owed on top.
-      const owedBefore = model.owed.length;
-      confirmed(model, reference, confirmedAt, world.eventMs);
-      if (paymentOf(read)?.stateDetails?.state !== 'confirmed') model.owed.length = owedBefore;
+      const read = await readUntil(world, path, showsConfirmed, confirmedAt + world.eventMs);
+      // A payment that never showed confirmed is REF-6's: its notification is not owed on top.
+      confirmed(model, reference, showsConfirmed(read) ? confirmedAt + world.eventMs : null);
       return settle(model, world, judgePayment(read, reference, model));
     }
     if (reference.state === 'pending') reference.paidOutside = true;
     // Confirmed already, or outside the window: nothing changes (after a 202, what changes may show within eventMs).
-    let read = await world.send({ method: 'GET', path });
     const deadline = answer.response.status === 202 ? world.now() + world.eventMs : 0;
-    while (reference.state === 'pending' && paymentOf(read)?.stateDetails?.state !== 'confirmed' && world.now() < deadline) {
-      await world.sleep(150);
-      read = await world.send({ method: 'GET', path });
-    }
+    const read = await readUntil(world, path, (read) => reference.state !== 'pending' || showsConfirmed(read), deadline);
     settle(model, world, judgePayment(read, reference, model));
   }
   toString = () =>

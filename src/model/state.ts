@@ -145,20 +145,14 @@ export const owedMethods = (state: ModelState, customer: string) =>
 export const listKnown = (state: ModelState, customer: string) =>
   !state.outOfBand.has(customer) && !state.payments.some((payment) => payment.unknown && payment.checkout.customer === customer);
 
-/** A confirmation inside the window: the reference is confirmed and its notification owed. */
-export function confirmed(state: ModelState, reference: ReferenceModel, now: number, eventMs: number): void {
+/** A confirmation inside the window: the reference is confirmed, and its notification owed by `dueBy` (null: none owed). */
+export function confirmed(state: ModelState, reference: ReferenceModel, dueBy: number | null): void {
   reference.state = 'confirmed';
+  if (dueBy === null) return;
   if (reference.request.callbackUrl && reference.callbackPath) {
-    state.owed.push({
-      reference,
-      clause: 'EVT-1',
-      paths: [reference.callbackPath],
-      address: reference.request.callbackUrl,
-      required: true,
-      dueBy: now + eventMs,
-    });
+    state.owed.push({ reference, clause: 'EVT-1', paths: [reference.callbackPath], address: reference.request.callbackUrl, required: true, dueBy });
   } else if (state.webhook) {
-    state.owed.push({ reference, clause: 'EVT-2', paths: [state.webhook.path], address: state.webhook.url, required: true, dueBy: now + eventMs });
+    state.owed.push({ reference, clause: 'EVT-2', paths: [state.webhook.path], address: state.webhook.url, required: true, dueBy });
   }
 }
 
