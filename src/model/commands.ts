@@ -350,17 +350,20 @@ export class Confirm implements Command {
     `confirm(reference #${this.reference} from the newest, paid ${this.when === 'now' ? 'now' : this.when === 'beforeStart' ? '1 s before validDate.start' : '1 s after validDate.end'})`;
 }
 
-/** Lets the first short window still open close. */
+const isShort = (reference: ReferenceModel) => reference.end - reference.start < 5 * 60 * second;
+
+/** Lets the first short window still open close (where all have closed, there is nothing to wait for). */
 export class LetWindowClose implements Command {
-  check = (model: Model) => model.references.some((reference) => reference.end - reference.start < 5 * 60 * second && reference.end > Date.now());
+  check = (model: Model) => model.references.some(isShort);
   async run(model: Model, world: World) {
     const now = world.now();
-    const open = model.references.filter((reference) => reference.end - reference.start < 5 * 60 * second && reference.end > now);
-    const end = Math.min(...open.map((reference) => reference.end));
-    const ms = Math.min(end - now + 100, 3 * second);
-    const received = (path: string) => world.receiver.received(path);
-    if (model.owed.some((owed) => owed.clause === 'EVT-2' && owed.required && !hasCome(owed, received))) await world.sleep(ms);
-    else for (const path of await world.lendWebhook(ms, model.webhook)) model.paths.add(path);
+    const open = model.references.filter((reference) => isShort(reference) && reference.end > now);
+    if (open.length > 0) {
+      const ms = Math.min(Math.min(...open.map((reference) => reference.end)) - now + 100, 3 * second);
+      const received = (path: string) => world.receiver.received(path);
+      if (model.owed.some((owed) => owed.clause === 'EVT-2' && owed.required && !hasCome(owed, received))) await world.sleep(ms);
+      else for (const path of await world.lendWebhook(ms, model.webhook)) model.paths.add(path);
+    }
     settle(model, world, []);
   }
   toString = () => 'letShortWindowClose()';
