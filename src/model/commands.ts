@@ -419,6 +419,31 @@ const checkoutRequests: Record<CheckoutKind, fc.Arbitrary<CheckoutRequest>> = {
   beyondRows: beyondRowCases.layoutCodeCombinations,
 };
 
+const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>) => ({ weight, arbitrary });
+
+/** The commands through the test helpers, by name: a target without them does not get these. */
+const throughHelpers = {
+  registerCustomer: weighted(1, fc.constant(new RegisterCustomer())),
+  pay: weighted(
+    6,
+    fc
+      .record({ checkout: newestFirst, outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const), consent: fc.boolean() })
+      .map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent)),
+  ),
+  confirm: weighted(
+    4,
+    fc
+      .record({ reference: newestFirst, when: fc.constantFrom<PaidAtKind>('now', 'now', 'now', 'beforeStart', 'afterEnd') })
+      .map(({ reference, when }): Command => new Confirm(reference, when)),
+  ),
+  letShortWindowClose: weighted(1, fc.constant(new LetWindowClose())),
+  setWebhook: weighted(2, fc.constant(new SetWebhook())),
+  removeWebhook: weighted(1, fc.constant(new RemoveWebhook())),
+};
+
+/** The names of the commands a target without test helpers does not get. */
+export const helperCommands = Object.keys(throughHelpers);
+
 /** The commands of a sequence: every operation, and those of the test helpers only where the target has them. */
 export function modelCommands(options: { helpers: boolean; pages: boolean; maxCommands: number }): fc.Arbitrary<Iterable<Command>> {
   // Storing checkouts most: what they store, or must not, is what several customers' payments interact on.
@@ -438,7 +463,6 @@ export function modelCommands(options: { helpers: boolean; pages: boolean; maxCo
       offsets: fc.tuple(utcOffset(), utcOffset()),
     })
     .map(({ window, withCallback, amount, offsets }): Command => new CreateReference(window, withCallback, amount, offsets));
-  const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>) => ({ weight, arbitrary });
   const stateless = [
     weighted(6, checkout),
     weighted(4, reference),
@@ -451,24 +475,6 @@ export function modelCommands(options: { helpers: boolean; pages: boolean; maxCo
       index.map((n): Command => new ListMethods(n)),
     ),
   ];
-  const withHelpers = [
-    weighted(1, fc.constant(new RegisterCustomer())),
-    weighted(
-      6,
-      fc
-        .record({ checkout: newestFirst, outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const), consent: fc.boolean() })
-        .map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent)),
-    ),
-    weighted(
-      4,
-      fc
-        .record({ reference: newestFirst, when: fc.constantFrom<PaidAtKind>('now', 'now', 'now', 'beforeStart', 'afterEnd') })
-        .map(({ reference, when }): Command => new Confirm(reference, when)),
-    ),
-    weighted(1, fc.constant(new LetWindowClose())),
-    weighted(2, fc.constant(new SetWebhook())),
-    weighted(1, fc.constant(new RemoveWebhook())),
-  ];
   const onPages = [
     weighted(
       6,
@@ -477,12 +483,9 @@ export function modelCommands(options: { helpers: boolean; pages: boolean; maxCo
   ];
   // Unbiased: a biased run starts with empty sequences, and a run of a few sequences needs every one.
   return fc.noBias(
-    fc.commands([fc.oneof(...stateless, ...(options.helpers ? withHelpers : []), ...(options.pages ? onPages : []))], {
+    fc.commands([fc.oneof(...stateless, ...(options.helpers ? Object.values(throughHelpers) : []), ...(options.pages ? onPages : []))], {
       maxCommands: options.maxCommands,
       size: 'max',
     }),
   );
 }
-
-/** The commands a target without test helpers does not get. */
-export const helperCommands = ['registerCustomer', 'pay', 'confirm', 'letShortWindowClose', 'setWebhook', 'removeWebhook'];
