@@ -6,7 +6,7 @@
  */
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../core/command-line.ts';
 import { packageDir } from '../core/package-root.ts';
@@ -37,13 +37,19 @@ const sha256 = (content: Buffer | string) => `sha256:${createHash('sha256').upda
 /** Where the suite's code runs from: the clone itself, or dist/ in a packed package. */
 const codeDir = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The regular files under dir, by path relative to it with "/", sorted; none where dir does not exist. */
+/**
+ * The regular files under dir, by path relative to it with "/", sorted; none where dir does not exist.
+ * A symbolic link is not followed: readdirSync's recursive walk went through a spec folder's link to
+ * node_modules and hashed some 19,000 files of dependencies into the suite's digest, 10 s and more a run.
+ */
 function filesUnder(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
-    .sort();
+  const walk = (path: string): string[] =>
+    readdirSync(join(dir, path), { withFileTypes: true }).flatMap((entry) => {
+      const child = path ? `${path}/${entry.name}` : entry.name;
+      return entry.isDirectory() ? walk(child) : entry.isFile() ? [child] : [];
+    });
+  return walk('').sort();
 }
 
 /** The files that decide what the suite checks: its checks, its specs (CHECKOUT_CONFORMANCE_SPECS where Playwright is given others) and its schemas. */
