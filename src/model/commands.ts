@@ -161,23 +161,29 @@ export class CreateCheckout implements Command {
     readonly code: 'CC' | 'MW',
     readonly customer: number,
   ) {}
+  /** The customer it named and the checkout it created, once run. */
+  #customer: string | undefined;
+  #created: string | undefined;
   private needsCustomer = () => this.request.payment?.customer?.uuid !== undefined;
   check = (model: Model) => !this.needsCustomer() || model.customers.length > 0;
   async run(model: Model, world: World) {
     const customer = pick(model.customers, this.customer);
+    this.#customer = customer;
     const storingRow = this.kind === 'storeMethod' || this.kind === 'storeWithConsent';
     const code = storingRow || this.kind === 'withoutRegistration' ? this.code : null;
     const request = shaped(this.request, code, customer, this.kind === 'withoutRegistration' ? 'none' : 'keep');
     const exchange = await world.send({ method: 'POST', path: '/checkouts', body: request });
     const problems = judgeCheckoutCreated(exchange, model.checkoutAnswers);
     const created = checkoutOf(exchange);
+    this.#created = created?.id;
     if (problems.length === 0 && isSuccess(exchange.response.status) && created) {
       model.checkoutAnswers.push(exchange);
       model.checkouts.push(checkoutFrom(request, created, { onPage: code !== null }));
     }
     settle(model, world, problems);
   }
-  toString = () => `createCheckout(${this.kind}, ${this.code}, customer #${this.customer}, amount ${this.request.payment?.amount})`;
+  toString = () =>
+    `createCheckout(${this.kind}, ${this.code}, customer ${this.#customer ?? `#${this.customer}`}, amount ${this.request.payment?.amount})${createdAs('checkout', this.#created)}`;
 }
 
 export class Pay implements Command {
@@ -186,12 +192,15 @@ export class Pay implements Command {
     readonly outcome: 'success' | 'failure',
     readonly storeConsent: boolean,
   ) {}
+  /** The checkout it paid, once run. */
+  #checkoutId: string | undefined;
   check = (model: Model) => model.checkouts.some((checkout) => !checkout.paid);
   async run(model: Model, world: World) {
     const checkout = pickNewest(
       model.checkouts.filter((one) => !one.paid),
       this.checkout,
     )!;
+    this.#checkoutId = checkout.id;
     const paidWith = checkout.code === 'MB' ? ({ method: 'MB' } as const) : world.payWith(checkout.code === 'MW' ? 'MW' : 'CC', this.outcome === 'failure');
     const at = world.now();
     const answer = await world.helpers!.pay(checkout.id, { outcome: this.outcome, ...paidWith, storeConsent: this.storeConsent } as PayRequest);
@@ -208,8 +217,14 @@ export class Pay implements Command {
     });
     settle(model, world, []);
   }
-  toString = () => `pay(unpaid checkout #${this.checkout} from the newest, ${this.outcome}, storeConsent ${this.storeConsent})`;
+  toString = () => `pay(${unpaidCheckout(this.#checkoutId, this.checkout)}, ${this.outcome}, storeConsent ${this.storeConsent})`;
 }
+
+/** What a command created, once it ran: the id the evidence names it by. */
+const createdAs = (what: string, id: string | undefined) => (id ? ` → ${what} ${id}` : '');
+
+/** The checkout a payment command paid, by id once it ran (as the evidence names it), else by its place. */
+const unpaidCheckout = (id: string | undefined, fromNewest: number) => (id ? `checkout ${id}` : `unpaid checkout #${fromNewest} from the newest`);
 
 const payableOnPage = (checkout: Model['checkouts'][number]) => !checkout.paid && checkout.pageUrl !== undefined;
 
@@ -219,9 +234,12 @@ export class PayOnPage implements Command {
     readonly checkout: number,
     readonly storeConsent: boolean,
   ) {}
+  /** The checkout it paid, once run. */
+  #checkoutId: string | undefined;
   check = (model: Model) => model.checkouts.some(payableOnPage);
   async run(model: Model, world: World) {
     const checkout = pickNewest(model.checkouts.filter(payableOnPage), this.checkout)!;
+    this.#checkoutId = checkout.id;
     const paidWith = world.payWith(checkout.code === 'MW' ? 'MW' : 'CC', false);
     const at = world.now();
     const asked = checkout.registration === 'allowRegistration' ? this.storeConsent : undefined;
@@ -239,21 +257,24 @@ export class PayOnPage implements Command {
     });
     settle(model, world, []);
   }
-  toString = () => `payOnPage(unpaid checkout #${this.checkout} from the newest, storeConsent ${this.storeConsent})`;
+  toString = () => `payOnPage(${unpaidCheckout(this.#checkoutId, this.checkout)}, storeConsent ${this.storeConsent})`;
 }
 
 export class ListMethods implements Command {
   constructor(readonly customer: number) {}
+  /** The customer whose list it read, once run. */
+  #customer: string | undefined;
   check = (model: Model) => model.customers.length > 0;
   async run(model: Model, world: World) {
     const customer = pick(model.customers, this.customer)!;
+    this.#customer = customer;
     const path = `/customers/${encodeURIComponent(customer)}/paymentMethods`;
     const deadline = Math.max(0, ...owedMethods(model, customer).map((payment) => payment.settledBy));
     // Until every owed method shows or its time passed (what must not be there may show late too: it is judged at the end).
     const exchange = await readUntil(world, path, (read) => listSettled(read, customer, model), deadline);
     settle(model, world, judgeList(exchange, customer, model));
   }
-  toString = () => `listMethods(customer #${this.customer})`;
+  toString = () => `listMethods(customer ${this.#customer ?? `#${this.customer}`})`;
 }
 
 type WindowKind = 'long' | 'short' | 'ended' | 'future';
@@ -281,6 +302,8 @@ export class CreateReference implements Command {
     readonly amount: number,
     readonly offsets: [Parameters<typeof formatWithOffset>[1], Parameters<typeof formatWithOffset>[1]],
   ) {}
+  /** The payment it created, once run. */
+  #paymentId: string | undefined;
   check = () => true;
   async run(model: Model, world: World) {
     const { start, end } = windowFrom(this.window, world.now());
@@ -296,6 +319,7 @@ export class CreateReference implements Command {
     const exchange = await world.send({ method: 'POST', path: '/payments/references', body: request });
     const problems = judgeReferenceCreated(exchange, sentAt);
     const paymentId = paymentIdOf(exchange);
+    this.#paymentId = paymentId;
     // No id (REF-10): the model cannot follow this reference.
     if (problems.length > 0 || !isSuccess(exchange.response.status) || !paymentId) return settle(model, world, problems);
     if (callbackPath) model.paths.add(callbackPath);
@@ -308,7 +332,7 @@ export class CreateReference implements Command {
     settle(model, world, found);
   }
   toString = () =>
-    `createReference(${this.window} window, ${this.withCallback ? 'with' : 'without'} callbackUrl, amount ${this.amount}, offsets ${this.offsets.join(' ')})`;
+    `createReference(${this.window} window, ${this.withCallback ? 'with' : 'without'} callbackUrl, amount ${this.amount}, offsets ${this.offsets.join(' ')})${createdAs('payment', this.#paymentId)}`;
 }
 
 type PaidAtKind = 'now' | 'beforeStart' | 'afterEnd';
@@ -320,9 +344,12 @@ export class Confirm implements Command {
     readonly reference: number,
     readonly when: PaidAtKind,
   ) {}
+  /** The payment it confirmed, once run. */
+  #paymentId: string | undefined;
   check = (model: Model) => model.references.length > 0;
   async run(model: Model, world: World) {
     const reference = pickNewest(model.references, this.reference)!;
+    this.#paymentId = reference.paymentId;
     const now = world.now();
     // Away from the window's edges the helper's own clock decides; near them, paidAt is sent so that the target and the model judge the same instant.
     const clear =
@@ -347,7 +374,7 @@ export class Confirm implements Command {
     settle(model, world, judgePayment(read, reference, model));
   }
   toString = () =>
-    `confirm(reference #${this.reference} from the newest, paid ${this.when === 'now' ? 'now' : this.when === 'beforeStart' ? '1 s before validDate.start' : '1 s after validDate.end'})`;
+    `confirm(${this.#paymentId ? `payment ${this.#paymentId}` : `reference #${this.reference} from the newest`}, paid ${this.when === 'now' ? 'now' : this.when === 'beforeStart' ? '1 s before validDate.start' : '1 s after validDate.end'})`;
 }
 
 const isShort = (reference: ReferenceModel) => reference.end - reference.start < 5 * 60 * second;
@@ -396,13 +423,16 @@ export class RemoveWebhook implements Command {
 
 export class QueryPayment implements Command {
   constructor(readonly reference: number) {}
+  /** The payment it read, once run. */
+  #paymentId: string | undefined;
   check = (model: Model) => model.references.length > 0;
   async run(model: Model, world: World) {
     const reference = pick(model.references, this.reference)!;
+    this.#paymentId = reference.paymentId;
     const read = await world.send({ method: 'GET', path: `/payments/${encodeURIComponent(reference.paymentId)}` });
     settle(model, world, judgePayment(read, reference, model));
   }
-  toString = () => `queryPayment(reference #${this.reference})`;
+  toString = () => `queryPayment(${this.#paymentId ? `payment ${this.#paymentId}` : `reference #${this.reference}`})`;
 }
 
 const index = fc.nat({ max: 7 });
