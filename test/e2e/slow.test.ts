@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import { cli, packageRoot, readReport, tempDir } from '../support/cli.ts';
 import { startSlowTarget } from '../support/slow-target.ts';
 
@@ -29,39 +29,42 @@ const againstSandbox = (url: string, out: string) => [
   out,
 ];
 
-test(
-  'test helpers that answer after the time-out: incomplete, their clauses not verified, the time-out and what to raise named',
-  { timeout: runMs + 10_000 },
-  async (t) => {
-    const target = await startSlowTarget((_method, path) => path.startsWith('/test-helpers/'), lateMs);
+// Side by side: both runs wait on their slow targets.
+describe('slow targets', { concurrency: true }, () => {
+  test(
+    'test helpers that answer after the time-out: incomplete, their clauses not verified, the time-out and what to raise named',
+    { timeout: runMs + 10_000 },
+    async (t) => {
+      const target = await startSlowTarget((_method, path) => path.startsWith('/test-helpers/'), lateMs);
+      t.after(() => target.close());
+      const out = tempDir(t, 'slow-helpers-');
+      const result = await cli(againstSandbox(target.url, out), { timeoutMs: runMs });
+      const report = readReport(join(out, 'report.json'));
+      assert.equal(report.verdict, 'incomplete', result.stdout + result.stderr);
+      assert.equal(result.code, 2);
+      const clause = report.clauses.find((candidate) => candidate.id === 'CHK-6')!;
+      assert.equal(clause.status, 'skipped', JSON.stringify(clause.tests.map((test) => [test.title, test.status, test.reason])));
+      for (const test of clause.tests)
+        assert.match(test.reason ?? '', /a test helper gave no complete answer within the request time-out of 1000 ms \(POST \/test-helpers\/customers\)/);
+      assert.ok(report.coverage.skipped.includes('CHK-6'));
+      assert.match(report.reason ?? '', /CHK-6.*time-out of 1000 ms.*to verify: .*timeouts\.requestMs or --request-timeout-ms/s);
+    },
+  );
+
+  test('an API operation that answers after the time-out fails its clause, the wait in the evidence', { timeout: runMs + 10_000 }, async (t) => {
+    const target = await startSlowTarget((method, path) => method === 'POST' && path === '/checkouts', lateMs);
     t.after(() => target.close());
-    const out = tempDir(t, 'slow-helpers-');
+    const out = tempDir(t, 'slow-api-');
     const result = await cli(againstSandbox(target.url, out), { timeoutMs: runMs });
     const report = readReport(join(out, 'report.json'));
-    assert.equal(report.verdict, 'incomplete', result.stdout + result.stderr);
-    assert.equal(result.code, 2);
+    assert.equal(report.verdict, 'non-conformant', result.stdout + result.stderr);
+    assert.equal(result.code, 1);
     const clause = report.clauses.find((candidate) => candidate.id === 'CHK-6')!;
-    assert.equal(clause.status, 'skipped', JSON.stringify(clause.tests.map((test) => [test.title, test.status, test.reason])));
-    for (const test of clause.tests)
-      assert.match(test.reason ?? '', /a test helper gave no complete answer within the request time-out of 1000 ms \(POST \/test-helpers\/customers\)/);
-    assert.ok(report.coverage.skipped.includes('CHK-6'));
-    assert.match(report.reason ?? '', /CHK-6.*time-out of 1000 ms.*to verify: .*timeouts\.requestMs or --request-timeout-ms/s);
-  },
-);
-
-test('an API operation that answers after the time-out fails its clause, the wait in the evidence', { timeout: runMs + 10_000 }, async (t) => {
-  const target = await startSlowTarget((method, path) => method === 'POST' && path === '/checkouts', lateMs);
-  t.after(() => target.close());
-  const out = tempDir(t, 'slow-api-');
-  const result = await cli(againstSandbox(target.url, out), { timeoutMs: runMs });
-  const report = readReport(join(out, 'report.json'));
-  assert.equal(report.verdict, 'non-conformant', result.stdout + result.stderr);
-  assert.equal(result.code, 1);
-  const clause = report.clauses.find((candidate) => candidate.id === 'CHK-6')!;
-  assert.equal(clause.status, 'failed');
-  const notes = clause.tests.flatMap((test) => test.evidence.map((evidence) => evidence.note ?? ''));
-  assert.ok(
-    notes.some((note) => /no complete answer \(waited \d{4} ms\): no complete answer within 1000 ms/.test(note)),
-    notes.join('\n'),
-  );
+    assert.equal(clause.status, 'failed');
+    const notes = clause.tests.flatMap((test) => test.evidence.map((evidence) => evidence.note ?? ''));
+    assert.ok(
+      notes.some((note) => /no complete answer \(waited \d{4} ms\): no complete answer within 1000 ms/.test(note)),
+      notes.join('\n'),
+    );
+  });
 });
