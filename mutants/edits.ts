@@ -132,7 +132,7 @@ export function combine(...transforms: Transform[]): Transform {
     async response(response, request, proxy) {
       for (const transform of transforms) await transform.response?.(response, request, proxy);
     },
-    redirect: (location, proxy) => transforms.reduce((url, transform) => transform.redirect?.(url, proxy) ?? url, location),
+    redirect: (location, proxy, request) => transforms.reduce((url, transform) => transform.redirect?.(url, proxy, request) ?? url, location),
     notification: (delivery, proxy) =>
       transforms.reduce<Delivery[]>(
         (deliveries, transform) => (transform.notification ? deliveries.flatMap((d) => transform.notification!(d, proxy)) : deliveries),

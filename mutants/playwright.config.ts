@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { grepPattern, literalPattern } from '../src/runner/playwright.ts';
-import { describeTitle, targetsEnv, targetsOfRun, type TargetEntry } from '../specs/targets.ts';
+import { describeTitle, targetsEnv, targetsOfRun, type TargetEntry, type TestRef } from '../specs/targets.ts';
 import { timingsEnv } from '../bench/timings.ts';
 
 const targets = targetsOfRun();
@@ -15,9 +15,22 @@ if (!targets) throw new Error('no targets: run the catalogue through "npm run mu
 // Beside the targets file, in the catalogue's own temporary folder: a failing test's artefacts stay out of the checkout.
 const outputDir = join(dirname(process.env[targetsEnv]!), 'test-results');
 
-/** The tests to run against a target: its own, only those of its clause where it has one (Playwright greps the title path and the tags). */
+/**
+ * The tests to run against a target: its own, those it names where it names some, else only those of
+ * its clause where it has one. Playwright greps the title path and the tags, each describe's tags
+ * after its title, all joined by spaces.
+ */
 function grepOf(target: TargetEntry): RegExp {
   const own = literalPattern(describeTitle(target));
+  if (target.tests) {
+    const tags = '(?: @\\S+)*';
+    const exactly = ({ title }: TestRef) =>
+      title
+        .split(' › ')
+        .map((part) => `${tags} ${literalPattern(part)}`)
+        .join('');
+    return new RegExp(`${own}(?:${target.tests.map(exactly).join('|') || '(?!)'})${tags}$`);
+  }
   return new RegExp(target.clause ? `${own} .*(?:${grepPattern(target.clause)})` : own);
 }
 

@@ -100,8 +100,8 @@ export interface ProxyContext {
 export interface Transform {
   request?(request: ProxyRequest, proxy: ProxyContext): ProxyResponse | void | Promise<ProxyResponse | void>;
   response?(response: ProxyResponse, request: ProxyRequest, proxy: ProxyContext): void | Promise<void>;
-  /** The URL a customer is sent to after paying: Location of a hosted page, redirectUrl of the pay helper. */
-  redirect?(location: string, proxy: ProxyContext): string;
+  /** The URL a customer is sent to after paying: Location of a hosted page, redirectUrl of the pay helper (the request that answered it). */
+  redirect?(location: string, proxy: ProxyContext, request: ProxyRequest): string;
   /** What reaches the receiver for one notification of the target: none, one or several. */
   notification?(delivery: Delivery, proxy: ProxyContext): Delivery[];
   /** Added to every answer. */
@@ -269,7 +269,7 @@ export async function startProxy(options: { upstream: string; transform?: Transf
     if (!transform.redirect) return;
     const location = response.headers.location;
     const redirected = (url: string) => {
-      const changed = transform.redirect!(url, context);
+      const changed = transform.redirect!(url, context, request);
       if (changed !== url) effects++;
       return changed;
     };

@@ -9,6 +9,7 @@
  * Each candidate's report is then built from its raw results, as `checkout-conformance run` builds it.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,20 +21,21 @@ import type { RunConfig } from '../src/core/run-config.ts';
 import { chromiumArgs, describeBrowser, findChromium } from '../src/core/chromium.ts';
 import { playwright, stopGraceMs } from '../src/runner/playwright.ts';
 import { builtInProfile, loadProfile, secretsOfRun } from '../src/core/profile.ts';
-import { rawResultsFile, type RawResults } from '../src/report/raw-results.ts';
+import { readRawResults, type RawTest } from '../src/report/raw-results.ts';
 import { buildReport } from '../src/report/report.ts';
 import { watchInterruption } from '../src/runner/run.ts';
 import { writeReport } from '../src/report/write.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { benignVariants, mutants } from './catalogue.ts';
-import { targetsEnv, type TargetEntry } from '../specs/targets.ts';
+import { targetsEnv, testKeyOf, type TargetEntry } from '../specs/targets.ts';
 import { changedCandidates, type ChangedInputs } from './changed.ts';
 import { loadClauseIndex } from '../src/report/clause-index.ts';
 import { startProxy, type RunningProxy, type Transform } from './proxy.ts';
+import { recordReach, selectedTests, type ReachRecorder, type Reached } from './reach.ts';
 
 const catalogueConfig = fileURLToPath(new URL('playwright.config.ts', import.meta.url));
 /**
- * The catalogue's five seeds. `npm test` runs every candidate on one of them, which turns with the
+ * The catalogue's five seeds. `npm test` runs the catalogue on one of them, which turns with the
  * commit (rotationOf); test/catalogue/seeds.test.ts runs the sandbox and a sample of mutants that
  * turns too on all five (their verdicts and failed clauses must agree); --all-seeds runs the matrix.
  */
@@ -91,6 +93,8 @@ export interface Outcome {
   collateral: string[];
   /** How many times its transform fired (mutants/proxy.ts): none means it tried nothing. */
   effects: number;
+  /** No test reaches what it changes (mutants/reach.ts), so none ran. */
+  unreached: boolean;
   /** Killed with no collateral blame (a mutant), or conformant (a benign variant), its transform having fired. */
   asExpected: boolean;
   /** Why the run went wrong, where it did. */
@@ -123,9 +127,10 @@ export function rotationOf(environment = process.env): number {
 }
 
 /**
- * Every candidate of the catalogue, in the catalogue's order, on this turn: candidate i takes seed
- * (i + 2·turn) mod 5, and is fully checked where (i + turn) mod 5 is 0 (benign variants always run
- * every test). Five consecutive turns give each candidate every seed and one full check.
+ * Every candidate of the catalogue, in the catalogue's order, on this turn: every candidate takes the
+ * turn's seed (one run of the suite on the sandbox then tells which tests reach each candidate,
+ * mutants/reach.ts), and candidate i is fully checked where (i + turn) mod 5 is 0 (benign variants
+ * always run every test that reaches them). Five consecutive turns give each candidate every seed and one full check.
  */
 export function candidates(turn = 0): (Candidate & { seed: number })[] {
   return [
@@ -133,7 +138,7 @@ export function candidates(turn = 0): (Candidate & { seed: number })[] {
     ...benignVariants.map(({ name, transform }) => ({ name, clause: null, disturbs: [], transform })),
   ].map((candidate, index) => ({
     ...candidate,
-    seed: catalogueSeeds[(index + 2 * turn) % rotationTurns],
+    seed: catalogueSeeds[turn % rotationTurns],
     fullCheck: (index + turn) % rotationTurns === 0,
   }));
 }
@@ -143,16 +148,32 @@ export function catalogueAsTested(turn = rotationOf()): (Candidate & { seed: num
   return candidates(turn);
 }
 
-/** The mutants seeds.test.ts runs on every seed on this turn: a few, a different few each turn. */
-export function seedSample(turn = rotationOf(), size = 3): (Candidate & { seed: number })[] {
-  const mutantsOnly = candidates(turn).filter((candidate) => candidate.clause !== null);
-  const stride = Math.floor(mutantsOnly.length / size);
-  return Array.from({ length: size }, (_, k) => mutantsOnly[(k * stride + turn * 7) % mutantsOnly.length]);
+/** A few of the list, spread over it, a different few each turn. */
+function turningSample<T>(list: T[], turn: number, size: number): T[] {
+  const stride = Math.floor(list.length / size);
+  return Array.from({ length: size }, (_, k) => list[(k * stride + turn * 7) % list.length]);
 }
 
-/** A candidate's target, running: its sandbox, the proxy in front of it, and its project's run config. */
+/** The mutants seeds.test.ts runs on every seed on this turn: a few, a different few each turn. */
+export function seedSample(turn = rotationOf(), size = 3): (Candidate & { seed: number })[] {
+  return turningSample(
+    candidates(turn).filter((candidate) => candidate.clause !== null),
+    turn,
+    size,
+  );
+}
+
+/** The benign variants selection.test.ts runs on every test as well as on those that reach them: a few, a different few each turn. */
+export function benignSample(turn = rotationOf(), size = 2): (Candidate & { seed: number })[] {
+  return turningSample(
+    candidates(turn).filter((candidate) => candidate.clause === null),
+    turn,
+    size,
+  );
+}
+
+/** A target, running: its sandbox, the proxy in front of it, and its run config. */
 interface Target {
-  candidate: Candidate;
   sandbox: Sandbox;
   proxy: RunningProxy;
   run: RunConfig;
@@ -161,22 +182,93 @@ interface Target {
 
 type SharedRunConfig = Omit<RunConfig, 'baseUrl' | 'runs' | 'outDir' | 'seed'>;
 
-async function startTarget(candidate: Candidate & { seed: number }, shared: SharedRunConfig, configDir: string): Promise<Target> {
+async function startTarget(
+  name: string,
+  transform: Transform,
+  draws: { seed: number; runs: number },
+  shared: SharedRunConfig,
+  configDir: string,
+): Promise<Target> {
   const sandbox = await startSandbox({ port: 0, db: ':memory:', retryDelaysMs: [200, 200] });
-  const proxy = await startProxy({ upstream: sandbox.url, transform: candidate.transform }).catch(async (error: unknown) => {
+  const proxy = await startProxy({ upstream: sandbox.url, transform }).catch(async (error: unknown) => {
     await sandbox.close();
     throw error;
   });
-  const run: RunConfig = {
-    ...shared,
-    baseUrl: proxy.url,
-    seed: candidate.seed,
-    runs: candidate.runs ?? candidateRuns,
-    outDir: mkdtempSync(join(tmpdir(), `mutant-${candidate.name}-`)),
-  };
-  const runConfigFile = join(configDir, `${candidate.name}.json`);
+  const run: RunConfig = { ...shared, baseUrl: proxy.url, ...draws, outDir: mkdtempSync(join(tmpdir(), `mutant-${name}-`)) };
+  const runConfigFile = join(configDir, `${name}.json`);
   writeFileSync(runConfigFile, JSON.stringify(run));
-  return { candidate, sandbox, proxy, run, runConfigFile };
+  return { sandbox, proxy, run, runConfigFile };
+}
+
+async function stopTarget({ proxy, sandbox }: Target): Promise<void> {
+  await proxy.close();
+  await sandbox.close();
+}
+
+/** One Playwright run of the catalogue's config over these targets. */
+async function runTargets(entries: TargetEntry[], configDir: string, interruption: ReturnType<typeof watchInterruption>): Promise<void> {
+  if (interruption.reason()) return;
+  const targetsFile = join(configDir, `targets-${randomUUID()}.json`);
+  writeFileSync(targetsFile, JSON.stringify(entries));
+  // Playwright's console reporter would print every expected failure of every mutant: the matrix says what matters.
+  const args = ['test', '--config', catalogueConfig, '--global-timeout', String(catalogueTimeoutMs)];
+  await playwright(args, { ...process.env, [targetsEnv]: targetsFile }, catalogueTimeoutMs + stopGraceMs, 'ignore');
+}
+
+/** What the sandbox run behind a reach recorder gave: each candidate's reach, and the tests as they ran on the sandbox. */
+interface SandboxRun {
+  reached: Map<string, Reached>;
+  tests: RawTest[];
+}
+
+const drawsOf = (candidate: Candidate & { seed: number }) => ({ seed: candidate.seed, runs: candidate.runs ?? candidateRuns });
+const drawsKey = (draws: { seed: number; runs: number }) => `${draws.seed}-${draws.runs}`;
+
+/**
+ * The suite on the sandbox once for each seed and number of draws among the candidates (the tests'
+ * requests depend on them), each behind a proxy that records which tests reach each candidate.
+ */
+async function learnReach(
+  list: (Candidate & { seed: number })[],
+  shared: SharedRunConfig,
+  configDir: string,
+  interruption: ReturnType<typeof watchInterruption>,
+): Promise<Map<string, SandboxRun>> {
+  const groups = new Map<string, (Candidate & { seed: number })[]>();
+  for (const candidate of list) groups.set(drawsKey(drawsOf(candidate)), [...(groups.get(drawsKey(drawsOf(candidate))) ?? []), candidate]);
+  const recorders = new Map<string, { recorder: ReachRecorder; target: Target }>();
+  try {
+    for (const [key, group] of groups) {
+      const recorder = recordReach(group);
+      recorders.set(key, { recorder, target: await startTarget(`sandbox-reach-${key}`, recorder.transform, drawsOf(group[0]), shared, configDir) });
+    }
+    const entries: TargetEntry[] = [...recorders].map(([key, { target }]) => ({
+      name: `sandbox-reach-${key}`,
+      clause: null,
+      tests: null,
+      marksTests: true,
+      failuresExpected: false,
+      stopOnceFailed: null,
+      runConfigFile: target.runConfigFile,
+    }));
+    await runTargets(entries, configDir, interruption);
+    const runs = new Map<string, SandboxRun>();
+    for (const [key, { recorder, target }] of recorders) {
+      await recorder.settled();
+      const tests = readRawResults(target.run.outDir)?.tests ?? [];
+      const failed = tests.filter((test) => test.status === 'failed').map((test) => `${test.title} (${test.reason?.split('\n')[0]})`);
+      console.error(
+        `mutants: on the sandbox, seed ${target.run.seed}: ${tests.length} tests, ${failed.length} failed${failed.length ? ` (every benign variant runs them): ${failed.join('; ')}` : ''}`,
+      );
+      runs.set(key, { reached: recorder.reached, tests });
+    }
+    return runs;
+  } finally {
+    for (const { target } of recorders.values()) {
+      await stopTarget(target);
+      rmSync(target.run.outDir, { recursive: true, force: true });
+    }
+  }
 }
 
 /**
@@ -205,12 +297,18 @@ async function startSharedChromium(executablePath: string): Promise<BrowserServe
   });
 }
 
-/** Runs the candidates as one Playwright run; the outcomes are in the order of `list`. */
+/**
+ * Runs the candidates: first the suite on the sandbox, learning which tests reach each candidate
+ * (mutants/reach.ts), then every candidate in one Playwright run, each on the tests that reach it.
+ * The outcomes are in the order of `list`.
+ */
 export async function runCandidates(list: Candidate[], options: { seed?: number } = {}): Promise<Outcome[]> {
   const startedAt = new Date().toISOString();
   const interruption = watchInterruption();
   const configDir = mkdtempSync(join(tmpdir(), 'mutants-'));
-  const targets: Target[] = [];
+  const seeded = list.map((candidate) => ({ ...candidate, seed: options.seed ?? candidate.seed ?? catalogueSeeds[0] }));
+  const targets = new Map<Candidate, Target>();
+  const selections = new Map<Candidate, Selection>();
   const effects = new Map<string, number>();
   let browser: BrowserServer | null = null;
   try {
@@ -228,53 +326,80 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
       publicCallbackUrl: null,
       chromium: browser && found.executablePath ? { ...found, wsEndpoint: browser.wsEndpoint() } : found,
     };
-    for (const candidate of list)
-      targets.push(await startTarget({ ...candidate, seed: options.seed ?? candidate.seed ?? catalogueSeeds[0] }, shared, configDir));
-    // Benign variants first: they run every test, so they should not be the ones left at the end.
-    const ordered = [...targets].sort((a, b) => Number(a.candidate.clause !== null) - Number(b.candidate.clause !== null));
-    const entries: TargetEntry[] = ordered.map(({ candidate, runConfigFile }) => ({
+    const sandboxRuns = await learnReach(
+      seeded.filter((candidate) => !candidate.everyTest),
+      shared,
+      configDir,
+      interruption,
+    );
+    for (const candidate of seeded) {
+      const sandboxRun = candidate.everyTest ? undefined : sandboxRuns.get(drawsKey(drawsOf(candidate)));
+      const tests = sandboxRun && selectedTests(candidate, sandboxRun.reached.get(candidate.name)!, sandboxRun.tests);
+      if (sandboxRun && tests) selections.set(candidate, { tests, sandboxTests: sandboxRun.tests });
+      targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));
+    }
+    const selectedCount = [...selections.values()].reduce((sum, { tests }) => sum + tests.length, 0);
+    console.error(
+      `mutants: ${selectedCount} tests selected by reach for ${selections.size} candidates, the other ${seeded.length - selections.size} by their clause`,
+    );
+    // Benign variants first: they run the most tests, so they should not be the ones left at the end.
+    const ordered = [...targets].sort(([a], [b]) => Number(a.clause !== null) - Number(b.clause !== null));
+    const entries: TargetEntry[] = ordered.map(([candidate, { runConfigFile }]) => ({
       name: candidate.name,
       clause: candidate.everyTest ? null : candidate.clause,
+      tests: selections.get(candidate)?.tests.map(({ file, title }) => ({ file, title })) ?? null,
+      marksTests: false,
       failuresExpected: candidate.clause !== null,
       stopOnceFailed: candidate.clause !== null && !candidate.fullCheck ? candidate.clause : null,
       runConfigFile,
     }));
-    const targetsFile = join(configDir, 'targets.json');
-    writeFileSync(targetsFile, JSON.stringify(entries));
-    // Playwright's console reporter would print every expected failure of every mutant: the matrix says what matters.
-    const args = ['test', '--config', catalogueConfig, '--global-timeout', String(catalogueTimeoutMs)];
-    if (!interruption.reason()) await playwright(args, { ...process.env, [targetsEnv]: targetsFile }, catalogueTimeoutMs + stopGraceMs, 'ignore');
+    await runTargets(entries, configDir, interruption);
   } catch (error) {
-    for (const { run } of targets) rmSync(run.outDir, { recursive: true, force: true });
+    for (const { run } of targets.values()) rmSync(run.outDir, { recursive: true, force: true });
     throw error;
   } finally {
-    for (const { candidate, proxy, sandbox } of targets) {
-      effects.set(candidate.name, proxy.effects());
-      await proxy.close();
-      await sandbox.close();
+    for (const [candidate, target] of targets) {
+      effects.set(candidate.name, target.proxy.effects());
+      await stopTarget(target);
     }
     await browser?.close();
     rmSync(configDir, { recursive: true, force: true });
     interruption.stop();
   }
   const finishedAt = new Date().toISOString();
-  return targets.map(({ candidate, run }) => outcomeOf(candidate, run, { startedAt, finishedAt }, interruption.reason(), effects.get(candidate.name) ?? 0));
+  return seeded.map((candidate) =>
+    outcomeOf(
+      candidate,
+      targets.get(candidate)!.run,
+      selections.get(candidate) ?? null,
+      { startedAt, finishedAt },
+      interruption.reason(),
+      effects.get(candidate.name) ?? 0,
+    ),
+  );
+}
+
+/** The tests a candidate ran by reach, and the sandbox's run they were chosen from. */
+interface Selection {
+  tests: RawTest[];
+  sandboxTests: RawTest[];
 }
 
 /** The candidate's report, built as `checkout-conformance run` builds it, and judged; its folder is kept only when the outcome is unexpected. */
 function outcomeOf(
   candidate: Candidate,
   run: RunConfig,
+  selection: Selection | null,
   times: { startedAt: string; finishedAt: string },
   runFailure: string | null,
   effects: number,
 ): Outcome {
-  let raw: RawResults | null = null;
-  try {
-    raw = JSON.parse(readFileSync(join(run.outDir, rawResultsFile), 'utf8')) as RawResults;
-  } catch {
-    // No results: the report says so.
-  }
+  const ran = readRawResults(run.outDir);
+  // A benign variant's report is its whole run's: the tests it did not reach ran as on the sandbox.
+  const raw =
+    ran && selection && candidate.clause === null
+      ? { ...ran, tests: [...ran.tests, ...selection.sandboxTests.filter((test) => !selection.tests.some((own) => testKeyOf(own) === testKeyOf(test)))] }
+      : ran;
   const report = buildReport(
     clauses(),
     raw,
@@ -299,12 +424,15 @@ function outcomeOf(
   const collateral = candidate.clause ? failedClauses.filter((id) => id !== candidate.clause && !candidate.disturbs.includes(id)) : [];
   // A variant that stopped matching what the suite sends would pass as conformant having changed nothing.
   const fired = effects > 0;
+  const unreached = selection !== null && selection.tests.length === 0;
   const asExpected = fired && (candidate.clause ? failedClauses.includes(candidate.clause) && collateral.length === 0 : report.verdict === 'conformant');
-  const problem = !fired
-    ? 'no effect: its transform never fired'
-    : collateral.length > 0
-      ? `collateral blame: ${collateral.join(', ')} failed too`
-      : report.reason;
+  const problem = unreached
+    ? `no test${candidate.clause ? ` of ${candidate.clause}` : ''} reaches it on seed ${run.seed}: a hole in the suite, not a pass`
+    : !fired
+      ? 'no effect: its transform never fired'
+      : collateral.length > 0
+        ? `collateral blame: ${collateral.join(', ')} failed too`
+        : report.reason;
   if (asExpected) rmSync(run.outDir, { recursive: true, force: true });
   else writeReport(run.outDir, report, secretsOfRun(run.headers, run.profile));
   return {
@@ -315,6 +443,7 @@ function outcomeOf(
     failedClauses,
     collateral,
     effects,
+    unreached,
     asExpected,
     problem,
     reportDir: asExpected ? null : run.outDir,
@@ -344,6 +473,7 @@ export function formatMatrix(outcomes: Outcome[]): string {
 }
 
 function resultOf(outcome: Outcome): string {
+  if (outcome.unreached) return 'UNREACHED';
   if (outcome.effects === 0) return 'NO EFFECT';
   if (!outcome.clause) return outcome.asExpected ? 'conformant' : 'FLAGGED';
   if (outcome.collateral.length > 0) return `COLLATERAL ${outcome.collateral.join(' ')}`;

@@ -97,7 +97,12 @@ export function retryAfterMs(retryAfter: string | undefined, maxMs: number): num
 export function createApi(
   run: RunConfig,
   pacer: Pacer,
-  hooks: { beforeWrite: () => void; beforeFailing: () => void },
+  hooks: {
+    beforeWrite: () => void;
+    beforeFailing: () => void;
+    /** Headers on every request, credentials left out or not: what names the test to a target that records it. */
+    marks?: Record<string, string>;
+  },
 ): Api & { evidence(): Evidence[]; problems: Problem[]; judged(): boolean } {
   let exchanges: Exchange[] = [];
   let notes: Evidence[] = [];
@@ -155,6 +160,7 @@ export function createApi(
       ...(options.withoutCredentials ? {} : run.headers),
       ...(options.body !== undefined && { 'content-type': 'application/json' }),
       ...options.headers,
+      ...hooks.marks,
     };
     const request: RecordedRequest = { method: options.method, url: `${baseUrl}${options.path}`, headers, body: options.body ?? options.rawBody };
     const rawBody = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));

@@ -5,17 +5,41 @@
  * two seconds of CPU, which a worker per target paid once per candidate.
  */
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import type { TestType } from '@playwright/test';
 
 /** Names the JSON file of the targets (TargetEntry[]); unset: one target, the run config's. */
 export const targetsEnv = 'CHECKOUT_CONFORMANCE_TARGETS';
 /** The annotation that names a test's target. */
 export const targetAnnotation = 'target';
+/** The header that names the test a request comes from (URI-encoded), on a target that records which tests reach what (mutants/reach.ts). */
+export const testKeyHeader = 'x-checkout-conformance-test';
+
+/** A test as the raw results name it (src/report/raw-results.ts): its spec file and its title path, joined with " › ". */
+export interface TestRef {
+  file: string;
+  title: string;
+}
+
+/**
+ * A test's reference from its file and its titles after the file's; with targets, the first of
+ * those is the target's describe, which is left out: the same test of every target has one reference.
+ */
+export function testRefOf(rootDir: string, file: string, titlesAfterFile: readonly string[], withTargets: boolean): TestRef {
+  return { file: relative(rootDir, file), title: titlesAfterFile.slice(withTargets ? 1 : 0).join(' › ') };
+}
+
+/** One string for a test, the same in its requests (testKeyHeader) and its raw results. */
+export const testKeyOf = (test: TestRef) => `${test.file} › ${test.title}`;
 
 export interface TargetEntry {
   name: string;
   /** Only the tests of this clause run against the target (a mutant's); null: every test. */
   clause: string | null;
+  /** Only these tests run against the target (those that reach a candidate's change); null: as `clause` says. */
+  tests: TestRef[] | null;
+  /** Every request of a test names it (testKeyHeader): the target records what each test reaches. */
+  marksTests: boolean;
   /** A test's failure is expected there (a mutant): declared so, it keeps its worker. */
   failuresExpected: boolean;
   /** Once a test found a problem naming this clause, the target's later tests are skipped: the proof is in. Null: every test runs. */

@@ -5,14 +5,13 @@
  * its own raw-results.json, in that target's folder.
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../core/evidence.ts';
 import type { Judgement } from '../checks/problem.ts';
 import { readRunConfig, type RunConfig } from '../core/run-config.ts';
 import { secretsOfRun } from '../core/profile.ts';
-import { targetOf, targetsOfRun } from '../../specs/targets.ts';
+import { targetOf, targetsOfRun, testRefOf } from '../../specs/targets.ts';
 import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from '../report/raw-results.ts';
 
 type Attachment = TestResult['attachments'][number];
@@ -51,12 +50,8 @@ export default class ConformanceReporter implements Reporter {
     const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed';
     const judgement = (jsonOf(attachmentNames.judgement).at(-1) as Judgement | undefined) ?? { problems: [], judged: false };
     const raw: RawTest = {
-      // Without the root, the project, the file and, where it has one, the target's describe.
-      title: test
-        .titlePath()
-        .slice(targets ? 4 : 3)
-        .join(' › '),
-      file: relative(this.rootDir, test.location.file),
+      // Without the root, the project and the file.
+      ...testRefOf(this.rootDir, test.location.file, test.titlePath().slice(3), targets !== null),
       clauseIds: clauseIdsOf(test.tags),
       ...judgement,
       status,

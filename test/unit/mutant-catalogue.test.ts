@@ -60,6 +60,7 @@ test('--all-seeds names each candidate once per seed, and a verdict or a failed 
     failedClauses,
     collateral: [],
     effects: 1,
+    unreached: false,
     asExpected: failedClauses.includes('REF-2'),
     problem: null,
     reportDir: null,

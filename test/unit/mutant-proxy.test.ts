@@ -258,7 +258,7 @@ describe('mutant proxy against a stub upstream', () => {
     const lostQuery = await proxyWith(transformOf('redirect-loses-query'));
     assert.equal((await call(lostQuery, 'POST', `/pay/${checkoutId}`, 'x')).headers.get('location'), `https://merchant.example/done?id=${checkoutId}`);
 
-    assert.equal(transformOf('deep-link-mangled').redirect!('myshop://paid?id=1', undefined as never), 'myshop:/paid?id=1');
+    assert.equal(transformOf('deep-link-mangled').redirect!('myshop://paid?id=1', undefined as never, undefined as never), 'myshop:/paid?id=1');
   });
 
   test('pay and confirm helpers are rewritten with what the proxy learnt', async () => {

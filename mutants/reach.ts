@@ -1,0 +1,201 @@
+/**
+ * Which tests reach each candidate, as Stryker's per-test coverage and PIT's line coverage tell which
+ * tests reach a mutant: one run of the whole suite on the sandbox, behind a proxy that applies no
+ * candidate but asks every candidate, on a copy of each exchange, whether it would change it. Every
+ * request of that run names its test (testKeyHeader); what comes without one (a page's own requests,
+ * a notification) is the test's whose identifiers it carries. A test no candidate's change reaches
+ * runs as on the sandbox, so a candidate runs only the tests that reach it (mutants/run.ts).
+ */
+import type { RawTest } from '../src/report/raw-results.ts';
+import { testKeyHeader, testKeyOf } from '../specs/targets.ts';
+import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse, Transform } from './proxy.ts';
+
+export interface Reached {
+  /** The tests on whose exchanges the candidate would change something, by testKeyOf. */
+  tests: Set<string>;
+  /** It would change something no test could be told for (or on every exchange: a delay): every test may see it. */
+  unattributed: boolean;
+}
+
+/** What each candidate reaches, by name, and the recording proxy's transform that learns it. */
+export interface ReachRecorder {
+  transform: Transform;
+  reached: Map<string, Reached>;
+  /** Waits for the candidates' hooks still running on copies. */
+  settled(): Promise<void>;
+}
+
+interface Shadowed {
+  name: string;
+  transform: Transform;
+}
+
+const uuidLike = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The identifiers in a value (UUIDs, ids, URL paths' segments) that can tie a later exchange to the test that made them. */
+function identifiersIn(value: unknown, into: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (uuidLike.test(value) || /^[0-9]{9}$/.test(value) || /^[A-Za-z0-9_-]{16,}$/.test(value)) into.push(value);
+    else if (/^https?:\/\//.test(value) && URL.canParse(value)) identifiersIn(segmentsOf(value), into);
+  } else if (Array.isArray(value)) for (const item of value) identifiersIn(item, into);
+  else if (value && typeof value === 'object') for (const item of Object.values(value)) identifiersIn(item, into);
+  return into;
+}
+
+/** A URL's path segments and query values. */
+function segmentsOf(url: string): string[] {
+  const parsed = new URL(url, 'http://x');
+  return [...parsed.pathname.split('/').map(decodeURIComponentSafely), ...parsed.searchParams.values()];
+}
+
+function decodeURIComponentSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+const copyOfRequest = (request: ProxyRequest): ProxyRequest => ({
+  ...request,
+  query: new URLSearchParams(request.query),
+  headers: { ...request.headers },
+  json: structuredClone(request.json),
+});
+const copyOfResponse = (response: ProxyResponse): ProxyResponse => ({ ...response, headers: { ...response.headers }, json: structuredClone(response.json) });
+const sameMessage = (a: object, b: object) =>
+  JSON.stringify(a, (_key, value) => (value instanceof URLSearchParams ? value.toString() : value)) ===
+  JSON.stringify(b, (_key, value) => (value instanceof URLSearchParams ? value.toString() : value));
+
+export function recordReach(candidates: Shadowed[]): ReachRecorder {
+  const reached = new Map(candidates.map(({ name }) => [name, { tests: new Set<string>(), unattributed: false }]));
+  /** Identifier → the tests whose exchanges carried it; one that several carried tells none. */
+  const owners = new Map<string, Set<string>>();
+  const testOfRequest = new WeakMap<ProxyRequest, string | null>();
+  const running = new Set<Promise<unknown>>();
+  const memos = new Map(candidates.map(({ name }) => [name, new Map<string, unknown>()]));
+
+  const own = (test: string, values: unknown) => {
+    for (const id of identifiersIn(values)) owners.set(id, (owners.get(id) ?? new Set()).add(test));
+  };
+  const ownerOf = (values: unknown): string | null => {
+    for (const id of identifiersIn(values)) {
+      const tests = owners.get(id);
+      if (tests?.size === 1) return [...tests][0];
+    }
+    return null;
+  };
+  const fired = (name: string, test: string | null) => {
+    const entry = reached.get(name)!;
+    if (test === null) entry.unattributed = true;
+    else entry.tests.add(test);
+  };
+  for (const { name, transform } of candidates) if (transform.delayMs) fired(name, null);
+
+  /** The proxy's context as one candidate sees it: its own scratch state, and side effects that only record that it fired. */
+  const shadowContext = (real: ProxyContext, name: string, test: string | null): ProxyContext => ({
+    get origin() {
+      return real.origin;
+    },
+    checkouts: real.checkouts,
+    payments: real.payments,
+    customers: real.customers,
+    get webhookUrl() {
+      return real.webhookUrl;
+    },
+    get lastCallbackUrl() {
+      return real.lastCallbackUrl;
+    },
+    memo: memos.get(name)!,
+    callUpstream(method, path, json) {
+      // Reads go through, so the candidate decides on what the target holds; a write is a change of its own.
+      if (method === 'GET') return real.callUpstream(method, path, json);
+      fired(name, test);
+      return Promise.resolve({ status: 200, headers: {}, json: {}, text: '{}' });
+    },
+    deliver() {
+      fired(name, test);
+      return Promise.resolve(200);
+    },
+    postInBackground: () => fired(name, test),
+    checkoutOfPage: (path) => real.checkoutOfPage(path),
+  });
+
+  /** Asks every candidate that has the hook, each on its copy; a candidate that throws is taken to change it. */
+  const askEach = (hook: keyof Transform, test: string | null, ask: (transform: Transform, name: string) => boolean | Promise<boolean>) => {
+    const asked = Promise.all(
+      candidates
+        .filter(({ transform }) => transform[hook] !== undefined)
+        .map(async ({ name, transform }) => {
+          const changed = await Promise.resolve()
+            .then(() => ask(transform, name))
+            .catch(() => true);
+          if (changed) fired(name, test);
+        }),
+    );
+    running.add(asked);
+    return asked.finally(() => running.delete(asked));
+  };
+
+  const transform: Transform = {
+    async request(request, proxy) {
+      const header = request.headers[testKeyHeader];
+      delete request.headers[testKeyHeader];
+      const named = header === undefined ? undefined : decodeURIComponentSafely(header);
+      const referer = request.headers.referer;
+      const test = named ?? ownerOf([segmentsOf(request.path), [...request.query.values()], referer ? segmentsOf(referer) : [], request.json]);
+      testOfRequest.set(request, test);
+      if (named) own(named, request.json);
+      await askEach('request', test, async (candidate, name) => {
+        const copy = copyOfRequest(request);
+        const answered = await candidate.request!(copy, shadowContext(proxy, name, test));
+        return Boolean(answered) || !sameMessage(copy, request);
+      });
+    },
+    async response(response, request, proxy) {
+      const test = testOfRequest.get(request) ?? null;
+      if (test) own(test, response.json);
+      await askEach('response', test, async (candidate, name) => {
+        const copy = copyOfResponse(response);
+        await candidate.response!(copy, copyOfRequest(request), shadowContext(proxy, name, test));
+        return !sameMessage(copy, response);
+      });
+    },
+    redirect(location, proxy, request) {
+      const test = testOfRequest.get(request) ?? null;
+      void askEach('redirect', test, (candidate, name) => candidate.redirect!(location, shadowContext(proxy, name, test), request) !== location);
+      return location;
+    },
+    notification(delivery, proxy) {
+      const test = ownerOf([delivery.json, segmentsOf(delivery.to)]);
+      void askEach('notification', test, (candidate, name) => {
+        const copy: Delivery = { ...delivery, headers: { ...delivery.headers }, json: structuredClone(delivery.json) };
+        const delivered = candidate.notification!(copy, shadowContext(proxy, name, test));
+        return delivered.length !== 1 || !sameMessage(delivered[0], delivery);
+      });
+      return [delivery];
+    },
+  };
+
+  return {
+    transform,
+    reached,
+    async settled() {
+      while (running.size > 0) await Promise.all(running);
+    },
+  };
+}
+
+/**
+ * The tests a candidate runs: those that reach it, of its clause where it is a mutant (a mutant
+ * proves its own clause; a benign variant must pass them all), and those that failed on the sandbox
+ * itself (they stopped before they reached all they would have, and their outcome there says nothing
+ * of the candidate). Null where a change of its reaches no test it can be told for: then its tests
+ * are chosen as without reach.
+ */
+export function selectedTests(candidate: { name: string; clause: string | null }, reach: Reached, sandboxTests: RawTest[]): RawTest[] | null {
+  if (reach.unattributed) return null;
+  return sandboxTests.filter(
+    (test) => (candidate.clause === null || test.clauseIds.includes(candidate.clause)) && (reach.tests.has(testKeyOf(test)) || test.status === 'failed'),
+  );
+}
