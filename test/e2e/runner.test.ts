@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -255,35 +255,38 @@ async function startHangingListTarget(t: { after(fn: () => void): void }): Promi
 const journalLines = (out: string) =>
   existsSync(join(out, rawJournalFile)) ? readFileSync(join(out, rawJournalFile), 'utf8').trim().split('\n').filter(Boolean).length : 0;
 
-for (const stop of ['SIGINT', 'SIGTERM', '--timeout-ms'] as const) {
-  const withFailure = stop === 'SIGTERM';
-  test(`an interrupted run (${stop}) writes the four files from what it saw: ended tests judged, the rest untested`, { timeout: 120_000 }, async (t) => {
-    const out = tempDir(t, 'interrupted-');
-    const specs = specFolder(t, { 'in-progress.spec.ts': inProgressSpecs(withFailure) });
-    const baseUrl = await startHangingListTarget(t);
-    const args = ['run', '--base-url', baseUrl, '--out', out, '--workers', '1', '--request-timeout-ms', '100000', '--allow-partial'];
-    if (stop === '--timeout-ms') args.push('--timeout-ms', '20000');
-    const { child, result } = startCli(args, { env: { CHECKOUT_CONFORMANCE_SPECS: specs }, timeoutMs: 110_000 });
-    if (stop !== '--timeout-ms') {
-      const ended = withFailure ? 2 : 1;
-      for (let waited = 0; journalLines(out) < ended && waited < 90_000; waited += 200) await sleep(200);
-      assert.equal(journalLines(out), ended, 'the tests before the hanging one ended');
-      child.kill(stop);
-    }
-    const { code, stdout } = await result;
-    assert.equal(code, withFailure ? 1 : 2, stdout);
-    for (const file of reportFiles) assert.ok(existsSync(join(out, file)), file);
-    const report = readReport(out);
-    assert.equal(report.verdict, withFailure ? 'non-conformant' : 'incomplete');
-    assert.match(report.reason ?? '', stop === '--timeout-ms' ? /time-out was reached/ : new RegExp(`interrupted \\(${stop}\\)`));
-    const statusOf = (id: string) => report.clauses.find((clause) => clause.id === id)!.status;
-    assert.equal(statusOf('ENV-1'), 'passed');
-    if (withFailure) assert.equal(statusOf('CHK-1'), 'failed');
-    assert.equal(statusOf('PML-1'), 'untested');
-    assert.match(readFileSync(join(out, 'summary.md'), 'utf8'), stop === '--timeout-ms' ? /time-out/ : /interrupted/);
-    assert.match(stdout, withFailure ? /non-conformant: 1 passed, 1 failed/ : /incomplete: 1 passed/);
-  });
-}
+// Side by side: each run waits on its hanging target, for a signal or for its own time-out.
+describe('interrupted runs', { concurrency: true }, () => {
+  for (const stop of ['SIGINT', 'SIGTERM', '--timeout-ms'] as const) {
+    const withFailure = stop === 'SIGTERM';
+    test(`an interrupted run (${stop}) writes the four files from what it saw: ended tests judged, the rest untested`, { timeout: 120_000 }, async (t) => {
+      const out = tempDir(t, 'interrupted-');
+      const specs = specFolder(t, { 'in-progress.spec.ts': inProgressSpecs(withFailure) });
+      const baseUrl = await startHangingListTarget(t);
+      const args = ['run', '--base-url', baseUrl, '--out', out, '--workers', '1', '--request-timeout-ms', '100000', '--allow-partial'];
+      if (stop === '--timeout-ms') args.push('--timeout-ms', '20000');
+      const { child, result } = startCli(args, { env: { CHECKOUT_CONFORMANCE_SPECS: specs }, timeoutMs: 110_000 });
+      if (stop !== '--timeout-ms') {
+        const ended = withFailure ? 2 : 1;
+        for (let waited = 0; journalLines(out) < ended && waited < 90_000; waited += 200) await sleep(200);
+        assert.equal(journalLines(out), ended, 'the tests before the hanging one ended');
+        child.kill(stop);
+      }
+      const { code, stdout } = await result;
+      assert.equal(code, withFailure ? 1 : 2, stdout);
+      for (const file of reportFiles) assert.ok(existsSync(join(out, file)), file);
+      const report = readReport(out);
+      assert.equal(report.verdict, withFailure ? 'non-conformant' : 'incomplete');
+      assert.match(report.reason ?? '', stop === '--timeout-ms' ? /time-out was reached/ : new RegExp(`interrupted \\(${stop}\\)`));
+      const statusOf = (id: string) => report.clauses.find((clause) => clause.id === id)!.status;
+      assert.equal(statusOf('ENV-1'), 'passed');
+      if (withFailure) assert.equal(statusOf('CHK-1'), 'failed');
+      assert.equal(statusOf('PML-1'), 'untested');
+      assert.match(readFileSync(join(out, 'summary.md'), 'utf8'), stop === '--timeout-ms' ? /time-out/ : /interrupted/);
+      assert.match(stdout, withFailure ? /non-conformant: 1 passed, 1 failed/ : /incomplete: 1 passed/);
+    });
+  }
+});
 
 test('the specs list without a run config (npx playwright test --list --grep @PAGE-4, an editor extension)', () => {
   const env = { ...process.env };
