@@ -237,6 +237,7 @@ async function learnReach(
   const groups = new Map<string, (Candidate & { seed: number })[]>();
   for (const candidate of list) groups.set(drawsKey(drawsOf(candidate)), [...(groups.get(drawsKey(drawsOf(candidate))) ?? []), candidate]);
   const recorders = new Map<string, { recorder: ReachRecorder; target: Target }>();
+  if (list.length === 0) return new Map();
   try {
     for (const [key, group] of groups) {
       const recorder = recordReach(group);
@@ -299,10 +300,11 @@ async function startSharedChromium(executablePath: string): Promise<BrowserServe
 
 /**
  * Runs the candidates: first the suite on the sandbox, learning which tests reach each candidate
- * (mutants/reach.ts), then every candidate in one Playwright run, each on the tests that reach it.
+ * (mutants/reach.ts), then every candidate in one Playwright run, each on the tests that reach it
+ * (byReach false: a mutant on every test of its clause, a benign variant on every test).
  * The outcomes are in the order of `list`.
  */
-export async function runCandidates(list: Candidate[], options: { seed?: number } = {}): Promise<Outcome[]> {
+export async function runCandidates(list: Candidate[], options: { seed?: number; byReach?: boolean } = {}): Promise<Outcome[]> {
   const startedAt = new Date().toISOString();
   const interruption = watchInterruption();
   const configDir = mkdtempSync(join(tmpdir(), 'mutants-'));
@@ -327,7 +329,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
       chromium: browser && found.executablePath ? { ...found, wsEndpoint: browser.wsEndpoint() } : found,
     };
     const sandboxRuns = await learnReach(
-      seeded.filter((candidate) => !candidate.everyTest),
+      seeded.filter((candidate) => options.byReach !== false && !candidate.everyTest),
       shared,
       configDir,
       interruption,
