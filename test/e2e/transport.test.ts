@@ -25,7 +25,9 @@ const preflightMs = 30_000;
 let certificates: Certificates;
 let target: Closable;
 
-describe('a target behind a private CA that requires a client certificate', () => {
+// Two at a time: a run here waits on its browser and its TLS target more than it computes, and the
+// preflight tests are seconds each beside it.
+describe('a target behind a private CA that requires a client certificate', { concurrency: 2 }, () => {
   let certificatesDir: string;
   before(async () => {
     certificatesDir = mkdtempSync(join(tmpdir(), 'transport-certs-'));
