@@ -256,7 +256,8 @@ type Outcome = { verdict: Verdict } | { error: unknown };
  * every sequence started here has ended, so that none runs beside the shrinking.
  */
 function judgedAhead<T>(cases: T[], judge: (value: T, ahead: boolean) => Promise<Verdict>): (value: T) => Promise<Verdict> {
-  const keyOf = (value: T) => JSON.stringify([...(value as Iterable<unknown>)].map(unwrapped));
+  const keyOf = (value: T) =>
+    JSON.stringify([...(value as Iterable<unknown>)].map(unwrapped).map((command) => [(command as object).constructor.name, command]));
   const ahead = new Map<string, Promise<Outcome>[]>();
   const all = cases.map((value) => {
     const outcome = judge(value, true).then(
