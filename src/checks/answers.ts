@@ -30,9 +30,9 @@ export type ReferenceKind =
 
 /** What a reference request sent at `sentAt` is (see ReferenceKind). */
 export function classifyReference(request: unknown, sentAt: number): ReferenceKind {
-  const rules = brokenRules('reference', request);
+  const rules = brokenRules('createReference', request);
   if (rules.length > 0) return { kind: 'broken', rules };
-  const [typeBroken] = validateRequest('reference', request);
+  const [typeBroken] = validateRequest('createReference', request);
   if (typeBroken)
     return {
       kind: 'free',
@@ -137,7 +137,7 @@ function referenceVerdict(exchange: Exchange, known: Known): Verdict {
   const byKind = verdictOfKind(exchange, kind, problems);
   if (byKind) return byKind;
   const { status, body } = exchange.response;
-  const notes = [statusNote('createReference', exchange), { clause: 'REF-10', note: `POST /payments/references answered ${status}`, value: body }];
+  const notes = [statusNote('createReference', exchange), { clause: 'REF-10', note: `${titleOf('createReference')} answered ${status}`, value: body }];
   return { verified: ['ENV-4', 'REF-1'], problems, notes, taken: null };
 }
 

@@ -123,7 +123,7 @@ function hasContentsOf(leaves: Map<string, unknown>, row: CheckoutRow, code: str
 
 /** What a checkout request is (see the file's opening comment). */
 export function classifyCheckout(request: unknown): CheckoutKind {
-  const rules = brokenRules('checkout', request);
+  const rules = brokenRules('createCheckout', request);
   if (rules.length > 0) return { kind: 'broken', rules };
   const leaves = leavesOf(request);
   const rows = Object.keys(checkoutRows) as CheckoutRow[];

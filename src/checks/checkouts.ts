@@ -1,5 +1,6 @@
 import type { Checkout, CheckoutRequest } from '../../schemas/generated/types.ts';
 import { validateResponse } from '../core/schemas.ts';
+import { titleOf } from '../core/operations.ts';
 import { checkSuccess, fromSchema, isSuccess, onlyClause, operationOf, show, type Exchange, type Problem } from './problem.ts';
 import { checkRefused } from './refusal.ts';
 import { paymentOf } from './references.ts';
@@ -27,14 +28,14 @@ export function checkoutOf(exchange: Exchange): Checkout | undefined {
 export function checkCheckoutCreated(exchange: Exchange, context: AnswerContext = {}): Problem[] {
   const refused = checkSuccess(exchange, 'CHK-1');
   if (refused.length > 0) return refused;
-  const problems = fromSchema(validateResponse('checkoutCreated', exchange.response.body), `${operationOf(exchange.request)} response`, 'CHK-1');
+  const problems = fromSchema(validateResponse('createCheckout', exchange.response.body), `${operationOf(exchange.request)} response`, 'CHK-1');
   const layout = (exchange.request.body as CheckoutRequest | undefined)?.page?.layout;
   const checkoutUrl = checkoutOf(exchange)?.checkoutUrl;
   if (context.answersItsRequest !== false && layout === 'default' && typeof checkoutUrl === 'string' && URL.canParse(checkoutUrl)) {
     if (!new URL(checkoutUrl).searchParams.has('page_layout')) {
       problems.push({
         clause: 'CHK-5',
-        message: `POST /checkouts response /data/checkoutUrl: expected query parameter page_layout for layout default, got ${show(checkoutUrl)}`,
+        message: `${titleOf('createCheckout')} response /data/checkoutUrl: expected query parameter page_layout for layout default, got ${show(checkoutUrl)}`,
       });
     }
   }
@@ -102,7 +103,7 @@ export function checkDistinctCheckouts(first: Exchange, second: Exchange): Probl
   const problems: Problem[] = [];
   for (const field of ['id', 'paymentId'] as const) {
     if (a?.[field] !== undefined && a[field] === b?.[field]) {
-      problems.push({ clause: 'CHK-7', message: `POST /checkouts twice: expected different data.${field}, got ${show(a[field])} both times` });
+      problems.push({ clause: 'CHK-7', message: `${titleOf('createCheckout')} twice: expected different data.${field}, got ${show(a[field])} both times` });
     }
   }
   return problems;

@@ -93,7 +93,7 @@ export function checkStoredMethods(answered: Exchange, context: Foreign = {}): P
   if (refused.length > 0) return refused;
   const exchange = withoutForeign(answered, context.foreign);
   const where = `${operationOf(exchange.request)} response`;
-  const problems = fromSchema(validateResponse('storedPaymentMethods', exchange.response.body), where, 'PML-1');
+  const problems = fromSchema(validateResponse('listMethods', exchange.response.body), where, 'PML-1');
   const seen = new Set<unknown>();
   storedMethodsOf(exchange).forEach((method, index) => {
     if (method?.uuid !== undefined && seen.has(method.uuid)) {

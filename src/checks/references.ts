@@ -41,7 +41,7 @@ export type PaymentStage = 'confirmed' | 'not yet paid';
 export function checkPayment(exchange: Exchange, context: { stage: PaymentStage }): Problem[] {
   const refused = checkSuccess(exchange, 'REF-3');
   if (refused.length > 0) return refused;
-  const problems = validateResponse('payment', exchange.response.body);
+  const problems = validateResponse('getPayment', exchange.response.body);
   const owed = context.stage === 'confirmed' ? problems : problems.filter((problem) => !(problem.keyword === 'required' && problem.path.startsWith('/data')));
   return fromSchema(owed, `${operationOf(exchange.request)} response${context.stage === 'confirmed' ? ' (confirmed payment)' : ''}`, 'REF-3');
 }

@@ -1,5 +1,5 @@
 import { served, statusHint } from '../core/needs.ts';
-import { validateRequest, type RequestBody } from '../core/schemas.ts';
+import { validateRequest } from '../core/schemas.ts';
 import { isRefusal, isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /** A documented rule a request breaks: its clause, and what broke it. */
@@ -12,12 +12,12 @@ export interface BrokenRule {
 const refusalClauses = new Set(['CHK-9', 'CHK-10', 'CHK-11', 'CHK-12', 'REF-9']);
 
 /** The rules of 2.2 (a checkout) or 2.5 (a reference) a request body breaks, a clause at most once. */
-export function brokenRules(body: RequestBody, value: unknown): BrokenRule[] {
+export function brokenRules(operation: 'createCheckout' | 'createReference', value: unknown): BrokenRule[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return body === 'checkout' ? [{ clause: 'CHK-12', broken: `a body that is not a JSON object (${show(value)})` }] : [];
+    return operation === 'createCheckout' ? [{ clause: 'CHK-12', broken: `a body that is not a JSON object (${show(value)})` }] : [];
   }
   const broken = new Map<string, string>();
-  for (const problem of validateRequest(body, value)) {
+  for (const problem of validateRequest(operation, value)) {
     const clause = problem.clauses.find((id) => refusalClauses.has(id));
     if (clause && !broken.has(clause)) broken.set(clause, `${problem.path} breaking ${clause} (expected ${problem.expected}, got ${show(problem.actual)})`);
   }

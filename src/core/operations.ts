@@ -1,8 +1,13 @@
 /**
  * Every operation the suite calls or sees, once: the four of the reference (section 4) and the test
  * helpers of shared/contracts/test-helpers.md, each with its method, its path as the documents write
- * it, and the pattern that recognises it (a trailing slash allowed, the path parameter captured).
+ * it, the schemas of its body and of its answer, and the pattern that recognises it (a trailing slash
+ * allowed, the path parameter captured).
  */
+import type { CheckoutRequest, ConfirmRequest, PayRequest, ReferenceRequest, RegisterCustomerRequest, WebhookRequest } from '../../schemas/generated/types.ts';
+
+export type JsonSchema = { [keyword: string]: unknown };
+
 export type OperationName =
   | 'createCheckout'
   | 'listMethods'
@@ -23,22 +28,103 @@ export interface Operation {
   path: string;
   /** An operation of the reference (else a test helper, which the reference does not have). */
   ofReference: boolean;
+  /** The schema of its body under schemas/ ("file" or "file#/$defs/name"); null where it takes none. */
+  request: string | null;
+  /**
+   * The schema of its answer: one under schemas/, or composed from them; null where the documents show
+   * none (the reference shows no answer to a reference's creation, REF-10).
+   */
+  answer: string | JsonSchema | null;
 }
 
-export const operations: readonly Operation[] = [
-  { name: 'createCheckout', method: 'POST', path: '/checkouts', ofReference: true },
-  { name: 'listMethods', method: 'GET', path: '/customers/{uuid}/paymentMethods', ofReference: true },
-  { name: 'createReference', method: 'POST', path: '/payments/references', ofReference: true },
-  { name: 'getPayment', method: 'GET', path: '/payments/{id}', ofReference: true },
-  { name: 'registerCustomer', method: 'POST', path: '/test-helpers/customers', ofReference: false },
-  { name: 'payCheckout', method: 'POST', path: '/test-helpers/checkouts/{checkoutId}/pay', ofReference: false },
-  { name: 'confirmPayment', method: 'POST', path: '/test-helpers/payments/{paymentId}/confirm', ofReference: false },
-  { name: 'setWebhook', method: 'PUT', path: '/test-helpers/webhook', ofReference: false },
-  { name: 'removeWebhook', method: 'DELETE', path: '/test-helpers/webhook', ofReference: false },
+/** The body each operation takes, as schemas/generated/types.ts names the type of its request schema. */
+export interface RequestBodies {
+  createCheckout: CheckoutRequest;
+  createReference: ReferenceRequest;
+  registerCustomer: RegisterCustomerRequest;
+  payCheckout: PayRequest;
+  confirmPayment: ConfirmRequest;
+  setWebhook: WebhookRequest;
+}
+
+const ref = (target: string) => ({ $ref: target });
+/** The bodies and answers of the test helpers (shared/contracts/test-helpers.md): not the reference's, so without x-clauses. */
+export const testHelperSchemaFile = 'test-helpers.schema.json';
+
+/** The $ref of a test helper's body or answer, by its $defs name: payRequest, payAnswer… */
+export const testHelperSchema = (name: string) => `${testHelperSchemaFile}#/$defs/${name}`;
+
+export const operations = [
+  {
+    name: 'createCheckout',
+    method: 'POST',
+    path: '/checkouts',
+    ofReference: true,
+    request: 'checkout-request.schema.json',
+    answer: {
+      title: 'CheckoutResponse',
+      type: 'object',
+      allOf: [ref('envelope.schema.json#/$defs/versioned')],
+      properties: { data: ref('checkout.schema.json') },
+    },
+  },
+  {
+    name: 'listMethods',
+    method: 'GET',
+    path: '/customers/{uuid}/paymentMethods',
+    ofReference: true,
+    request: null,
+    answer: {
+      title: 'StoredPaymentMethodsResponse',
+      type: 'object',
+      allOf: [ref('envelope.schema.json#/$defs/versioned')],
+      properties: { data: { type: 'array', items: ref('stored-payment-method.schema.json'), 'x-clauses': ['PML-1'] } },
+    },
+  },
+  { name: 'createReference', method: 'POST', path: '/payments/references', ofReference: true, request: 'reference-request.schema.json', answer: null },
+  {
+    name: 'getPayment',
+    method: 'GET',
+    path: '/payments/{id}',
+    ofReference: true,
+    request: null,
+    answer: {
+      title: 'PaymentResponse',
+      type: 'object',
+      allOf: [ref('envelope.schema.json')],
+      properties: { data: ref('payment.schema.json') },
+    },
+  },
+  {
+    name: 'registerCustomer',
+    method: 'POST',
+    path: '/test-helpers/customers',
+    ofReference: false,
+    request: testHelperSchema('registerCustomerRequest'),
+    answer: testHelperSchema('registerCustomerAnswer'),
+  },
+  {
+    name: 'payCheckout',
+    method: 'POST',
+    path: '/test-helpers/checkouts/{checkoutId}/pay',
+    ofReference: false,
+    request: testHelperSchema('payRequest'),
+    answer: testHelperSchema('payAnswer'),
+  },
+  {
+    name: 'confirmPayment',
+    method: 'POST',
+    path: '/test-helpers/payments/{paymentId}/confirm',
+    ofReference: false,
+    request: testHelperSchema('confirmRequest'),
+    answer: testHelperSchema('confirmAnswer'),
+  },
+  { name: 'setWebhook', method: 'PUT', path: '/test-helpers/webhook', ofReference: false, request: testHelperSchema('webhookRequest'), answer: null },
+  { name: 'removeWebhook', method: 'DELETE', path: '/test-helpers/webhook', ofReference: false, request: null, answer: null },
   // The sandbox's own, not in the contract: the webhook it holds, and the notification attempts it made.
-  { name: 'getWebhook', method: 'GET', path: '/test-helpers/webhook', ofReference: false },
-  { name: 'listNotifications', method: 'GET', path: '/test-helpers/notifications', ofReference: false },
-];
+  { name: 'getWebhook', method: 'GET', path: '/test-helpers/webhook', ofReference: false, request: null, answer: null },
+  { name: 'listNotifications', method: 'GET', path: '/test-helpers/notifications', ofReference: false, request: null, answer: null },
+] as const satisfies readonly Operation[];
 
 export const operationNamed = (name: OperationName): Operation => operations.find((operation) => operation.name === name)!;
 

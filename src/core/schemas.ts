@@ -3,6 +3,9 @@ import { packageRoot } from './package-root.ts';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { operationNamed, testHelperSchemaFile, type JsonSchema, type OperationName, type RequestBodies } from './operations.ts';
+
+export { testHelperSchema, testHelperSchemaFile, type JsonSchema } from './operations.ts';
 
 // ajv and ajv-formats are CommonJS: under nodenext the default import is module.exports.
 const Ajv2020 = Ajv2020Module.default;
@@ -20,13 +23,8 @@ export const referenceSchemaFiles = [
   'payment.schema.json',
 ] as const;
 
-/** The bodies and answers of the test helpers (shared/contracts/test-helpers.md): not the reference's, so without x-clauses. */
-export const testHelperSchemaFile = 'test-helpers.schema.json';
-
 export const schemaFiles = [...referenceSchemaFiles, testHelperSchemaFile] as const;
 export type SchemaFile = (typeof schemaFiles)[number];
-
-export type JsonSchema = { [keyword: string]: unknown };
 
 export function loadSchema(file: SchemaFile): JsonSchema {
   return JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'));
@@ -41,43 +39,6 @@ export function namedSchemas(file: SchemaFile): [ref: string, schema: JsonSchema
   const defs = Object.entries((root.$defs ?? {}) as Record<string, JsonSchema>).map(([name, def]): [string, JsonSchema] => [`${file}#/$defs/${name}`, def]);
   return gathersOnlyDefs(root) ? defs : [[`${file}#`, root], ...defs];
 }
-
-/** The $ref of a test helper's body or answer, by its $defs name: payRequest, payAnswer… */
-export const testHelperSchema = (name: string) => `${testHelperSchemaFile}#/$defs/${name}`;
-
-const ref = (target: string) => ({ $ref: target });
-
-/**
- * What each operation answers, composed from the resource schemas. The OpenAPI document and the
- * validators are both built from this table, so the two cannot disagree.
- */
-export const responseBodies = {
-  checkoutCreated: {
-    title: 'CheckoutResponse',
-    type: 'object',
-    allOf: [ref('envelope.schema.json#/$defs/versioned')],
-    properties: { data: ref('checkout.schema.json') },
-  },
-  storedPaymentMethods: {
-    title: 'StoredPaymentMethodsResponse',
-    type: 'object',
-    allOf: [ref('envelope.schema.json#/$defs/versioned')],
-    properties: { data: { type: 'array', items: ref('stored-payment-method.schema.json'), 'x-clauses': ['PML-1'] } },
-  },
-  payment: {
-    title: 'PaymentResponse',
-    type: 'object',
-    allOf: [ref('envelope.schema.json')],
-    properties: { data: ref('payment.schema.json') },
-  },
-} as const satisfies Record<string, JsonSchema>;
-export type ResponseBody = keyof typeof responseBodies;
-
-export const requestBodies = {
-  checkout: 'checkout-request.schema.json',
-  reference: 'reference-request.schema.json',
-} as const satisfies Record<string, SchemaFile>;
-export type RequestBody = keyof typeof requestBodies;
 
 /** A schema violation, named against the clauses the failing keyword serves. */
 export interface SchemaProblem {
@@ -248,15 +209,19 @@ function validate(key: string, schema: JsonSchema | string, root: Located, value
   return validator(value) ? [] : toProblems(validator.errors, root);
 }
 
-/** Validates a response body of one operation; no problems means it is shaped as the reference says. */
-export function validateResponse(body: ResponseBody, value: unknown): SchemaProblem[] {
-  const schema = responseBodies[body] as JsonSchema;
-  return validate(`response:${body}`, schema, { node: schema, base: '' }, value);
+/** Validates an answer of one operation; no problems means it is shaped as the reference or the contract shows it. */
+export function validateResponse(name: OperationName, value: unknown): SchemaProblem[] {
+  const { answer } = operationNamed(name);
+  if (answer === null) throw new Error(`${name} has no answer schema`);
+  if (typeof answer === 'string') return validateResource(answer, value);
+  return validate(`response:${name}`, answer, { node: answer, base: '' }, value);
 }
 
-/** Validates a request body against its schema, rules 1 and 3 of 2.2 included. */
-export function validateRequest(body: RequestBody, value: unknown): SchemaProblem[] {
-  return validateResource(requestBodies[body], value);
+/** Validates the body of a call of one operation against its schema, rules 1 and 3 of 2.2 included. */
+export function validateRequest(name: keyof RequestBodies, value: unknown): SchemaProblem[] {
+  const { request } = operationNamed(name);
+  if (request === null) throw new Error(`${name} takes no body`);
+  return validateResource(request, value);
 }
 
 /** Validates a value against one resource schema: a file name, or a file name and a #/$defs pointer. */

@@ -1,4 +1,5 @@
-import { validateResource, type SchemaProblem } from '../core/schemas.ts';
+import type { RequestBodies } from '../core/operations.ts';
+import { validateRequest, type SchemaProblem } from '../core/schemas.ts';
 import { isoWithOffset } from './time.ts';
 
 /** One reason a request is refused. `field` is a dotted path into the body ('' for the body itself). */
@@ -60,12 +61,12 @@ export function reasonsFromProblems(problems: SchemaProblem[]): RefusalReason[] 
 
 export const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The body, checked against its schema: 400 when it is not a JSON object, 422 naming each field the schema refuses. */
-export function validatedBody<T>(body: unknown, schema: string): T {
+/** A body of the operation, checked against its schema: 400 when it is not a JSON object, 422 naming each field the schema refuses. */
+export function validatedBody<Name extends keyof RequestBodies>(operation: Name, body: unknown): RequestBodies[Name] {
   if (!isJsonObject(body)) {
     throw refuse(400, 'not_an_object', 'the body must be a JSON object', 'the body is a JSON object', '');
   }
-  const problems = validateResource(schema, body);
+  const problems = validateRequest(operation, body);
   if (problems.length > 0) throw new Refusal(422, reasonsFromProblems(problems));
-  return body as T;
+  return body as RequestBodies[Name];
 }

@@ -1,6 +1,5 @@
 import type { PayAnswer, PayRequest } from '../../schemas/generated/types.ts';
 import { cardBrand, issuerDeclines, luhnValid } from '../core/cards.ts';
-import { testHelperSchema } from '../core/schemas.ts';
 import { isJsonObject, refuse, validatedBody } from './errors.ts';
 import type { Notifier } from './notifications.ts';
 import { paymentResource, type CheckoutRow, type PaymentRow, type Store } from './store.ts';
@@ -52,7 +51,7 @@ function typedPlainly(body: unknown): unknown {
 
 /** Reads a pay request (the pay helper's body, or the hosted form's fields as one) and refuses what its schema or the Luhn check does. */
 export function parsePayRequest(body: unknown): PayRequest {
-  const request = validatedBody<PayRequest>(typedPlainly(body), testHelperSchema('payRequest'));
+  const request = validatedBody('payCheckout', typedPlainly(body));
   if (request.method === 'CC' && !luhnValid(request.card.number)) {
     throw refuse(422, 'card_invalid', 'card.number: fails the Luhn check', 'the Luhn check', 'card.number');
   }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { validateRequest, type RequestBody } from '../../src/core/schemas.ts';
+import type { RequestBodies } from '../../src/core/operations.ts';
+import { validateRequest } from '../../src/core/schemas.ts';
 import { classifyCheckout } from '../../src/checks/checkout-kinds.ts';
 import {
   allowedLayoutCodeCombinations,
@@ -30,7 +31,7 @@ const seed = 20_240_601;
 const numRuns = 200;
 const check = <T>(arbitrary: fc.Arbitrary<T>, predicate: (value: T) => void) => fc.assert(fc.property(arbitrary, predicate), { seed, numRuns });
 
-const schemaValid = (body: RequestBody) => (value: unknown) => assert.deepEqual(validateRequest(body, value), []);
+const schemaValid = (body: keyof RequestBodies) => (value: unknown) => assert.deepEqual(validateRequest(body, value), []);
 
 const validCheckouts: [string, fc.Arbitrary<unknown>][] = [
   ...Object.entries(checkoutVariants),
@@ -43,14 +44,14 @@ const validCheckouts: [string, fc.Arbitrary<unknown>][] = [
   ]),
 ];
 for (const [name, arbitrary] of validCheckouts) {
-  test(`valid checkout ${name} is schema-valid`, () => check(arbitrary, schemaValid('checkout')));
+  test(`valid checkout ${name} is schema-valid`, () => check(arbitrary, schemaValid('createCheckout')));
 }
 
 for (const callback of ['with', 'without', 'either'] as const) {
-  test(`valid reference (callback ${callback}) is schema-valid`, () => check(validReference({ callback }), schemaValid('reference')));
+  test(`valid reference (callback ${callback}) is schema-valid`, () => check(validReference({ callback }), schemaValid('createReference')));
 }
 
-function assertBrokenFor(body: RequestBody, { clause }: BrokenCase) {
+function assertBrokenFor(body: keyof RequestBodies, { clause }: BrokenCase) {
   return (value: unknown) => {
     const problems = validateRequest(body, value);
     assert.ok(problems.length > 0, `accepted: ${JSON.stringify(value)}`);
@@ -58,10 +59,10 @@ function assertBrokenFor(body: RequestBody, { clause }: BrokenCase) {
   };
 }
 for (const broken of brokenCheckouts) {
-  test(`broken checkout "${broken.name}" is refused for ${broken.clause} only`, () => check(broken.arbitrary, assertBrokenFor('checkout', broken)));
+  test(`broken checkout "${broken.name}" is refused for ${broken.clause} only`, () => check(broken.arbitrary, assertBrokenFor('createCheckout', broken)));
 }
 for (const broken of brokenReferences) {
-  test(`broken reference "${broken.name}" is refused for ${broken.clause} only`, () => check(broken.arbitrary, assertBrokenFor('reference', broken)));
+  test(`broken reference "${broken.name}" is refused for ${broken.clause} only`, () => check(broken.arbitrary, assertBrokenFor('createReference', broken)));
 }
 
 test('the broken cases name the clauses of rules 1 and 3, of the documented types and of REF-9', () => {
@@ -135,7 +136,7 @@ test('validReference: several UTC offsets, and around an instant the window cont
   const now = new Date();
   check(validReference({ around: now }), (reference) => {
     const { validDate } = reference;
-    assert.deepEqual(validateRequest('reference', reference), []);
+    assert.deepEqual(validateRequest('createReference', reference), []);
     assert.ok(Date.parse(validDate.start) < now.getTime() && now.getTime() < Date.parse(validDate.end));
   });
   check(validReference({ callback: 'with' }), (reference) => assert.ok(reference.callbackUrl));
@@ -193,11 +194,11 @@ test('wallets: country codes of digits, 351 and others, and a 9-digit number', (
 
 test('every input class of a valid request is schema-valid; each class of a broken case breaks its clause only', () => {
   for (const classes of Object.values(checkoutClasses))
-    for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('checkout', value), [], name));
+    for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('createCheckout', value), [], name));
   for (const classes of Object.values(referenceClasses))
-    for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('reference', value), [], name));
-  for (const broken of brokenCheckouts) for (const { arbitrary } of broken.classes) check(arbitrary, assertBrokenFor('checkout', broken));
-  for (const broken of brokenReferences) for (const { arbitrary } of broken.classes) check(arbitrary, assertBrokenFor('reference', broken));
+    for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('createReference', value), [], name));
+  for (const broken of brokenCheckouts) for (const { arbitrary } of broken.classes) check(arbitrary, assertBrokenFor('createCheckout', broken));
+  for (const broken of brokenReferences) for (const { arbitrary } of broken.classes) check(arbitrary, assertBrokenFor('createReference', broken));
 });
 
 test('input classes have names of their own per clause, and the valid references end in the future (REF-1)', () => {

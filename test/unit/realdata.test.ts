@@ -11,11 +11,11 @@ const realdata = readRealdata();
 const skip = realdata ? false : 'shared/realdata is not beside this checkout';
 
 const validators: Record<string, (payload: unknown) => SchemaProblem[]> = {
-  'checkout-request': (payload) => validateRequest('checkout', payload),
-  'reference-request': (payload) => validateRequest('reference', payload),
-  'checkout-response': (payload) => validateResponse('checkoutCreated', payload),
-  'payment-methods-response': (payload) => validateResponse('storedPaymentMethods', payload),
-  'payment-response': (payload) => validateResponse('payment', payload),
+  'checkout-request': (payload) => validateRequest('createCheckout', payload),
+  'reference-request': (payload) => validateRequest('createReference', payload),
+  'checkout-response': (payload) => validateResponse('createCheckout', payload),
+  'payment-methods-response': (payload) => validateResponse('listMethods', payload),
+  'payment-response': (payload) => validateResponse('getPayment', payload),
 };
 /** Operations whose body the reference does not show (4.3, 6): observations, never judged. */
 const notShown = ['reference-response', 'notification'];
@@ -73,7 +73,7 @@ for (const [name, index, depart, clause] of storedMethodDepartures) {
   test(`stored payment methods: ${name} is refused (${clause})`, { skip }, () => {
     const list = structuredClone(example('payment-methods-response--tokenization--1.json').payload) as StoredList;
     list.data[index] = depart(list.data[index]);
-    assertRefused(validateResponse('storedPaymentMethods', list), clause);
+    assertRefused(validateResponse('listMethods', list), clause);
   });
 }
 
@@ -89,7 +89,7 @@ for (const [name, depart, clause] of paymentDepartures) {
   test(`payment: ${name} is refused (${clause})`, { skip }, () => {
     const payment = structuredClone(example('payment-response--payment-multibanco--1.json').payload) as Envelope;
     depart(payment.data);
-    assertRefused(validateResponse('payment', payment), clause);
+    assertRefused(validateResponse('getPayment', payment), clause);
   });
 }
 
@@ -97,11 +97,11 @@ test('checkout: createdAt with T and offset, and a state other than PaymentReady
   const checkout = () => structuredClone(example('checkout-response--cc--1.json').payload) as Envelope;
   const withIsoCreatedAt = checkout();
   withIsoCreatedAt.data.createdAt = '2022-01-03T14:16:17+00:00';
-  assertRefused(validateResponse('checkoutCreated', withIsoCreatedAt), 'CHK-3');
+  assertRefused(validateResponse('createCheckout', withIsoCreatedAt), 'CHK-3');
   const withoutApiVersion = checkout() as Envelope & { apiVersion?: string };
   delete withoutApiVersion.apiVersion;
-  assertRefused(validateResponse('checkoutCreated', withoutApiVersion), 'ENV-2');
+  assertRefused(validateResponse('createCheckout', withoutApiVersion), 'ENV-2');
   const otherState = checkout();
   (otherState.data.stateDetails as Record<string, unknown>).state = 'pending';
-  assertRefused(validateResponse('checkoutCreated', otherState), 'CHK-4');
+  assertRefused(validateResponse('createCheckout', otherState), 'CHK-4');
 });

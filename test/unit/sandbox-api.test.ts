@@ -58,7 +58,7 @@ describe('POST /checkouts', () => {
     for (const { file, payload } of publishedCheckoutRequests) {
       const answer = await api('POST', '/checkouts', payload);
       assert.equal(answer.status, 201, file);
-      assert.deepEqual(validateResponse('checkoutCreated', answer.body), [], file);
+      assert.deepEqual(validateResponse('createCheckout', answer.body), [], file);
       assert.equal(answer.body.apiVersion, '1.0');
     }
   });
@@ -68,7 +68,7 @@ describe('POST /checkouts', () => {
       fc.asyncProperty(anyValidCheckout, async (request) => {
         const created = await api('POST', '/checkouts', request);
         assert.equal(created.status, 201, JSON.stringify(created.body));
-        assert.deepEqual(validateResponse('checkoutCreated', created.body), []);
+        assert.deepEqual(validateResponse('createCheckout', created.body), []);
         const { checkoutUrl, paymentId, createdAt, stateDetails } = created.body.data;
         assert.match(createdAt, /^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}$/);
         assert.equal(stateDetails.state, 'PaymentReady');
@@ -76,7 +76,7 @@ describe('POST /checkouts', () => {
         if (request.page?.layout === 'default') assert.equal(new URL(checkoutUrl).searchParams.get('page_layout'), 'default');
         const payment = await api('GET', `/payments/${paymentId}`);
         assert.equal(payment.status, 200);
-        assert.deepEqual(validateResponse('payment', payment.body), []);
+        assert.deepEqual(validateResponse('getPayment', payment.body), []);
         assert.equal(payment.body.apiVersion, undefined);
         assert.equal(payment.body.data.amount, request.payment?.amount ?? 0);
         assert.equal(payment.body.data.stateDetails.state, 'pending');
@@ -105,7 +105,7 @@ describe('stored payment methods', () => {
   test('a customer with nothing stored has an empty list', async () => {
     const answer = await api('GET', '/customers/0b6b9ad4-5a9b-4cf4-9d1e-4c7d2a0f3e11/paymentMethods');
     assert.equal(answer.status, 200);
-    assert.deepEqual(validateResponse('storedPaymentMethods', answer.body), []);
+    assert.deepEqual(validateResponse('listMethods', answer.body), []);
     assert.deepEqual(answer.body.data, []);
   });
 
@@ -120,7 +120,7 @@ describe('POST /payments/references and GET /payments/{id}', () => {
       fc.asyncProperty(validReference(), async (request) => {
         const created = await api('POST', '/payments/references', request);
         assert.equal(created.status, 201);
-        assert.deepEqual(validateResponse('payment', created.body), []);
+        assert.deepEqual(validateResponse('getPayment', created.body), []);
         const payment = created.body.data;
         assert.equal(payment.stateDetails.state, 'pending');
         assert.match(payment.referenceDetails.reference, /^[0-9]{9}$/);

@@ -32,7 +32,7 @@ async function checkout(paymentMethod: object, extra: { layout?: string; uuid?: 
 const pay = (checkoutId: string, body: object) => api('POST', `/test-helpers/checkouts/${checkoutId}/pay`, body);
 const storedMethods = async (uuid: string) => {
   const answer = await api('GET', `/customers/${uuid}/paymentMethods`);
-  assert.deepEqual(validateResponse('storedPaymentMethods', answer.body), []);
+  assert.deepEqual(validateResponse('listMethods', answer.body), []);
   return answer.body.data as any[];
 };
 

@@ -5,23 +5,35 @@ import {
   createAjv,
   loadSchema,
   referenceSchemaFiles,
-  responseBodies,
   schemaFiles,
   testHelperSchema,
   testHelperSchemaFile,
   validateRequest,
   validateResource,
+  validateResponse,
   type JsonSchema,
   type SchemaFile,
 } from '../../src/core/schemas.ts';
+import { operations, type RequestBodies } from '../../src/core/operations.ts';
 
-test('every schema, $defs entry and response body compiles under ajv strict mode', () => {
+test('every schema and $defs entry compiles under ajv strict mode', () => {
   const ajv = createAjv();
   for (const file of schemaFiles) {
     assert.ok(ajv.getSchema(file), file);
     for (const name of Object.keys((loadSchema(file).$defs ?? {}) as object)) assert.ok(ajv.getSchema(`${file}#/$defs/${name}`), `${file} ${name}`);
   }
-  for (const [name, body] of Object.entries(responseBodies)) assert.doesNotThrow(() => ajv.compile(body), name);
+});
+
+/** The operations the table gives a request schema, and those RequestBodies gives a type: the same (checked by the compiler). */
+type TakingBodies = Extract<(typeof operations)[number], { request: string }>['name'];
+const sameOperations: [TakingBodies, keyof RequestBodies] extends [keyof RequestBodies, TakingBodies] ? true : false = true;
+
+test("every operation's request and answer schema compiles", () => {
+  assert.ok(sameOperations);
+  for (const { name, request, answer } of operations) {
+    if (request !== null) assert.doesNotThrow(() => validateRequest(name as keyof RequestBodies, {}), name);
+    if (answer !== null) assert.doesNotThrow(() => validateResponse(name, {}), name);
+  }
 });
 
 type DocumentedType = 'string' | 'integer' | 'boolean' | 'object' | 'array' | 'object or array';
@@ -173,7 +185,7 @@ test('a timestamp without an offset is refused; Z and +01:00 pass', () => {
     availableMethods: [{ code: 'MB' }],
     validDate: { start: '2030-01-01T10:00:00', end: '2030-02-01T10:00:00Z' },
   };
-  const problems = validateRequest('reference', reference);
+  const problems = validateRequest('createReference', reference);
   assert.ok(problems.length > 0 && problems.every((p) => p.path === '/validDate/start' && p.clauses.includes('REF-7')), JSON.stringify(problems));
 });
 
@@ -194,15 +206,15 @@ test('checkout createdAt is YYYY-MM-DD HH:MM:SS, without T or offset', () => {
 
 test('redirect URLs may be custom-scheme deep links', () => {
   const checkout = (url: string) => ({ page: { layout: 'default' }, redirects: [{ type: 'action', url }] });
-  assert.deepEqual(validateRequest('checkout', checkout('myshop://paid?order=12')), []);
-  assert.deepEqual(validateRequest('checkout', checkout('https://shop.example/done?order=12')), []);
+  assert.deepEqual(validateRequest('createCheckout', checkout('myshop://paid?order=12')), []);
+  assert.deepEqual(validateRequest('createCheckout', checkout('https://shop.example/done?order=12')), []);
 });
 
 test('a storing checkout without page.layout is allowed (4.1 "store a payment method")', () => {
   const store = {
     payment: { amount: 100, customer: { uuid: 'e2343605-cf46-43de-b20b-9b7d1c95a9b2' }, paymentMethod: { code: 'CC', details: { createRegistration: true } } },
   };
-  assert.deepEqual(validateRequest('checkout', store), []);
+  assert.deepEqual(validateRequest('createCheckout', store), []);
 });
 
 test("the test-helper schemas are not the reference's: they carry no x-clauses", () => {

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ConfirmAnswer, ConfirmRequest, RegisterCustomerAnswer, RegisterCustomerRequest, WebhookRequest } from '../../../schemas/generated/types.ts';
-import { testHelperSchema } from '../../core/schemas.ts';
+import type { ConfirmAnswer, RegisterCustomerAnswer } from '../../../schemas/generated/types.ts';
+import type { RequestBodies } from '../../core/operations.ts';
 import { serve, type SandboxContext } from '../context.ts';
 import { refuse, validatedBody } from '../errors.ts';
 import { parsePayRequest } from '../payments.ts';
 
-/** A test helper's body, checked against its schema (by $defs name in test-helpers.schema.json); no body at all reads as `{}`. */
-const helperBody = <T>(request: FastifyRequest, schema: string) => validatedBody<T>(request.body ?? {}, testHelperSchema(schema));
+/** A test helper's body, checked against its schema; no body at all reads as `{}`. */
+const helperBody = <Name extends keyof RequestBodies>(operation: Name, request: FastifyRequest) => validatedBody(operation, request.body ?? {});
 
 function paymentIdOf(value: string): number {
   if (!/^[0-9]{1,15}$/.test(value)) throw refuse(404, 'not_found', `no payment with id ${value}`, 'an existing payment id', 'paymentId');
@@ -17,7 +17,7 @@ function paymentIdOf(value: string): number {
 export function testHelperRoutes(app: FastifyInstance, { store, processor }: SandboxContext) {
   serve(app, {
     registerCustomer: async (request, reply) => {
-      const { customerId } = helperBody<RegisterCustomerRequest>(request, 'registerCustomerRequest');
+      const { customerId } = helperBody('registerCustomer', request);
       return reply.code(201).send({ uuid: store.registerCustomer(customerId ?? null) } satisfies RegisterCustomerAnswer);
     },
   });
@@ -31,7 +31,7 @@ export function testHelperRoutes(app: FastifyInstance, { store, processor }: San
 
   serve(app, {
     confirmPayment: async (request) => {
-      const { paidAt } = helperBody<ConfirmRequest>(request, 'confirmRequest');
+      const { paidAt } = helperBody('confirmPayment', request);
       const paymentId = paymentIdOf((request.params as { paymentId: string }).paymentId);
       const payment = processor.confirmPayment(paymentId, paidAt === undefined ? Date.now() : Date.parse(paidAt));
       return { paymentId: payment.id, state: payment.stateDetails.state } satisfies ConfirmAnswer;
@@ -41,7 +41,7 @@ export function testHelperRoutes(app: FastifyInstance, { store, processor }: San
   serve(app, {
     getWebhook: async () => ({ url: store.webhookUrl() }),
     setWebhook: async (request) => {
-      const { url } = helperBody<WebhookRequest>(request, 'webhookRequest');
+      const { url } = helperBody('setWebhook', request);
       store.setWebhookUrl(url);
       return { url };
     },
