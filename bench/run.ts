@@ -29,6 +29,8 @@ import fc from 'fast-check';
 import { anyValidCheckout } from '../generators/index.ts';
 import { checkCheckoutCreated } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
+import { requestOf } from '../src/core/operations.ts';
+import type { RegisterCustomerAnswer } from '../schemas/generated/types.ts';
 import { builtInProfile, loadProfile } from '../src/core/profile.ts';
 import { startObserver } from '../src/observe/observer.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
@@ -210,24 +212,25 @@ function specsApi(baseUrl: string) {
 async function propertyRateRatio(): Promise<number> {
   const sandbox = await startSandbox({ port: 0, db: ':memory:' });
   try {
-    const customer = (
-      (await (
-        await fetch(`${sandbox.url}/test-helpers/customers`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
-      ).json()) as { uuid: string }
-    ).uuid;
+    const customer = ((await specsApi(sandbox.url).call('registerCustomer', { body: {} })).response.body as RegisterCustomerAnswer).uuid;
     const bodies = fc.sample(anyValidCheckout, { seed, numRuns: propertyCases }).map((request) => forCustomer(request, customer));
     const property = async () => {
       const api = specsApi(sandbox.url);
       await fc.assert(
         fc.asyncProperty(anyValidCheckout, async (request) => {
-          checkCheckoutCreated(await api.post('/checkouts', forCustomer(request, customer)));
+          checkCheckoutCreated(await api.call('createCheckout', { body: forCustomer(request, customer) }));
         }),
         { seed, numRuns: propertyCases },
       );
     };
+    const creation = requestOf('createCheckout');
     const plainLoop = async () => {
       for (const body of bodies) {
-        const answer = await fetch(`${sandbox.url}/checkouts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const answer = await fetch(`${sandbox.url}${creation.path}`, {
+          method: creation.method,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         await answer.arrayBuffer();
       }
     };
@@ -264,9 +267,10 @@ async function observeAddedMs(requests = 300): Promise<number> {
     payment: { amount: 500, code: 'P1', summary: 'Book', paymentMethod: { code: 'MB' } },
     page: { language: 'PT', layout: 'web' },
   });
+  const creation = requestOf('createCheckout');
   const timedPost = async (baseUrl: string) => {
     const started = performance.now();
-    const answer = await fetch(`${baseUrl}/checkouts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const answer = await fetch(`${baseUrl}${creation.path}`, { method: creation.method, headers: { 'content-type': 'application/json' }, body });
     await answer.arrayBuffer();
     return performance.now() - started;
   };

@@ -19,6 +19,7 @@ import { connect } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { requestOf } from '../src/core/operations.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, creations: { type: 'string', default: '100000' }, connections: { type: 'string', default: '50' } },
@@ -37,8 +38,9 @@ const body = JSON.stringify({
   },
   page: { language: 'PT', layout: 'basic' },
 });
+const creation = requestOf('createCheckout');
 const creationRequest = Buffer.from(
-  `POST /checkouts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  `${creation.method} ${creation.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
 );
 
 const median = (values: number[]) => {

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pacer } from './pace.ts';
 import { describeFetchError } from '../src/core/http.ts';
 import { fetchThrough } from '../src/core/transport.ts';
+import { requestOf, type CallArguments, type OperationName } from '../src/core/operations.ts';
 
 /** The most of an answer's body the client reads: the rest is dropped, never buffered (a 50 MB answer). */
 const maxResponseBytes = 1024 * 1024;
@@ -26,11 +27,14 @@ export interface SendOptions {
   withoutCredentials?: boolean;
 }
 
+/** How a call is sent beside what its operation carries. */
+export type SendExtras = Pick<SendOptions, 'rawBody' | 'headers' | 'withoutCredentials'>;
+
 export interface Api {
   readonly baseUrl: string;
   send(options: SendOptions): Promise<Exchange>;
-  get(path: string): Promise<Exchange>;
-  post(path: string, body: unknown): Promise<Exchange>;
+  /** A call of an operation of the table (src/core/operations.ts): its method and path from there. */
+  call<Name extends OperationName>(name: Name, ...options: CallArguments<Name, SendExtras>): Promise<Exchange>;
   /** Every exchange of this test so far. */
   readonly exchanges: readonly Exchange[];
   /** Forgets the exchanges and problems so far but `kept` (a property keeps only its counterexample's). */
@@ -184,8 +188,7 @@ export function createApi(
   return {
     baseUrl,
     send,
-    get: (path) => send({ method: 'GET', path }),
-    post: (path, body) => send({ method: 'POST', path, body }),
+    call: (name, ...[{ param, query, ...sent } = {}]) => send({ ...sent, ...requestOf(name, { param, query }) }),
     get exchanges() {
       return exchanges;
     },

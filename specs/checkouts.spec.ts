@@ -21,7 +21,7 @@ import {
 import type { RunConfig } from '../src/core/run-config.ts';
 import { fetchThrough, type Transport } from '../src/core/transport.ts';
 import { exercises, requires, tags, test } from './fixtures.ts';
-import { createCheckout, exerciseClasses, forCustomer, getPayment, refusedWhereFree, requireServed, sample, someCustomer } from './flows.ts';
+import { createCheckout, exerciseClasses, forCustomer, refusedWhereFree, requireServed, sample, someCustomer } from './flows.ts';
 
 /** Asks for an address as a customer's browser first would (CHK-2: checkoutUrl opens). */
 async function open(url: string, timeoutMs: number, transport: Transport | undefined): Promise<Opened> {
@@ -43,7 +43,7 @@ test.describe('creating checkouts', () => {
     test(`the "${name}" variant of 4.1 is accepted with exactly the contents its row lists`, { tag: tags('CHK-6', 'CHK-1') }, async ({ run, api }) => {
       const customer = await someCustomer(run, api);
       await exerciseClasses(run, api, 'CHK-6', [rowClassOf(variant)], async (request) => {
-        const exchange = await api.post('/checkouts', forCustomer(request, customer));
+        const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
         return [...checkVariantAccepted(exchange, { variant: name }), ...checkCheckoutCreated(exchange, known(run))];
       });
     });
@@ -61,13 +61,13 @@ test.describe('creating checkouts', () => {
         refusedBeyondRows.push({ request: exchange.request.body, status: exchange.response.status, body: exchange.response.body });
       try {
         await exerciseClasses(run, api, 'CHK-1', checkoutClasses['CHK-1'], async (request, inputClass) => {
-          const exchange = await api.post('/checkouts', forCustomer(request, customer));
+          const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
           const refused = refusedWhereFree(exchange);
           if (refused) recordRefusal(exchange);
           return refused ?? checkoutProblems(exchange, run);
         });
         await property(anyValidCheckout, async (request) => {
-          const exchange = await api.post('/checkouts', forCustomer(request, customer));
+          const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
           const verdict = judgeAnswer('createCheckout', exchange, known(run));
           if (verdict.taken) recordRefusal(exchange);
           return verdict.problems;
@@ -87,7 +87,7 @@ test.describe('creating checkouts', () => {
     test(`${title} (every kind of checkout)`, { tag: tags(clause) }, async ({ run, api }) => {
       const customer = await someCustomer(run, api);
       await exerciseClasses(run, api, clause, checkoutClasses[clause], async (request, inputClass) => {
-        const exchange = await api.post('/checkouts', forCustomer(request, customer));
+        const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
         const refused = refusedWhereFree(exchange);
         if (refused) return refused;
         api.require(checkSuccess(exchange, 'CHK-1'));
@@ -104,14 +104,14 @@ test.describe('creating checkouts', () => {
     requires(run, 'stateful');
     const customer = await someCustomer(run, api);
     await exerciseClasses(run, api, 'CHK-5', checkoutClasses['CHK-5'], async (request, inputClass) => {
-      const exchange = await api.post('/checkouts', forCustomer(request, customer));
+      const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
       return refusedWhereFree(exchange) ?? checkoutProblems(exchange, run);
     });
     const defaultLayout = anyValidCheckout.filter((request) => request.page?.layout === 'default');
     await property(
       fc.oneof(checkoutVariants.embedMobile, defaultLayout),
       async (request) => {
-        const exchange = await api.post('/checkouts', forCustomer(request, customer));
+        const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
         return checkoutProblems(exchange, run);
       },
       { runs: Math.min(run.runs, 25) },
@@ -139,11 +139,11 @@ test.describe('creating checkouts', () => {
       let notShown: string | null = null;
       let shown = 0;
       await exerciseClasses(run, api, 'CHK-8', checkoutClasses['CHK-8'], async (request, inputClass) => {
-        const exchange = await api.post('/checkouts', request);
+        const exchange = await api.call('createCheckout', { body: request });
         const refused = refusedWhereFree(exchange);
         if (refused) return refused;
         api.require(checkCheckoutUsable(exchange));
-        const payment = await getPayment(api, checkoutOf(exchange)!.paymentId);
+        const payment = await api.call('getPayment', { param: checkoutOf(exchange)!.paymentId });
         if (payment.response.status >= 400 || paymentOf(payment)?.amount === undefined) {
           notShown = `the target does not show the payment of a checkout at GET /payments/{paymentId} (answered ${payment.response.status})`;
           return { skipped: notShown };
@@ -162,9 +162,12 @@ test.describe('refusing broken checkouts', () => {
       requires(run, 'refusesBrokenRules');
       // A registered customer, so that a refusal is for the broken rule, not for an unknown customer.
       const customer = await someCustomer(run, api);
-      await requireServed(api, '/checkouts', forCustomer(sample(run, checkoutVariants.atmPage), customer));
+      await requireServed(api, 'createCheckout', forCustomer(sample(run, checkoutVariants.atmPage), customer));
       const refused = async (request: unknown) =>
-        checkRefused(await api.post('/checkouts', forCustomer(request as CheckoutRequest, customer)), { clause: broken.clause, broken: broken.name });
+        checkRefused(await api.call('createCheckout', { body: forCustomer(request as CheckoutRequest, customer) }), {
+          clause: broken.clause,
+          broken: broken.name,
+        });
       await exerciseClasses(run, api, broken.clause, broken.classes, refused);
       await property(broken.arbitrary, refused);
     });
@@ -172,9 +175,9 @@ test.describe('refusing broken checkouts', () => {
 
   for (const [name, rawBody] of notObjects) {
     test(`${name} is refused with a 4xx and the target keeps serving`, { tag: tags('CHK-12'), annotation: exercises('CHK-12', name) }, async ({ run, api }) => {
-      await requireServed(api, '/checkouts', sample(run, checkoutVariants.atmPage));
-      const refused = await api.send({ method: 'POST', path: '/checkouts', rawBody, headers: { 'content-type': 'application/json' } });
-      const after = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
+      await requireServed(api, 'createCheckout', sample(run, checkoutVariants.atmPage));
+      const refused = await api.call('createCheckout', { rawBody, headers: { 'content-type': 'application/json' } });
+      const after = await api.call('createCheckout', { body: sample(run, checkoutVariants.atmPage) });
       api.expectNoProblems(checkRefusedAndStillServing(refused, after, { broken: name }));
     });
   }

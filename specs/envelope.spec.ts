@@ -11,8 +11,9 @@ import {
   type Problem,
 } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
+import { titleOf } from '../src/core/operations.ts';
 import { exercises, tags, test, type Api } from './fixtures.ts';
-import { createCheckout, createReference, getPayment, listMethods, readPayment, sample, someCustomer, someCustomerWithMethod } from './flows.ts';
+import { createCheckout, createReference, readPayment, sample, someCustomer, someCustomerWithMethod } from './flows.ts';
 
 /**
  * The lists to judge as envelopes: a customer's with nothing stored where answered 2xx (a 404 is
@@ -20,27 +21,27 @@ import { createCheckout, createReference, getPayment, listMethods, readPayment, 
  * must be answered (PML-1).
  */
 async function answeredLists(run: RunConfig, api: Api): Promise<Exchange[]> {
-  const empty = await listMethods(api, await someCustomer(run, api));
+  const empty = await api.call('listMethods', { param: await someCustomer(run, api) });
   const withMethod = await someCustomerWithMethod(run, api);
-  const stored = withMethod.stored ? await listMethods(api, withMethod.uuid) : undefined;
+  const stored = withMethod.stored ? await api.call('listMethods', { param: withMethod.uuid }) : undefined;
   if (stored) api.require(checkSuccess(stored, 'PML-1'));
   return [empty, stored].filter((list): list is Exchange => list !== undefined && isSuccess(list.response.status));
 }
 
 test.describe('response envelope', () => {
   test(
-    'POST /checkouts answers the envelope with date, success and data',
-    { tag: tags('ENV-1'), annotation: exercises('ENV-1', 'POST /checkouts') },
+    `${titleOf('createCheckout')} answers the envelope with date, success and data`,
+    { tag: tags('ENV-1'), annotation: exercises('ENV-1', titleOf('createCheckout')) },
     async ({ run, api }) => {
-      const exchange = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
+      const exchange = await api.call('createCheckout', { body: sample(run, checkoutVariants.atmPage) });
       api.require(checkSuccess(exchange, 'CHK-1'));
       api.expectNoProblems(checkEnvelope(exchange, { versioned: true }));
     },
   );
 
   test(
-    'GET /payments/{id} answers the envelope with date, success and data',
-    { tag: tags('ENV-1'), annotation: exercises('ENV-1', 'GET /payments/{id}') },
+    `${titleOf('getPayment')} answers the envelope with date, success and data`,
+    { tag: tags('ENV-1'), annotation: exercises('ENV-1', titleOf('getPayment')) },
     async ({ run, api }) => {
       const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without' })));
       api.expectNoProblems(checkEnvelope(await readPayment(api, paymentId), { versioned: false }));
@@ -48,8 +49,8 @@ test.describe('response envelope', () => {
   );
 
   test(
-    'GET /customers/{uuid}/paymentMethods answers the envelope with date, success and data',
-    { tag: tags('ENV-1'), annotation: exercises('ENV-1', 'GET /customers/{uuid}/paymentMethods') },
+    `${titleOf('listMethods')} answers the envelope with date, success and data`,
+    { tag: tags('ENV-1'), annotation: exercises('ENV-1', titleOf('listMethods')) },
     async ({ run, api }) => {
       const lists = await answeredLists(run, api);
       test.skip(
@@ -61,8 +62,8 @@ test.describe('response envelope', () => {
   );
 
   test(
-    'POST /checkouts and GET /customers/{uuid}/paymentMethods carry apiVersion as a string',
-    { tag: tags('ENV-2'), annotation: exercises('ENV-2', 'POST /checkouts', 'GET /customers/{uuid}/paymentMethods') },
+    `${titleOf('createCheckout')} and ${titleOf('listMethods')} carry apiVersion as a string`,
+    { tag: tags('ENV-2'), annotation: exercises('ENV-2', titleOf('createCheckout'), titleOf('listMethods')) },
     async ({ run, api }) => {
       const { exchange: created } = await createCheckout(api, sample(run, checkoutVariants.embedWeb));
       const lists = await answeredLists(run, api);
@@ -74,15 +75,15 @@ test.describe('response envelope', () => {
     'the four operations answer directly under {base_url}, with no version segment',
     { tag: tags('ENV-4'), annotation: exercises('ENV-4', ...scenarioClasses['ENV-4']) },
     async ({ run, api }) => {
-      const checkout = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
-      const reference = await api.post('/payments/references', sample(run, validReference({ callback: 'without' })));
+      const checkout = await api.call('createCheckout', { body: sample(run, checkoutVariants.atmPage) });
+      const reference = await api.call('createReference', { body: sample(run, validReference({ callback: 'without' })) });
       // Storing a method takes a checkout: where POST /checkouts is not served at its path, any customer's list is asked.
       const served = checkServedAtPath(checkout).length === 0;
       const customer = served ? await someCustomerWithMethod(run, api) : { uuid: await someCustomer(run, api), stored: false };
-      const methods = await listMethods(api, customer.uuid);
+      const methods = await api.call('listMethods', { param: customer.uuid });
       // An unknown payment id may well be answered 404 (REF-10): the query is asked only of a payment the target created.
       const paymentId = paymentIdOf(reference);
-      const payments = paymentId === undefined ? [] : [await getPayment(api, paymentId)];
+      const payments = paymentId === undefined ? [] : [await api.call('getPayment', { param: paymentId })];
       // A customer with nothing stored may be answered 404 (PML-7): the list's path is judged on one with a method stored.
       const lists = customer.stored || methods.response.status !== 404 ? [methods] : [];
       // An operation not served at its path is that, and only that: its other checks would blame clauses the fault does not break.

@@ -22,7 +22,7 @@ import {
 } from '../src/checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { needs } from '../src/core/needs.ts';
-import { uuidPattern } from '../src/core/operations.ts';
+import { uuidPattern, type RequestBodies } from '../src/core/operations.ts';
 import { randomUUID } from 'node:crypto';
 import type { InputClass } from '../generators/index.ts';
 import { attachmentNames, type ClassOutcome } from '../src/core/evidence.ts';
@@ -98,7 +98,7 @@ export function withMethod(request: CheckoutRequest, code: string, details?: Rec
 
 /** Creates a checkout that a later step opens or pays; where the target does not, the test stops on CHK-1/CHK-2 (and CHK-6 for a row). */
 export async function createCheckout(api: Api, request: CheckoutRequest): Promise<{ exchange: Exchange; checkout: Checkout }> {
-  const exchange = await api.post('/checkouts', request);
+  const exchange = await api.call('createCheckout', { body: request });
   api.require(checkCheckoutCreatedForUse(exchange));
   return { exchange, checkout: checkoutOf(exchange)! };
 }
@@ -108,7 +108,7 @@ export async function createCheckout(api: Api, request: CheckoutRequest): Promis
  * it (classifyCheckout) and did, why the class was not exercised; see createCheckout for the rest.
  */
 export async function createCheckoutOfClass(api: Api, request: CheckoutRequest): Promise<{ checkout: Checkout } | { skipped: string }> {
-  const exchange = await api.post('/checkouts', request);
+  const exchange = await api.call('createCheckout', { body: request });
   const refused = refusedWhereFree(exchange);
   if (refused) return refused;
   api.require(checkCheckoutCreatedForUse(exchange));
@@ -126,7 +126,7 @@ export async function createIfAccepted(api: Api, request: CheckoutRequest): Prom
  * the test stops on REF-1, and where it answers no id, the test is skipped (REF-10 records what it answered).
  */
 export async function createReference(api: Api, request: ReferenceRequest): Promise<{ exchange: Exchange; paymentId: string }> {
-  return referenceCreated(api, await api.post('/payments/references', request));
+  return referenceCreated(api, await api.call('createReference', { body: request }));
 }
 
 /** The answer of a reference's creation, where it names the payment: see createReference. */
@@ -138,8 +138,8 @@ export function referenceCreated(api: Api, exchange: Exchange): { exchange: Exch
 }
 
 /** Refusals verify a rule only where the target serves the operation: a valid request first, and the test skipped where it is not accepted. */
-export async function requireServed(api: Api, path: string, valid: unknown): Promise<void> {
-  const reason = unservedReason(await api.post(path, valid));
+export async function requireServed<Name extends 'createCheckout' | 'createReference'>(api: Api, operation: Name, valid: RequestBodies[Name]): Promise<void> {
+  const reason = unservedReason(await api.call<'createCheckout' | 'createReference'>(operation, { body: valid }));
   if (reason !== null) test.skip(true, reason);
 }
 
@@ -153,19 +153,16 @@ export async function mustSucceed(api: Api, call: Promise<Exchange>): Promise<Ex
   throw new Error(api.masked(`test helper ${operationOf(exchange.request)} answered ${exchange.response.status}: ${show(exchange.response.body)}`));
 }
 
-export const getPayment = (api: Api, paymentId: string) => api.get(`/payments/${encodeURIComponent(paymentId)}`);
-export const listMethods = (api: Api, uuid: string) => api.get(`/customers/${encodeURIComponent(uuid)}/paymentMethods`);
-
 /** GET /payments/{id} of a payment the test created, for a judgement of its contents: where it is not answered, the test stops on REF-3. */
 export async function readPayment(api: Api, paymentId: string): Promise<Exchange> {
-  const exchange = await getPayment(api, paymentId);
+  const exchange = await api.call('getPayment', { param: paymentId });
   api.require(checkSuccess(exchange, 'REF-3'));
   return exchange;
 }
 
 /** The stored methods of a customer the test registered, for a judgement of the list: where it is not answered (a 404 is an empty list, PML-7), the test stops on PML-1. */
 export async function listStoredMethods(api: Api, uuid: string): Promise<Exchange> {
-  const exchange = await listMethods(api, uuid);
+  const exchange = await api.call('listMethods', { param: uuid });
   api.require(checkListAnswered(exchange));
   return exchange;
 }
@@ -200,7 +197,7 @@ export async function readSettled(
 ): Promise<Exchange> {
   const withinMs = expected === 'confirmed' ? run.profile.timeouts.eventMs : helperAnswer ? settleMs(run, helperAnswer) : 0;
   const exchange = await readUntil(
-    () => getPayment(api, paymentId),
+    () => api.call('getPayment', { param: paymentId }),
     (read) => paymentOf(read)?.stateDetails?.state === 'confirmed',
     withinMs,
   );
@@ -214,7 +211,7 @@ export async function readSettled(
  * nothing may be: a fault that stores late is seen too).
  */
 export async function listSettled(api: Api, uuid: string, stored: (exchange: Exchange) => boolean, withinMs: number): Promise<Exchange> {
-  const exchange = await readUntil(() => listMethods(api, uuid), stored, withinMs);
+  const exchange = await readUntil(() => api.call('listMethods', { param: uuid }), stored, withinMs);
   api.require(checkListAnswered(exchange));
   return exchange;
 }
@@ -237,7 +234,7 @@ export function futureWindow(request: ReferenceRequest): ReferenceRequest {
 export async function createClosedReference(api: Api, request: ReferenceRequest): Promise<{ paymentId: string; request: ReferenceRequest }> {
   for (let openMs = 1500; ; openMs *= 2) {
     const closing = { ...request, validDate: { start: new Date(Date.now() - day).toISOString(), end: new Date(Date.now() + openMs).toISOString() } };
-    const exchange = await api.post('/payments/references', closing);
+    const exchange = await api.call('createReference', { body: closing });
     const end = Date.parse(closing.validDate.end);
     if (!isSuccess(exchange.response.status) && Date.now() >= end && openMs < 12_000) continue;
     const { paymentId } = referenceCreated(api, exchange);

@@ -1,25 +1,20 @@
 /** The test helpers of shared/contracts/test-helpers.md (src/core/operations.ts), called through the specs' recording client. */
 import { test } from '@playwright/test';
-import type { PayRequest } from '../schemas/generated/types.ts';
-import { show, type Exchange } from '../src/checks/index.ts';
-import { operationNamed, pathOf, type OperationName } from '../src/core/operations.ts';
+import type { RegisterCustomerAnswer } from '../schemas/generated/types.ts';
+import { show } from '../src/checks/index.ts';
+import type { Helpers } from '../src/core/helpers.ts';
+import { requestOf, type CallArguments, type OperationName } from '../src/core/operations.ts';
 import { slowHelper } from '../src/core/needs.ts';
 import { NoCompleteAnswer, type Api } from './api.ts';
 
-export interface Helpers {
-  registerCustomer(): Promise<string>;
-  pay(checkoutId: string, body: PayRequest): Promise<Exchange>;
-  confirm(paymentId: string, paidAt?: string): Promise<Exchange>;
-  setWebhook(url: string): Promise<void>;
-  removeWebhook(): Promise<void>;
-}
+export type { Helpers } from '../src/core/helpers.ts';
 
 export function helperClient(api: Api): Helpers {
   const ok = (status: number) => status >= 200 && status < 300;
-  const call = async (name: OperationName, param: string | undefined, body: unknown, accepted: (status: number) => boolean) => {
-    const { method } = operationNamed(name);
-    const path = pathOf(name, param);
-    const exchange = await api.send({ method, path, body }).catch((error: unknown) => {
+  const any = () => true;
+  const call = async <Name extends OperationName>(accepted: (status: number) => boolean, name: Name, ...options: CallArguments<Name>) => {
+    const { method, path } = requestOf(name, options[0]);
+    const exchange = await api.call(name, ...options).catch((error: unknown) => {
       // A slow target is not a wrong one: the clauses of the test are not verified, rather than failed.
       if (error instanceof NoCompleteAnswer && error.timedOutAfterMs !== null)
         test.skip(true, `${slowHelper.reason} of ${error.timedOutAfterMs} ms (${method} ${path})`);
@@ -32,16 +27,16 @@ export function helperClient(api: Api): Helpers {
   };
   return {
     async registerCustomer() {
-      const exchange = await call('registerCustomer', undefined, {}, ok);
-      return (exchange.response.body as { uuid: string }).uuid;
+      const exchange = await call(ok, 'registerCustomer', { body: {} });
+      return (exchange.response.body as RegisterCustomerAnswer).uuid;
     },
-    pay: (checkoutId, body) => call('payCheckout', checkoutId, body, () => true),
-    confirm: (paymentId, paidAt) => call('confirmPayment', paymentId, paidAt ? { paidAt } : {}, () => true),
+    pay: (checkoutId, body) => call(any, 'payCheckout', { param: checkoutId, body }),
+    confirm: (paymentId, paidAt) => call(any, 'confirmPayment', { param: paymentId, body: paidAt ? { paidAt } : {} }),
     async setWebhook(url) {
-      await call('setWebhook', undefined, { url }, ok);
+      await call(ok, 'setWebhook', { body: { url } });
     },
     async removeWebhook() {
-      await call('removeWebhook', undefined, undefined, (status) => ok(status) || status === 404);
+      await call((status) => ok(status) || status === 404, 'removeWebhook');
     },
   };
 }

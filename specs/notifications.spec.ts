@@ -2,7 +2,7 @@
 import { callbackQueryClasses, validReference } from '../generators/index.ts';
 import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, identifiesPayment, paymentOf, type PaymentNames } from '../src/checks/index.ts';
 import { exercises, tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
-import { createClosedReference, createReference, exerciseClasses, getPayment, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
+import { createClosedReference, createReference, exerciseClasses, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { holdingWebhook } from './webhook-lock.ts';
 
@@ -10,7 +10,7 @@ import { holdingWebhook } from './webhook-lock.ts';
 async function referenceFor(run: RunConfig, api: Api, callbackUrl: string | undefined) {
   const request = { ...sample(run, validReference({ callback: 'without', around: new Date() })), ...(callbackUrl && { callbackUrl }) };
   const { paymentId } = await createReference(api, request);
-  const reference = paymentOf(await getPayment(api, paymentId))?.referenceDetails?.reference;
+  const reference = paymentOf(await api.call('getPayment', { param: paymentId }))?.referenceDetails?.reference;
   return { id: paymentId, reference };
 }
 

@@ -4,64 +4,71 @@ import { checkoutVariants, validReference } from '../generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import { paymentIdOf, paymentOf, type Exchange } from '../src/checks/index.ts';
 import { observeSignature } from '../src/core/observations.ts';
+import { titleOf } from '../src/core/operations.ts';
 import { helpersUsable, tags, test, waitsOutEventMs } from './fixtures.ts';
-import { createReference, forCustomer, getPayment, listMethods, quietMs, sample, someCustomer } from './flows.ts';
+import { createReference, forCustomer, quietMs, sample, someCustomer } from './flows.ts';
 
 const answer = ({ response }: Exchange) => ({ status: response.status, contentType: response.headers['content-type'] ?? null, body: response.body });
 
-test('whether GET /payments/{id} carries apiVersion', { tag: tags('ENV-3') }, async ({ run, api, observe }) =>
+test(`whether ${titleOf('getPayment')} carries apiVersion`, { tag: tags('ENV-3') }, async ({ run, api, observe }) =>
   observe.safely(async () => {
     const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without' })));
-    const body = (await getPayment(api, paymentId)).response.body as { apiVersion?: unknown };
+    const body = (await api.call('getPayment', { param: paymentId })).response.body as { apiVersion?: unknown };
     await observe.record('apiVersion of the payment query', body?.apiVersion ?? 'absent');
   }),
 );
 
 test('content types and status codes of successful responses', { tag: tags('ENV-5') }, async ({ run, api, observe }) =>
   observe.safely(async () => {
-    const created = await api.post('/checkouts', sample(run, checkoutVariants.atmPage));
-    const reference = await api.post('/payments/references', sample(run, validReference({ callback: 'without' })));
-    const payment = await getPayment(api, paymentIdOf(reference) ?? 'unknown');
-    const methods = await listMethods(api, await someCustomer(run, api));
+    const created = await api.call('createCheckout', { body: sample(run, checkoutVariants.atmPage) });
+    const reference = await api.call('createReference', { body: sample(run, validReference({ callback: 'without' })) });
+    const payment = await api.call('getPayment', { param: paymentIdOf(reference) ?? 'unknown' });
+    const methods = await api.call('listMethods', { param: await someCustomer(run, api) });
     const seen = Object.fromEntries(
       (
         [
-          ['POST /checkouts', created],
-          ['POST /payments/references', reference],
-          ['GET /payments/{id}', payment],
-          ['GET /customers/{uuid}/paymentMethods', methods],
+          ['createCheckout', created],
+          ['createReference', reference],
+          ['getPayment', payment],
+          ['listMethods', methods],
         ] as const
-      ).map(([operation, exchange]) => [operation, { status: exchange.response.status, contentType: exchange.response.headers['content-type'] ?? null }]),
+      ).map(([operation, exchange]) => [
+        titleOf(operation),
+        { status: exchange.response.status, contentType: exchange.response.headers['content-type'] ?? null },
+      ]),
     );
     await observe.record('status and Content-Type per operation', seen);
   }),
 );
 
-test('required fields, values beyond those listed, currency and refusals of POST /checkouts', { tag: tags('CHK-13') }, async ({ run, api, observe }) =>
-  observe.safely(async () => {
-    const base = sample(run, checkoutVariants.atmPage);
-    const customer = await someCustomer(run, api);
-    // Rule 3 is not broken by an absent method code (CHK-10): the target may default it or let the customer choose.
-    const withoutCode = (request: CheckoutRequest) => {
-      const { code: _code, ...method } = request.payment!.paymentMethod!;
-      return forCustomer({ ...request, payment: { ...request.payment, paymentMethod: method } }, customer);
-    };
-    const variants: Record<string, CheckoutRequest> = {
-      'store a payment method without paymentMethod.code': withoutCode(sample(run, checkoutVariants.storeMethod)),
-      'store with customer consent without paymentMethod.code': withoutCode(sample(run, checkoutVariants.storeWithConsent)),
-      'empty body': {},
-      'amount only': { payment: { amount: 500 } },
-      'page.language EN': { ...base, page: { ...base.page, language: 'EN' } },
-      'page.layout other': { ...base, page: { ...base.page, layout: 'fullscreen' } },
-      'paymentMethod.code DD': { ...base, payment: { ...base.payment, paymentMethod: { code: 'DD' } } },
-      'redirects[].type success': { ...base, redirects: [{ type: 'success', url: 'https://shop.example/ok' }] },
-      'payment.currency USD': { ...base, payment: { ...base.payment, currency: 'USD' } } as CheckoutRequest,
-      'embed without action (a refusal)': { ...sample(run, checkoutVariants.embedWeb), redirects: [] },
-    };
-    const seen: Record<string, unknown> = {};
-    for (const [name, request] of Object.entries(variants)) seen[name] = answer(await api.post('/checkouts', request));
-    await observe.record('answers of POST /checkouts beyond the listed values', seen);
-  }),
+test(
+  `required fields, values beyond those listed, currency and refusals of ${titleOf('createCheckout')}`,
+  { tag: tags('CHK-13') },
+  async ({ run, api, observe }) =>
+    observe.safely(async () => {
+      const base = sample(run, checkoutVariants.atmPage);
+      const customer = await someCustomer(run, api);
+      // Rule 3 is not broken by an absent method code (CHK-10): the target may default it or let the customer choose.
+      const withoutCode = (request: CheckoutRequest) => {
+        const { code: _code, ...method } = request.payment!.paymentMethod!;
+        return forCustomer({ ...request, payment: { ...request.payment, paymentMethod: method } }, customer);
+      };
+      const variants: Record<string, CheckoutRequest> = {
+        'store a payment method without paymentMethod.code': withoutCode(sample(run, checkoutVariants.storeMethod)),
+        'store with customer consent without paymentMethod.code': withoutCode(sample(run, checkoutVariants.storeWithConsent)),
+        'empty body': {},
+        'amount only': { payment: { amount: 500 } },
+        'page.language EN': { ...base, page: { ...base.page, language: 'EN' } },
+        'page.layout other': { ...base, page: { ...base.page, layout: 'fullscreen' } },
+        'paymentMethod.code DD': { ...base, payment: { ...base.payment, paymentMethod: { code: 'DD' } } },
+        'redirects[].type success': { ...base, redirects: [{ type: 'success', url: 'https://shop.example/ok' }] },
+        'payment.currency USD': { ...base, payment: { ...base.payment, currency: 'USD' } } as CheckoutRequest,
+        'embed without action (a refusal)': { ...sample(run, checkoutVariants.embedWeb), redirects: [] },
+      };
+      const seen: Record<string, unknown> = {};
+      for (const [name, request] of Object.entries(variants)) seen[name] = answer(await api.call('createCheckout', { body: request }));
+      await observe.record(`answers of ${titleOf('createCheckout')} beyond the listed values`, seen);
+    }),
 );
 
 test(
@@ -70,10 +77,10 @@ test(
   async ({ run, api, observe }) =>
     observe.safely(async () => {
       const seen: Record<string, unknown> = {};
-      if (helpersUsable(run)) seen['registered, nothing stored'] = answer(await listMethods(api, await someCustomer(run, api)));
-      seen['unknown customer'] = answer(await listMethods(api, randomUUID()));
-      seen['not a UUID'] = answer(await listMethods(api, 'not-a-uuid'));
-      await observe.record('answers of GET /customers/{uuid}/paymentMethods', seen);
+      if (helpersUsable(run)) seen['registered, nothing stored'] = answer(await api.call('listMethods', { param: await someCustomer(run, api) }));
+      seen['unknown customer'] = answer(await api.call('listMethods', { param: randomUUID() }));
+      seen['not a UUID'] = answer(await api.call('listMethods', { param: 'not-a-uuid' }));
+      await observe.record(`answers of ${titleOf('listMethods')}`, seen);
     }),
 );
 
@@ -83,14 +90,14 @@ test(
   async ({ run, api, observe }) =>
     observe.safely(async () => {
       const request = sample(run, validReference({ callback: 'without' }));
-      const created = await api.post('/payments/references', request);
+      const created = await api.call('createReference', { body: request });
       const paymentId = paymentIdOf(created);
-      const before = paymentId ? paymentOf(await getPayment(api, paymentId))?.stateDetails?.state : undefined;
-      const unknown = await getPayment(api, `unknown-${randomUUID()}`);
+      const before = paymentId ? paymentOf(await api.call('getPayment', { param: paymentId }))?.stateDetails?.state : undefined;
+      const unknown = await api.call('getPayment', { param: `unknown-${randomUUID()}` });
       // REF-1: a window that has already ended may be refused or accepted.
       const day = 24 * 60 * 60 * 1000;
       const over = { ...request, validDate: { start: new Date(Date.now() - 2 * day).toISOString(), end: new Date(Date.now() - day).toISOString() } };
-      const closedWindow = await api.post('/payments/references', over);
+      const closedWindow = await api.call('createReference', { body: over });
       await observe.record('reference creation, state before payment, unknown id, window already over', {
         creation: answer(created),
         paymentIdFromDataId: paymentId ?? 'none: the checks that need it are skipped',
@@ -126,8 +133,11 @@ test('notification payload, headers and signature', { tag: [...tags('EVT-5'), wa
 
 test('how the target authenticates callers: a request without credentials', { tag: tags('SEC-1') }, async ({ run, api, observe }) =>
   observe.safely(async () => {
-    const withoutCredentials = await api.send({ method: 'POST', path: '/checkouts', body: sample(run, checkoutVariants.atmPage), withoutCredentials: true });
-    await observe.record("POST /checkouts without the run's headers", { headerNames: Object.keys(run.headers), answer: answer(withoutCredentials) });
+    const withoutCredentials = await api.call('createCheckout', { body: sample(run, checkoutVariants.atmPage), withoutCredentials: true });
+    await observe.record(`${titleOf('createCheckout')} without the run's headers`, {
+      headerNames: Object.keys(run.headers),
+      answer: answer(withoutCredentials),
+    });
   }),
 );
 
@@ -141,7 +151,9 @@ test('amount bounds and field lengths', { tag: tags('SEC-2') }, async ({ run, ap
       'amount 2^53-1': { amount: Number.MAX_SAFE_INTEGER },
       'summary of 10,000 characters': { summary: 'x'.repeat(10_000) },
     })) {
-      seen[name] = (({ status, body }) => ({ status, body }))(answer(await api.post('/checkouts', { ...base, payment: { ...base.payment, ...payment } })));
+      seen[name] = (({ status, body }) => ({ status, body }))(
+        answer(await api.call('createCheckout', { body: { ...base, payment: { ...base.payment, ...payment } } })),
+      );
     }
     await observe.record('answers at the edges (rate limits and checkout expiry are not probed)', seen);
   }),

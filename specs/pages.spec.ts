@@ -14,7 +14,7 @@ import {
   type Problem,
 } from '../src/checks/index.ts';
 import { exercises, tags, test, waitsOutEventMs, type Receiver } from './fixtures.ts';
-import { createCheckout, createIfAccepted, forCustomer, getPayment, mustSucceed, quietMs, sample, someCustomer, withMethod } from './flows.ts';
+import { createCheckout, createIfAccepted, forCustomer, mustSucceed, quietMs, sample, someCustomer, withMethod } from './flows.ts';
 import { consentControl, optionalRole, payByCard, paymentForm, rendered } from './hosted-page.ts';
 
 const withAction = (request: CheckoutRequest, url: string): CheckoutRequest => ({ ...request, redirects: [{ type: 'action', url }] });
@@ -157,7 +157,7 @@ test.describe('hosted pages', () => {
           : text;
       const probe = { url: checkout.checkoutUrl, text, referenceText: await textAt(referenceAt), entityText: await textAt(entityAt) };
       // A stateless mock's payment query answers its example, not this checkout's payment.
-      const shown = run.profile.capabilities.stateful ? paymentOf(await getPayment(api, checkout.paymentId))?.referenceDetails : undefined;
+      const shown = run.profile.capabilities.stateful ? paymentOf(await api.call('getPayment', { param: checkout.paymentId }))?.referenceDetails : undefined;
       api.expectNoProblems(checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity }));
     },
   );

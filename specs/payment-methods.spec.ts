@@ -15,18 +15,7 @@ import {
 } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { exercises, tags, test, type Api, type Helpers } from './fixtures.ts';
-import {
-  createCheckout,
-  exerciseClasses,
-  forCustomer,
-  listMethods,
-  listSettled,
-  listStoredMethods,
-  mustSucceed,
-  sample,
-  samples,
-  withMethod,
-} from './flows.ts';
+import { createCheckout, exerciseClasses, forCustomer, listSettled, listStoredMethods, mustSucceed, sample, samples, withMethod } from './flows.ts';
 import { inParallel } from './pace.ts';
 
 /** More stored methods than a first page of ten would show. */
@@ -137,7 +126,7 @@ test.describe('stored payment methods', () => {
       annotation: (['PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6'] as const).flatMap((clause) => exercises(clause, 'a customer the suite did not set up')),
     },
     async ({ run, api }) => {
-      const exchange = await listMethods(api, randomUUID());
+      const exchange = await api.call('listMethods', { param: randomUUID() });
       test.skip(
         exchange.response.status >= 400,
         `the target answers ${exchange.response.status} for a customer it does not know (PML-7), so there is no list to check`,

@@ -33,7 +33,6 @@ import {
   createReference,
   referenceCreated,
   exerciseClasses,
-  getPayment,
   createClosedReference,
   futureWindow,
   mustSucceed,
@@ -65,7 +64,7 @@ test.describe('payment references', () => {
   test('a valid reference request succeeds, with and without callbackUrl (every class)', { tag: tags('REF-1') }, async ({ run, api, receiver }) => {
     await exerciseClasses(run, api, 'REF-1', referenceClasses['REF-1'], async (request) => {
       const sentAt = Date.now();
-      const exchange = await api.post('/payments/references', callbackAtReceiver(receiver, request));
+      const exchange = await api.call('createReference', { body: callbackAtReceiver(receiver, request) });
       return judgeAnswer('createReference', exchange, { sentAt, suiteCredentials: true }).problems;
     });
   });
@@ -77,7 +76,7 @@ test.describe('payment references', () => {
       const seen: Partial<Payment>[] = [];
       await property(validReference({ callback: 'without', around: new Date() }), async (request) => {
         const { paymentId } = await createReference(api, request);
-        const exchange = await getPayment(api, paymentId);
+        const exchange = await api.call('getPayment', { param: paymentId });
         const payment = paymentOf(exchange);
         if (payment) seen.push(payment);
         return [...checkPayment(exchange, { stage: 'not yet paid' }), ...(run.profile.capabilities.stateful ? checkDistinctReferences(seen) : [])];
@@ -91,7 +90,9 @@ test.describe('payment references', () => {
     async ({ run, api }) => {
       requires(run, 'stateful');
       const requests = samples(run, validReference({ callback: 'without', around: new Date() }), manyReferences);
-      const payments = await inParallel(requests, async (request) => paymentOf(await getPayment(api, (await createReference(api, request)).paymentId)));
+      const payments = await inParallel(requests, async (request) =>
+        paymentOf(await api.call('getPayment', { param: (await createReference(api, request)).paymentId })),
+      );
       api.expectNoProblems(checkDistinctReferences(payments.filter((payment) => payment !== undefined)));
     },
   );
@@ -107,7 +108,7 @@ test.describe('payment references', () => {
 
   test('a confirmed payment is answered with the whole shape of 2.6 (every class)', { tag: tags('REF-3') }, async ({ run, api, interbank, receiver }) => {
     await exerciseClasses(run, api, 'REF-3', referenceClasses['REF-3'], async (request, inputClass) => {
-      const exchange = await api.post('/payments/references', callbackAtReceiver(receiver, request));
+      const exchange = await api.call('createReference', { body: callbackAtReceiver(receiver, request) });
       const refused = refusedWhereFree(exchange, inputClass);
       if (refused) return refused;
       const { paymentId } = referenceCreated(api, exchange);
@@ -137,7 +138,7 @@ test.describe('payment references', () => {
     async ({ run, api, property }) => {
       requires(run, 'stateful');
       await exerciseClasses(run, api, 'REF-5', referenceClasses['REF-5'], async (requested, inputClass) => {
-        const exchange = await api.post('/payments/references', requested);
+        const exchange = await api.call('createReference', { body: requested });
         const refused = refusedWhereFree(exchange, inputClass);
         if (refused) return refused;
         api.require(checkReferenceCreated(exchange));
@@ -187,7 +188,7 @@ test.describe('payment references', () => {
             const answered = paymentOf(creation)?.referenceDetails?.reference;
             const answeredShape = typeof answered === 'string' ? shapeOf(answered) : undefined;
             if (answeredShape && found.has(answeredShape)) return;
-            const exchange = await getPayment(api, paymentId);
+            const exchange = await api.call('getPayment', { param: paymentId });
             const reference = String(paymentOf(exchange)?.referenceDetails?.reference ?? '');
             const shape = shapeOf(reference);
             judge(exchange, 'not yet paid', shape);
@@ -275,8 +276,9 @@ test.describe('refusing broken references', () => {
   for (const broken of brokenReferences) {
     test(`${broken.name} is refused: ${broken.description}`, { tag: tags(broken.clause) }, async ({ run, api, property }) => {
       requires(run, 'refusesBrokenRules');
-      await requireServed(api, '/payments/references', sample(run, validReference({ callback: 'without', around: new Date() })));
-      const refused = async (request: unknown) => checkRefused(await api.post('/payments/references', request), { clause: broken.clause, broken: broken.name });
+      await requireServed(api, 'createReference', sample(run, validReference({ callback: 'without', around: new Date() })));
+      const refused = async (request: unknown) =>
+        checkRefused(await api.call('createReference', { body: request as ReferenceRequest }), { clause: broken.clause, broken: broken.name });
       await exerciseClasses(run, api, broken.clause, broken.classes, refused);
       await property(broken.arbitrary as fc.Arbitrary<ReferenceRequest>, refused);
     });

@@ -232,10 +232,9 @@ test.describe('storing payment methods', () => {
       await listOnceStored(run, api, customer, paid, 'TOK-1', before);
       // Rule 3 says this is refused (CHK-10); where a target takes it anyway, paying must still store no
       // MB. Only the pay helper can pay it: on a page, an ATM reference is paid by the interbank network.
-      const atm = await api.post(
-        '/checkouts',
-        forCustomer(withMethod(sample(run, checkoutVariants.storeMethod), 'MB', { createRegistration: true }), customer),
-      );
+      const atm = await api.call('createCheckout', {
+        body: forCustomer(withMethod(sample(run, checkoutVariants.storeMethod), 'MB', { createRegistration: true }), customer),
+      });
       const atmCheckout = (atm.response.body as { data?: { id?: string } })?.data?.id;
       const payment =
         helpersUsable(run) && isSuccess(atm.response.status) && atmCheckout

@@ -1,4 +1,4 @@
-import type { RecordedRequest, RecordedResponse } from '../core/evidence.ts';
+import type { Exchange, RecordedRequest } from '../core/evidence.ts';
 import type { SchemaProblem } from '../core/schemas.ts';
 
 /** One departure from the reference, named against the clause it breaks. */
@@ -7,11 +7,7 @@ export interface Problem {
   message: string;
 }
 
-/** One request to the target and what it answered. */
-export interface Exchange {
-  request: RecordedRequest;
-  response: RecordedResponse;
-}
+export type { Exchange } from '../core/evidence.ts';
 
 /** "POST /checkouts": how a message names the operation an exchange belongs to. */
 export function operationOf(request: RecordedRequest): string {

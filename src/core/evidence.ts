@@ -19,6 +19,12 @@ export interface RecordedResponse {
   durationMs?: number;
 }
 
+/** One request to the target and what it answered. */
+export interface Exchange {
+  request: RecordedRequest;
+  response: RecordedResponse;
+}
+
 export interface Evidence {
   request: RecordedRequest | null;
   response: RecordedResponse | null;

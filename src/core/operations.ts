@@ -139,6 +139,27 @@ export function pathOf(name: OperationName, param?: string): string {
   return operationNamed(name).path.replace(/\{\w+\}/, () => encodeURIComponent(param ?? ''));
 }
 
+type HasParam<Name extends OperationName> = Extract<(typeof operations)[number], { name: Name }>['path'] extends `${string}{${string}` ? true : false;
+
+/** What a call of an operation carries: its path parameter where its path has one, its body typed as its schema, a query. */
+export type CallOptions<Name extends OperationName> = {
+  body?: Name extends keyof RequestBodies ? RequestBodies[Name] : never;
+  query?: Record<string, string>;
+} & (HasParam<Name> extends true ? { param: string } : { param?: never });
+
+/** The options of a call, required where its path has a parameter. */
+export type CallArguments<Name extends OperationName, Extra = object> =
+  HasParam<Name> extends true ? [options: CallOptions<Name> & Extra] : [options?: CallOptions<Name> & Extra];
+
+/** The method and path (the query included) a call of the operation sends. */
+export function requestOf(
+  name: OperationName,
+  { param, query }: { param?: string; query?: Record<string, string> } = {},
+): { method: Operation['method']; path: string } {
+  const search = query === undefined ? '' : `?${new URLSearchParams(query)}`;
+  return { method: operationNamed(name).method, path: `${pathOf(name, param)}${search}` };
+}
+
 const patterns = new Map(operations.map((operation) => [operation, new RegExp(`^${operation.path.replace(/\{\w+\}/, '([^/]+)')}/?$`)]));
 
 /**
