@@ -5,7 +5,7 @@
  */
 import type { BenignVariant, Mutant } from './kinds.ts';
 import { answer } from './edits.ts';
-import type { Transform } from './proxy.ts';
+import { apiRoutes, type Transform } from './proxy.ts';
 import { benignVariants as sandboxBenignVariants } from './benign.ts';
 import { checkoutMutants } from './checkouts.ts';
 import { envelopeMutants } from './envelope.ts';
@@ -29,7 +29,7 @@ export const mutants: Mutant[] = [
 
 export const benignVariants: BenignVariant[] = [...sandboxBenignVariants, ...model.benignVariants];
 
-/** A target with no test helpers (a real provider's sandbox): every /test-helpers path answers 404. */
+/** A target with no test helpers (a real provider's sandbox): every test helper answers 404. */
 export const withoutTestHelpers: Transform = {
-  request: (request) => (request.path.startsWith('/test-helpers/') ? answer(404, { success: false, error: 'not found' }) : undefined),
+  request: (request) => (request.route !== 'other' && !apiRoutes.has(request.route) ? answer(404, { success: false, error: 'not found' }) : undefined),
 };

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { uuidPattern } from '../src/core/operations.ts';
-import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse, Route, Transform } from './proxy.ts';
+import { callOperation, type Delivery, type ProxyContext, type ProxyRequest, type ProxyResponse, type Route, type Transform } from './proxy.ts';
 
 export type Json = any;
 
@@ -26,7 +26,7 @@ export function listsOthersMethods(
       if (request.route !== 'listMethods' || !Array.isArray(data) || !request.param) return;
       for (const other of proxy.customers) {
         if (other === request.param) continue;
-        const theirs = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(other)}/paymentMethods`)).json as Json;
+        const theirs = (await callOperation(proxy, 'listMethods', { param: other })).json as Json;
         if (Array.isArray(theirs?.data)) data.push(...theirs.data.filter((method: Json) => leaks(method, request.param!, proxy)).map(shown));
       }
     },

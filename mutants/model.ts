@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { answer, consentAlwaysOnPage, editData, memoSet, succeeded, type Json } from './edits.ts';
-import type { ProxyContext, ProxyRequest, Transform } from './proxy.ts';
+import { callOperation, type ProxyContext, type ProxyRequest, type Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 
 /** The customer a paid checkout names, where it names one. */
@@ -13,7 +13,7 @@ const payerOf = (request: ProxyRequest, proxy: ProxyContext): string | undefined
   request.route === 'payCheckout' && request.param ? proxy.checkouts.get(request.param)?.request?.payment?.customer?.uuid : undefined;
 
 async function storedMethods(proxy: ProxyContext, customer: string): Promise<Json[]> {
-  const list = (await proxy.callUpstream('GET', `/customers/${encodeURIComponent(customer)}/paymentMethods`)).json as Json;
+  const list = (await callOperation(proxy, 'listMethods', { param: customer })).json as Json;
   return Array.isArray(list?.data) ? list.data : [];
 }
 
@@ -60,7 +60,7 @@ const notifiesAnother: Transform = {
     const to = other?.callbackUrl ?? proxy.webhookUrl;
     if (!other || !to) return;
     tried.add(other.id);
-    const payment = ((await proxy.callUpstream('GET', `/payments/${encodeURIComponent(other.id)}`)).json as Json)?.data;
+    const payment = ((await callOperation(proxy, 'getPayment', { param: other.id })).json as Json)?.data;
     const body = {
       webhook: { id: randomUUID(), action: 'payment_confirmed', createdAt: new Date().toISOString() },
       payments: [{ ...payment, stateDetails: { state: 'confirmed' } }],

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readText } from '../src/core/http.ts';
-import { operationAt, operations, type OperationName } from '../src/core/operations.ts';
+import { operationAt, operations, requestOf, type CallArguments, type OperationName } from '../src/core/operations.ts';
 
 /** The operation a request calls (src/core/operations.ts), or 'other' (pages, paths the documents do not give). */
 export type Route = OperationName | 'other';
@@ -24,6 +24,12 @@ export function routeOf(method: string, path: string): { route: Route; param: st
 }
 
 export const apiRoutes: ReadonlySet<Route> = new Set(operations.filter((operation) => operation.ofReference).map((operation) => operation.name));
+
+/** A call of an operation of the table to the target behind the proxy, untransformed. */
+export function callOperation<Name extends OperationName>(proxy: ProxyContext, name: Name, ...options: CallArguments<Name>): Promise<ProxyResponse> {
+  const { method, path } = requestOf(name, options[0]);
+  return proxy.callUpstream(method, path, options[0]?.body);
+}
 
 export interface ProxyRequest {
   route: Route;

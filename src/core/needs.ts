@@ -1,3 +1,5 @@
+import { pathOf, titleOf } from './operations.ts';
+
 /**
  * What a check may need of the target or the run, why it is skipped without it, and what would let
  * the suite verify it: the specs skip with these reasons, the report names the remedy of each.
@@ -26,7 +28,7 @@ export const needs = {
   },
   interbank: {
     reason: 'target has no test helpers: only the interbank network confirms a reference, and the confirm helper stands in for it',
-    remedy: 'the test helpers (POST /test-helpers/payments/{id}/confirm, PUT and DELETE /test-helpers/webhook) on a sandbox of the target',
+    remedy: `the test helpers (${titleOf('confirmPayment')}, PUT and DELETE ${pathOf('setWebhook')}) on a sandbox of the target`,
   },
   customers: {
     reason: 'target has no register-customer helper and the profile names too few customers',
@@ -46,7 +48,7 @@ export const needs = {
   },
   paymentId: {
     reason: 'target answered no payment id (REF-10)',
-    remedy: 'the payment id as data.id in the answer of POST /payments/references',
+    remedy: `the payment id as data.id in the answer of ${titleOf('createReference')}`,
   },
 } as const;
 

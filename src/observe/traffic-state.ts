@@ -9,6 +9,7 @@ import { storedMethodsOf } from '../checks/payment-methods.ts';
 import { isRefusal, isSuccess, show, type Exchange } from '../checks/problem.ts';
 import { checkConfirmed, checkDistinctReferences, checkPaymentEchoes, paymentIdOf, paymentOf, validTogether } from '../checks/references.ts';
 import type { Judged, Operation } from './judge.ts';
+import { titleOf } from '../core/operations.ts';
 
 interface SeenPayment {
   payment: Partial<Payment>;
@@ -62,7 +63,7 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
     }
     if (refusedNotObjects.length === 0 || classifyCheckout(body).kind !== 'row') return [];
     const judged = refusedNotObjects.map(({ exchange: refused, broken }) => ({
-      title: 'POST /checkouts, a body that is not a JSON object, then a row of 4.1',
+      title: `${titleOf('createCheckout')}, a body that is not a JSON object, then a row of 4.1`,
       clauses: ['CHK-12'],
       problems: checkRefusedAndStillServing(refused, exchange, { broken }),
       notes: [],
@@ -80,7 +81,7 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
     if (id !== undefined && !checkoutsById.has(id)) remember(checkoutsById, id, exchange);
     if (paymentId !== undefined && !checkoutsByPaymentId.has(paymentId)) remember(checkoutsByPaymentId, paymentId, exchange);
     return {
-      title: 'POST /checkouts, one after another',
+      title: `${titleOf('createCheckout')}, one after another`,
       clauses: verified ? ['CHK-7'] : [],
       problems: earlier ? checkDistinctCheckouts(earlier, exchange) : [],
       notes: [],
@@ -117,7 +118,7 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
     const at = confirmedAt.get(paymentId);
     if (at === undefined || Date.now() - at < eventMs || paymentOf(exchange)?.stateDetails?.state === 'confirmed') return null;
     return {
-      title: `GET /payments/{id} ${eventMs} ms or more after POST /test-helpers/payments/{id}/confirm`,
+      title: `${titleOf('getPayment')} ${eventMs} ms or more after ${titleOf('confirmPayment')}`,
       clauses: ['REF-6'],
       problems: checkConfirmed(exchange),
       notes: [],
@@ -131,7 +132,7 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
     if (!creation) return null;
     const requested = creation.request.body as ReferenceRequest;
     return {
-      title: 'GET /payments/{id} after its POST /payments/references',
+      title: `${titleOf('getPayment')} after its ${titleOf('createReference')}`,
       clauses: ['REF-5'],
       problems: checkPaymentEchoes(exchange, { requested }),
       notes: [],

@@ -11,6 +11,7 @@ import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
 import { describeTransportFailure, dispatcherFor, spkiPin, type Transport } from '../core/transport.ts';
+import { pathOf } from '../core/operations.ts';
 
 type IncomingHttpHeaders = Dispatcher.ResponseData['headers'];
 
@@ -64,7 +65,7 @@ function watchConnections(origin: URL) {
  */
 export async function preflight(baseUrl: string, headers: Record<string, string>, timeoutMs: number, transport: Transport): Promise<Preflight> {
   const deadline = Date.now() + timeoutMs;
-  let url = new URL(targetUrl(baseUrl, `/payments/${randomUUID()}`));
+  let url = new URL(targetUrl(baseUrl, pathOf('getPayment', randomUUID())));
   try {
     dispatcherFor(transport);
   } catch (error) {

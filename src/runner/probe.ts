@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { checkoutVariants, validReference } from '../../generators/index.ts';
 import { statusHint } from '../core/needs.ts';
 import type { Profile } from '../core/run-config.ts';
-import { operationNamed, pathOf, uuidPattern, type OperationName } from '../core/operations.ts';
+import { operationNamed, requestOf, uuidPattern, type OperationName } from '../core/operations.ts';
 import { targetUrl } from './preflight.ts';
 import { describeFetchError, recordedBody } from '../core/http.ts';
 import { fetchThrough, type Transport } from '../core/transport.ts';
@@ -29,7 +29,13 @@ interface Answer {
   body: unknown;
 }
 
-type Send = (method: string, path: string, body?: unknown) => Promise<Answer | string>;
+type Send = (name: OperationName, param: string | undefined, body: unknown) => Promise<Answer | string>;
+
+interface Answered {
+  call: string;
+  status: number;
+  ofReference: boolean;
+}
 
 const day = 24 * 60 * 60 * 1000;
 
@@ -45,9 +51,9 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
     if (hostedPages === undefined) findings.push('hosted pages: not probed on a live target (no writes); assumed, as the reference shows them');
     return { testHelpers: testHelpers ?? false, hostedPages: hostedPages ?? true, findings, stop: null };
   }
-  const answers: Array<{ call: string; status: number }> = [];
+  const answers: Answered[] = [];
   const send = recorded(sender(baseUrl, headers, profile.timeouts.requestMs, transport), answers);
-  const checkout = await send('POST', pathOf('createCheckout'), fc.sample(checkoutVariants.atmPage, { seed: 1, numRuns: 1 })[0]);
+  const checkout = await send('createCheckout', undefined, fc.sample(checkoutVariants.atmPage, { seed: 1, numRuns: 1 })[0]);
   const checkoutData = dataOf(checkout);
   let foundPages = hostedPages;
   if (foundPages === undefined) {
@@ -63,7 +69,7 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
       `test helpers: ${foundHelpers ? `found (${helpers.found}/${helpers.probed})` : helpers.refused ? `not usable: ${helpers.missing.join('; ')}; ${statusHint(401)}` : `not found: ${helpers.missing.join('; ')}`}`,
     );
   }
-  const refused = answers.filter(({ call, status }) => credentialsRefused(status) && !call.includes('/test-helpers/'));
+  const refused = answers.filter(({ status, ofReference }) => credentialsRefused(status) && ofReference);
   if (refused.length > 0)
     findings.unshift(`credentials refused: ${refused.map(({ call, status }) => `${call} answered ${status}`).join(', ')}; ${statusHint(refused[0].status)}`);
   const everyOne404 = answers.length > 0 && answers.every(({ status }) => status === 404);
@@ -74,10 +80,12 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
 const credentialsRefused = (status: number) => status === 401 || status === 403;
 
 /** The send, with the status of every answer kept. */
-function recorded(send: Send, answers: Array<{ call: string; status: number }>): Send {
-  return async (method, path, body) => {
-    const answer = await send(method, path, body);
-    if (typeof answer !== 'string') answers.push({ call: `${method} ${path.replace(/[0-9a-f-]{36}/gi, '{id}')}`, status: answer.status });
+function recorded(send: Send, answers: Answered[]): Send {
+  return async (name, param, body) => {
+    const answer = await send(name, param, body);
+    const { method, path } = requestOf(name, { param });
+    if (typeof answer !== 'string')
+      answers.push({ call: `${method} ${path.replace(/[0-9a-f-]{36}/gi, '{id}')}`, status: answer.status, ofReference: operationNamed(name).ofReference });
     return answer;
   };
 }
@@ -89,7 +97,8 @@ function dataOf(answer: Answer | string): Record<string, unknown> | undefined {
 }
 
 function sender(baseUrl: string, headers: Record<string, string>, timeoutMs: number, transport: Transport | undefined): Send {
-  return async (method, path, body) => {
+  return async (name, param, body) => {
+    const { method, path } = requestOf(name, { param });
     const url = targetUrl(baseUrl, path);
     try {
       const response = await fetchThrough(transport, url, {
@@ -132,9 +141,8 @@ async function probeHelpers(send: Send, checkoutId: unknown): Promise<{ found: n
   let refused = false;
   const expect = async (name: OperationName, param: string | undefined, body: unknown, present: (answer: Answer) => boolean) => {
     probed += 1;
-    const { method } = operationNamed(name);
-    const path = pathOf(name, param);
-    const answer = await send(method, path, body);
+    const { method, path } = requestOf(name, { param });
+    const answer = await send(name, param, body);
     if (typeof answer === 'string') missing.push(`${method} ${path} did not answer (${answer})`);
     else if (!present(answer)) {
       // A 401 or 403 says nothing of whether the helper is there: the credentials are what is wrong.
@@ -157,7 +165,7 @@ async function probeHelpers(send: Send, checkoutId: unknown): Promise<{ found: n
     ...fc.sample(validReference({ callback: 'without' }), { seed: 1, numRuns: 1 })[0],
     validDate: { start: new Date(Date.now() + day).toISOString(), end: new Date(Date.now() + 2 * day).toISOString() },
   };
-  const paymentId = dataOf(await send('POST', pathOf('createReference'), opensTomorrow))?.id;
+  const paymentId = dataOf(await send('createReference', undefined, opensTomorrow))?.id;
   if (typeof paymentId === 'string' || typeof paymentId === 'number') {
     await expect('confirmPayment', String(paymentId), {}, (answer) => helperPresent(answer.status));
   }
