@@ -10,7 +10,6 @@ import {
   Departure,
   finish,
   finishNeedsWebhook,
-  LetWindowClose,
   modelCommands,
   RemoveWebhook,
   SetWebhook,
@@ -128,9 +127,6 @@ function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: ModelOpt
 const unwrapped = (command: unknown) => (command as { cmd?: unknown }).cmd ?? command;
 
 const movesWebhook = (command: unknown) => unwrapped(command) instanceof SetWebhook || unwrapped(command) instanceof RemoveWebhook;
-
-/** How often a sequence sleeps while a window closes (lending the webhook meanwhile: sequenceWorld). */
-const sleepsOf = (commands: Iterable<Command>) => [...commands].filter((command) => unwrapped(command) instanceof LetWindowClose).length;
 
 /** The run's webhook lock (webhook-lock.ts), taken: the function gives it back. */
 const webhookLockTaken = (run: RunConfig) =>
@@ -311,9 +307,7 @@ export async function runModel(run: RunConfig, api: Api, receiver: Receiver, pro
   };
   const arbitrary = modelCommands({ helpers, pages: world.pages !== null, maxCommands });
   const firstPass = [...directed, ...fc.sample(arbitrary, { seed: run.seed, numRuns: runs })];
-  // Those that sleep most start first, so that their sleeps overlap the turns of the others.
-  const sleepiestFirst = [...firstPass].sort((one, other) => sleepsOf(other) - sleepsOf(one));
-  await property(arbitrary, judgedAhead(sleepiestFirst, judge), {
+  await property(arbitrary, judgedAhead(firstPass, judge), {
     runs,
     timeLimitMs: (runs + directed.length) * sequenceBudgetMs + shrinkBudgetMs,
     examples: directed,
