@@ -32,6 +32,7 @@ import {
 import { apiRoutes, type Transform, type ProxyContext, type ProxyRequest, type ProxyResponse } from './proxy.ts';
 import type { BenignVariant } from './kinds.ts';
 import { redirectWithId } from '../src/sandbox/payments.ts';
+import { titleOf } from '../src/core/operations.ts';
 
 /**
  * Upper-cases the UUIDs the target answers as values of their own (not those inside URLs, which
@@ -367,7 +368,7 @@ export const benignVariants: BenignVariant[] = [
   {
     name: 'creations-accepted-202',
     freedom: 'ENV-5',
-    description: 'POST /checkouts and POST /payments/references answer 202 Accepted on success, as asynchronous APIs do.',
+    description: `${titleOf('createCheckout')} and ${titleOf('createReference')} answer 202 Accepted on success, as asynchronous APIs do.`,
     transform: {
       response(response, request) {
         if ((request.route === 'createCheckout' || request.route === 'createReference') && response.status >= 200 && response.status < 300)
@@ -390,7 +391,7 @@ export const benignVariants: BenignVariant[] = [
   {
     name: 'reference-creation-minimal',
     freedom: 'REF-10',
-    description: 'POST /payments/references answers only the payment id and its reference details, not the whole payment.',
+    description: `${titleOf('createReference')} answers only the payment id and its reference details, not the whole payment.`,
     transform: editBody(['createReference'], (body) => {
       if (body.data && typeof body.data === 'object') body.data = { id: body.data.id, referenceDetails: body.data.referenceDetails };
     }),

@@ -16,6 +16,7 @@ import {
   asInt32,
 } from './edits.ts';
 import type { Mutant } from './kinds.ts';
+import { titleOf } from '../src/core/operations.ts';
 
 const isPhoneOfRule = (phone: unknown) => typeof phone === 'string' && /^\+?[0-9]{1,4}#[0-9]{1,20}$/.test(phone);
 
@@ -30,7 +31,7 @@ export const checkoutMutants: Mutant[] = [
   {
     name: 'checkout-data-in-array',
     clause: 'CHK-1',
-    description: 'POST /checkouts answers `data` as a one-element array instead of the checkout object.',
+    description: `${titleOf('createCheckout')} answers \`data\` as a one-element array instead of the checkout object.`,
     transform: editBody(['createCheckout'], (body) => (body.data = [body.data])),
   },
   {
@@ -133,7 +134,7 @@ export const checkoutMutants: Mutant[] = [
   {
     name: 'non-object-body-crashes',
     clause: 'CHK-12',
-    description: 'POST /checkouts with a body that is not a JSON object answers 500.',
+    description: `${titleOf('createCheckout')} with a body that is not a JSON object answers 500.`,
     transform: answerWhen(
       (request) => request.route === 'createCheckout' && (request.json === null || typeof request.json !== 'object' || Array.isArray(request.json)),
       500,

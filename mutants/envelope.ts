@@ -2,6 +2,7 @@
 import { answer, editBody, withoutOffset, envelopes } from './edits.ts';
 import { apiRoutes } from './proxy.ts';
 import type { Mutant } from './kinds.ts';
+import { titleOf } from '../src/core/operations.ts';
 
 export const envelopeMutants: Mutant[] = [
   {
@@ -19,7 +20,7 @@ export const envelopeMutants: Mutant[] = [
   {
     name: 'checkout-without-apiVersion',
     clause: 'ENV-2',
-    description: 'POST /checkouts answers without `apiVersion`.',
+    description: `${titleOf('createCheckout')} answers without \`apiVersion\`.`,
     transform: editBody(['createCheckout'], (body) => delete body.apiVersion),
   },
   {

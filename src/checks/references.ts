@@ -1,6 +1,7 @@
 import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts';
 import { validateResponse } from '../core/schemas.ts';
 import { checkSuccess, fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
+import { titleOf } from '../core/operations.ts';
 
 function dataOf(exchange: Exchange): Partial<Payment> | undefined {
   const data = (exchange.response.body as { data?: unknown } | null)?.data;
@@ -157,7 +158,7 @@ export function checkDistinctReferences(
     if (!owner) return;
     problems.push({
       clause: 'REF-8',
-      message: `GET /payments/{id} /data/referenceDetails/reference: expected a reference of its own for payment ${show(payment.id)}, got ${show(reference)} of payment ${show(owner.id)}, valid at the same time`,
+      message: `${titleOf('getPayment')} /data/referenceDetails/reference: expected a reference of its own for payment ${show(payment.id)}, got ${show(reference)} of payment ${show(owner.id)}, valid at the same time`,
     });
   });
   return problems;
