@@ -32,7 +32,6 @@ export type SendExtras = Pick<SendOptions, 'rawBody' | 'headers' | 'withoutCrede
 
 export interface Api {
   readonly baseUrl: string;
-  send(options: SendOptions): Promise<Exchange>;
   /** A call of an operation of the table (src/core/operations.ts): its method and path from there. */
   call<Name extends OperationName>(name: Name, ...options: CallArguments<Name, SendExtras>): Promise<Exchange>;
   /** Every exchange of this test so far. */
@@ -187,7 +186,6 @@ export function createApi(
 
   return {
     baseUrl,
-    send,
     call: (name, ...[{ param, query, ...sent } = {}]) => send({ ...sent, ...requestOf(name, { param, query }) }),
     get exchanges() {
       return exchanges;

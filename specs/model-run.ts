@@ -109,7 +109,7 @@ type RunWorld = Omit<World, 'lendWebhook'>;
 
 function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: ModelOptions): RunWorld {
   return {
-    send: (request) => api.send(request),
+    call: (name, ...options) => api.call(name, ...options),
     helpers: options.helpers ? helperClient(api) : null,
     pages: options.browserPages ? pagesOf(run, options.browserPages) : null,
     receiver,

@@ -9,6 +9,8 @@ import fc from 'fast-check';
 import { checkoutVariants, beyondRowCases, formatWithOffset, utcOffset, amount as amountArbitrary } from '../../generators/index.ts';
 import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
+import type { Helpers } from '../core/helpers.ts';
+import type { CallArguments, OperationName } from '../core/operations.ts';
 import { checkoutOf, describeProblems, isSuccess, paymentIdOf, paymentOf, type Exchange, type PaidWith, type Problem } from '../checks/index.ts';
 import { hasCome, judgeCheckoutCreated, judgeList, judgeNotifications, judgePayment, judgeReferenceCreated, listSettled } from './judge.ts';
 import {
@@ -26,15 +28,10 @@ import {
 
 /** What the commands act through: the only I/O of the model. */
 export interface World {
-  send(request: { method: string; path: string; body?: unknown }): Promise<Exchange>;
+  /** Calls an operation of the table (src/core/operations.ts). */
+  call<Name extends OperationName>(name: Name, ...options: CallArguments<Name>): Promise<Exchange>;
   /** The test helpers, or null where the target has none (their commands are then left out). */
-  helpers: {
-    registerCustomer(): Promise<string>;
-    pay(checkoutId: string, body: PayRequest): Promise<Exchange>;
-    confirm(paymentId: string, paidAt?: string): Promise<Exchange>;
-    setWebhook(url: string): Promise<void>;
-    removeWebhook(): Promise<void>;
-  } | null;
+  helpers: Helpers | null;
   /** Paying on the hosted page as a customer would, or null where the run does not (no browser, or no selectors for the page). */
   pages: {
     /** Pays on the page at url; storeConsent, where given, is the customer's answer to the offer to store the method. */
@@ -74,14 +71,14 @@ export interface Model extends ModelState {
   checkoutAnswers: Exchange[];
 }
 
-/** Reads path every 150 ms until `settled` holds of the answer or the instant `until` has passed: the last answer. */
-async function readUntil(world: World, path: string, settled: (read: Exchange) => boolean, until: number): Promise<Exchange> {
-  let read = await world.send({ method: 'GET', path });
-  while (!settled(read) && world.now() < until) {
+/** Reads every 150 ms until `settled` holds of the answer or the instant `until` has passed: the last answer. */
+async function readUntil(world: World, read: () => Promise<Exchange>, settled: (answer: Exchange) => boolean, until: number): Promise<Exchange> {
+  let answer = await read();
+  while (!settled(answer) && world.now() < until) {
     await world.sleep(150);
-    read = await world.send({ method: 'GET', path });
+    answer = await read();
   }
-  return read;
+  return answer;
 }
 
 /** A sequence starts with two customers (registered where the target has helpers), so that every command has someone to act for. */
@@ -172,7 +169,7 @@ export class CreateCheckout implements Command {
     const storingRow = this.kind === 'storeMethod' || this.kind === 'storeWithConsent';
     const code = storingRow || this.kind === 'withoutRegistration' ? this.code : null;
     const request = shaped(this.request, code, customer, this.kind === 'withoutRegistration' ? 'none' : 'keep');
-    const exchange = await world.send({ method: 'POST', path: '/checkouts', body: request });
+    const exchange = await world.call('createCheckout', { body: request });
     const problems = judgeCheckoutCreated(exchange, model.checkoutAnswers);
     const created = checkoutOf(exchange);
     this.#created = created?.id;
@@ -268,10 +265,14 @@ export class ListMethods implements Command {
   async run(model: Model, world: World) {
     const customer = pick(model.customers, this.customer)!;
     this.#customer = customer;
-    const path = `/customers/${encodeURIComponent(customer)}/paymentMethods`;
     const deadline = Math.max(0, ...owedMethods(model, customer).map((payment) => payment.settledBy));
     // Until every owed method shows or its time passed (what must not be there may show late too: it is judged at the end).
-    const exchange = await readUntil(world, path, (read) => listSettled(read, customer, model), deadline);
+    const exchange = await readUntil(
+      world,
+      () => world.call('listMethods', { param: customer }),
+      (read) => listSettled(read, customer, model),
+      deadline,
+    );
     settle(model, world, judgeList(exchange, customer, model));
   }
   toString = () => `listMethods(customer ${this.#customer ?? `#${this.customer}`})`;
@@ -316,7 +317,7 @@ export class CreateReference implements Command {
       validDate: { start: formatWithOffset(start, this.offsets[0]), end: formatWithOffset(end, this.offsets[1]) },
     };
     const sentAt = world.now();
-    const exchange = await world.send({ method: 'POST', path: '/payments/references', body: request });
+    const exchange = await world.call('createReference', { body: request });
     const problems = judgeReferenceCreated(exchange, sentAt);
     const paymentId = paymentIdOf(exchange);
     this.#paymentId = paymentId;
@@ -324,7 +325,7 @@ export class CreateReference implements Command {
     if (problems.length > 0 || !isSuccess(exchange.response.status) || !paymentId) return settle(model, world, problems);
     if (callbackPath) model.paths.add(callbackPath);
     const reference: ReferenceModel = { paymentId, reference: undefined, request, callbackPath, ...windowOf(request), state: 'pending', paidOutside: false };
-    const read = await world.send({ method: 'GET', path: `/payments/${encodeURIComponent(paymentId)}` });
+    const read = await world.call('getPayment', { param: paymentId });
     const found = judgePayment(read, reference, model);
     const shown = paymentOf(read)?.referenceDetails?.reference;
     reference.reference = typeof shown === 'string' ? shown : undefined;
@@ -359,10 +360,10 @@ export class Confirm implements Command {
     const answer = await world.helpers!.confirm(reference.paymentId, paidAt === null ? undefined : new Date(paidAt).toISOString());
     const inside = insideWindow(reference, paidAt ?? now);
     model.quietAfter = Math.max(model.quietAfter, world.now() + world.eventMs);
-    const path = `/payments/${encodeURIComponent(reference.paymentId)}`;
+    const readPayment = () => world.call('getPayment', { param: reference.paymentId });
     if (reference.state === 'pending' && inside) {
       const confirmedAt = world.now();
-      const read = await readUntil(world, path, showsConfirmed, confirmedAt + world.eventMs);
+      const read = await readUntil(world, readPayment, showsConfirmed, confirmedAt + world.eventMs);
       // A payment that never showed confirmed is REF-6's: its notification is not owed on top.
       confirmed(model, reference, showsConfirmed(read) ? confirmedAt + world.eventMs : null);
       return settle(model, world, judgePayment(read, reference, model));
@@ -370,7 +371,7 @@ export class Confirm implements Command {
     if (reference.state === 'pending') reference.paidOutside = true;
     // Confirmed already, or outside the window: nothing changes (after a 202, what changes may show within eventMs).
     const deadline = answer.response.status === 202 ? world.now() + world.eventMs : 0;
-    const read = await readUntil(world, path, (read) => reference.state !== 'pending' || showsConfirmed(read), deadline);
+    const read = await readUntil(world, readPayment, (read) => reference.state !== 'pending' || showsConfirmed(read), deadline);
     settle(model, world, judgePayment(read, reference, model));
   }
   toString = () =>
@@ -429,7 +430,7 @@ export class QueryPayment implements Command {
   async run(model: Model, world: World) {
     const reference = pick(model.references, this.reference)!;
     this.#paymentId = reference.paymentId;
-    const read = await world.send({ method: 'GET', path: `/payments/${encodeURIComponent(reference.paymentId)}` });
+    const read = await world.call('getPayment', { param: reference.paymentId });
     settle(model, world, judgePayment(read, reference, model));
   }
   toString = () => `queryPayment(${this.#paymentId ? `payment ${this.#paymentId}` : `reference #${this.reference}`})`;

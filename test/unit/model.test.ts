@@ -12,8 +12,9 @@ import { mutants } from '../../mutants/model.ts';
 import { startProxy, type Transform } from '../../mutants/proxy.ts';
 import { startReceiver } from '../../specs/receiver.ts';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
-import type { Exchange, PaidWith, Problem } from '../../src/checks/index.ts';
+import type { PaidWith, Problem } from '../../src/checks/index.ts';
 import { recordedBody } from '../../src/core/http.ts';
+import { requestOf } from '../../src/core/operations.ts';
 import {
   awaitOwedNotifications,
   CreateCheckout,
@@ -59,22 +60,24 @@ async function worldBehind(transform?: Transform, fakePage?: FakePage): Promise<
     () => proxy.close(),
     () => receiver.close(),
   );
-  const send = async (request: { method: string; path: string; body?: unknown }): Promise<Exchange> => {
-    const url = `${proxy.url}${request.path}`;
+  const call: World['call'] = async (name, ...options) => {
+    const { method, path } = requestOf(name, options[0]);
+    const sent = options[0]?.body;
+    const url = `${proxy.url}${path}`;
     const answer = await fetch(url, {
-      method: request.method,
-      headers: request.body === undefined ? {} : { 'content-type': 'application/json' },
-      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      method,
+      headers: sent === undefined ? {} : { 'content-type': 'application/json' },
+      body: sent === undefined ? undefined : JSON.stringify(sent),
     });
     const body = recordedBody(await answer.text());
-    return { request: { method: request.method, url, headers: {}, body: request.body }, response: { status: answer.status, headers: {}, body, durationMs: 0 } };
+    return { request: { method, url, headers: {}, body: sent }, response: { status: answer.status, headers: {}, body, durationMs: 0 } };
   };
   const cards = fc.sample(fc.uniqueArray(card(), { minLength: 6, maxLength: 6, selector: (paid) => paid.number.slice(-4) }), { seed: 1, numRuns: 1 })[0];
   const wallets = fc.sample(fc.uniqueArray(wallet(), { minLength: 6, maxLength: 6, selector: (paid) => paid.number.slice(-3) }), { seed: 1, numRuns: 1 })[0];
   const declined = fc.sample(card({ declined: true }), { seed: 1, numRuns: 1 })[0];
   let used = 0;
   return {
-    send,
+    call,
     pages: fakePage
       ? {
           async pay(url, paid, storeConsent) {
@@ -85,11 +88,11 @@ async function worldBehind(transform?: Transform, fakePage?: FakePage): Promise<
         }
       : null,
     helpers: {
-      registerCustomer: async () => ((await send({ method: 'POST', path: '/test-helpers/customers', body: {} })).response.body as { uuid: string }).uuid,
-      pay: (checkoutId, body) => send({ method: 'POST', path: `/test-helpers/checkouts/${checkoutId}/pay`, body }),
-      confirm: (paymentId, paidAt) => send({ method: 'POST', path: `/test-helpers/payments/${paymentId}/confirm`, body: paidAt ? { paidAt } : {} }),
-      setWebhook: async (url) => void (await send({ method: 'PUT', path: '/test-helpers/webhook', body: { url } })),
-      removeWebhook: async () => void (await send({ method: 'DELETE', path: '/test-helpers/webhook' })),
+      registerCustomer: async () => ((await call('registerCustomer', { body: {} })).response.body as { uuid: string }).uuid,
+      pay: (checkoutId, body) => call('payCheckout', { param: checkoutId, body }),
+      confirm: (paymentId, paidAt) => call('confirmPayment', { param: paymentId, body: paidAt ? { paidAt } : {} }),
+      setWebhook: async (url) => void (await call('setWebhook', { body: { url } })),
+      removeWebhook: async () => void (await call('removeWebhook')),
     },
     receiver,
     eventMs: 1500,
