@@ -36,7 +36,7 @@ import { recordReach, selectedTests, type ReachRecorder, type Reached } from './
 const catalogueConfig = fileURLToPath(new URL('playwright.config.ts', import.meta.url));
 /**
  * The catalogue's five seeds. `npm test` runs the catalogue on one of them, which turns with the
- * commit (rotationOf); test/catalogue/seeds.test.ts runs the sandbox and a sample of mutants that
+ * commit (rotationOf); test/catalogue/mutant-catalogue.test.ts runs the sandbox and a sample of mutants that
  * turns too on all five (their verdicts and failed clauses must agree); --all-seeds runs the matrix.
  */
 export const catalogueSeeds = [1, 42, 20240501, 987_654_321, 2_147_483_647];
@@ -78,8 +78,12 @@ export interface Candidate {
    * what it disturbs fails; otherwise its tests stop at the first that fails its clause (the proof).
    */
   fullCheck?: boolean;
-  /** A mutant runs every test of the suite, not only its clause's: what the selection of its tests is measured against. */
-  everyTest?: boolean;
+  /**
+   * How its tests are chosen: those that reach it (mutants/reach.ts, the default); every test of its
+   * clause (a benign variant's: every test), whatever the seed makes reach; or every test of the
+   * suite, what the selection is measured against.
+   */
+  testsBy?: 'reach' | 'clause' | 'whole suite';
 }
 
 export interface Outcome {
@@ -154,7 +158,7 @@ function turningSample<T>(list: T[], turn: number, size: number): T[] {
   return Array.from({ length: size }, (_, k) => list[(k * stride + turn * 7) % list.length]);
 }
 
-/** The mutants seeds.test.ts runs on every seed on this turn: a few, a different few each turn. */
+/** The mutants the catalogue's test runs on every seed on this turn: a few, a different few each turn. */
 export function seedSample(turn = rotationOf(), size = 3): (Candidate & { seed: number })[] {
   return turningSample(
     candidates(turn).filter((candidate) => candidate.clause !== null),
@@ -163,7 +167,7 @@ export function seedSample(turn = rotationOf(), size = 3): (Candidate & { seed: 
   );
 }
 
-/** The benign variants selection.test.ts runs on every test as well as on those that reach them: a few, a different few each turn. */
+/** The benign variants the catalogue's test runs on the whole suite as well as on the tests that reach them: a few, a different few each turn. */
 export function benignSample(turn = rotationOf(), size = 2): (Candidate & { seed: number })[] {
   return turningSample(
     candidates(turn).filter((candidate) => candidate.clause === null),
@@ -248,7 +252,6 @@ async function learnReach(
       clause: null,
       tests: null,
       marksTests: true,
-      failuresExpected: false,
       stopOnceFailed: null,
       runConfigFile: target.runConfigFile,
     }));
@@ -301,10 +304,9 @@ async function startSharedChromium(executablePath: string): Promise<BrowserServe
 /**
  * Runs the candidates: first the suite on the sandbox, learning which tests reach each candidate
  * (mutants/reach.ts), then every candidate in one Playwright run, each on the tests that reach it
- * (byReach false: a mutant on every test of its clause, a benign variant on every test).
  * The outcomes are in the order of `list`.
  */
-export async function runCandidates(list: Candidate[], options: { seed?: number; byReach?: boolean } = {}): Promise<Outcome[]> {
+export async function runCandidates(list: Candidate[], options: { seed?: number } = {}): Promise<Outcome[]> {
   const startedAt = new Date().toISOString();
   const interruption = watchInterruption();
   const configDir = mkdtempSync(join(tmpdir(), 'mutants-'));
@@ -329,13 +331,13 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
       chromium: browser && found.executablePath ? { ...found, wsEndpoint: browser.wsEndpoint() } : found,
     };
     const sandboxRuns = await learnReach(
-      seeded.filter((candidate) => options.byReach !== false && !candidate.everyTest),
+      seeded.filter((candidate) => (candidate.testsBy ?? 'reach') === 'reach'),
       shared,
       configDir,
       interruption,
     );
     for (const candidate of seeded) {
-      const sandboxRun = candidate.everyTest ? undefined : sandboxRuns.get(drawsKey(drawsOf(candidate)));
+      const sandboxRun = (candidate.testsBy ?? 'reach') === 'reach' ? sandboxRuns.get(drawsKey(drawsOf(candidate))) : undefined;
       const tests = sandboxRun && selectedTests(candidate, sandboxRun.reached.get(candidate.name)!, sandboxRun.tests);
       if (sandboxRun && tests) selections.set(candidate, { tests, sandboxTests: sandboxRun.tests });
       targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));
@@ -348,10 +350,9 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
     const ordered = [...targets].sort(([a], [b]) => Number(a.clause !== null) - Number(b.clause !== null));
     const entries: TargetEntry[] = ordered.map(([candidate, { runConfigFile }]) => ({
       name: candidate.name,
-      clause: candidate.everyTest ? null : candidate.clause,
+      clause: candidate.testsBy === 'whole suite' ? null : candidate.clause,
       tests: selections.get(candidate)?.tests.map(({ file, title }) => ({ file, title })) ?? null,
       marksTests: false,
-      failuresExpected: candidate.clause !== null,
       stopOnceFailed: candidate.clause !== null && !candidate.fullCheck ? candidate.clause : null,
       runConfigFile,
     }));
@@ -416,7 +417,7 @@ function outcomeOf(
       strict: run.strict,
       // A mutant runs the checks of its own clause only: the run is partial by design.
       allowPartial: candidate.clause !== null,
-      grep: candidate.everyTest ? null : candidate.clause,
+      grep: candidate.testsBy === 'whole suite' ? null : candidate.clause,
       shard: null,
       ...times,
     },

@@ -80,7 +80,6 @@ interface TestFixtures {
   /** The target this test runs against, where the run has several (specs/targets.ts). */
   target: TargetEntry | null;
   run: RunConfig;
-  failuresExpected: boolean;
   stopAtProof: void;
 }
 
@@ -109,7 +108,6 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
   runOfWorker: [async ({}, use) => use(targets ? runConfigOf(targets[0].runConfigFile) : readRunConfig()), { scope: 'worker' }],
   target: async ({}, use, testInfo) => use(targetOf(testInfo.annotations, targets)),
   run: async ({ runOfWorker, target }, use) => use(target ? runConfigOf(target.runConfigFile) : runOfWorker),
-  failuresExpected: async ({ target }, use) => use(target?.failuresExpected ?? false),
   stopAtProof: [
     async ({ target, run }, use) => {
       base.skip(Boolean(target?.stopOnceFailed) && existsSync(proofFile(run)), `${target?.stopOnceFailed} has already failed on this target: its proof is in`);
@@ -136,17 +134,15 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  api: async ({ run, pacer, failuresExpected, target }, use, testInfo) => {
+  api: async ({ run, pacer, target }, use, testInfo) => {
     const testKey = testKeyOf(testRefOf(testInfo.config.rootDir, testInfo.file, testInfo.titlePath.slice(1), targets !== null));
     const api = createApi(run, pacer, {
       marks: target?.marksTests ? { [testKeyHeader]: encodeURIComponent(testKey) } : {},
       beforeWrite: () => requires(run, 'writes'),
-      // Playwright starts a new worker after every unexpected failure, which costs seconds of CPU. A
-      // mutant's project expects failures (mutants/playwright.config.ts): declared expected, they
-      // keep the worker. The test's result, and so the report, is "failed" either way.
-      beforeFailing: () => {
-        if (failuresExpected) testInfo.fail();
-      },
+      // Playwright starts a new worker after every unexpected failure, which costs seconds of CPU (a
+      // target that refuses everything fails every test). Declared expected as it is judged, a
+      // failure keeps the worker; the test's result, and so the report, is "failed" either way.
+      beforeFailing: () => testInfo.fail(),
     });
     await use(api);
     if (target?.stopOnceFailed && api.problems.some((problem) => problem.clause === target.stopOnceFailed)) writeFileSync(proofFile(run), '');

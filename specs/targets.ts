@@ -40,8 +40,6 @@ export interface TargetEntry {
   tests: TestRef[] | null;
   /** Every request of a test names it (testKeyHeader): the target records what each test reaches. */
   marksTests: boolean;
-  /** A test's failure is expected there (a mutant): declared so, it keeps its worker. */
-  failuresExpected: boolean;
   /** Once a test found a problem naming this clause, the target's later tests are skipped: the proof is in. Null: every test runs. */
   stopOnceFailed: string | null;
   /** The target's RunConfig (src/core/run-config.ts). */
