@@ -54,6 +54,9 @@ export const testHelperSchemaFile = 'test-helpers.schema.json';
 /** The $ref of a test helper's body or answer, by its $defs name: payRequest, payAnswer… */
 export const testHelperSchema = (name: string) => `${testHelperSchemaFile}#/$defs/${name}`;
 
+/** An answer's schema: the envelope (by its reference) around `data`. */
+const enveloped = (title: string, envelope: string, data: object) => ({ title, type: 'object', allOf: [ref(envelope)], properties: { data } });
+
 export const operations = [
   {
     name: 'createCheckout',
@@ -61,12 +64,7 @@ export const operations = [
     path: '/checkouts',
     ofReference: true,
     request: 'checkout-request.schema.json',
-    answer: {
-      title: 'CheckoutResponse',
-      type: 'object',
-      allOf: [ref('envelope.schema.json#/$defs/versioned')],
-      properties: { data: ref('checkout.schema.json') },
-    },
+    answer: enveloped('CheckoutResponse', 'envelope.schema.json#/$defs/versioned', ref('checkout.schema.json')),
   },
   {
     name: 'listMethods',
@@ -74,12 +72,11 @@ export const operations = [
     path: '/customers/{uuid}/paymentMethods',
     ofReference: true,
     request: null,
-    answer: {
-      title: 'StoredPaymentMethodsResponse',
-      type: 'object',
-      allOf: [ref('envelope.schema.json#/$defs/versioned')],
-      properties: { data: { type: 'array', items: ref('stored-payment-method.schema.json'), 'x-clauses': ['PML-1'] } },
-    },
+    answer: enveloped('StoredPaymentMethodsResponse', 'envelope.schema.json#/$defs/versioned', {
+      type: 'array',
+      items: ref('stored-payment-method.schema.json'),
+      'x-clauses': ['PML-1'],
+    }),
   },
   { name: 'createReference', method: 'POST', path: '/payments/references', ofReference: true, request: 'reference-request.schema.json', answer: null },
   {
@@ -88,12 +85,7 @@ export const operations = [
     path: '/payments/{id}',
     ofReference: true,
     request: null,
-    answer: {
-      title: 'PaymentResponse',
-      type: 'object',
-      allOf: [ref('envelope.schema.json')],
-      properties: { data: ref('payment.schema.json') },
-    },
+    answer: enveloped('PaymentResponse', 'envelope.schema.json', ref('payment.schema.json')),
   },
   {
     name: 'registerCustomer',
