@@ -152,7 +152,7 @@ function plainHeaders(headers: Headers | IncomingMessage['headers']): Record<str
 }
 
 /** What a transform may change of a message, as text, to tell whether it changed anything. */
-const snapshot = (message: object) => JSON.stringify(message, (_key, value) => (value instanceof URLSearchParams ? value.toString() : value));
+export const snapshot = (message: object) => JSON.stringify(message, (_key, value) => (value instanceof URLSearchParams ? value.toString() : value));
 
 function isExternal(location: string, origin: string): boolean {
   try {

@@ -8,7 +8,8 @@
  */
 import type { RawTest } from '../src/report/raw-results.ts';
 import { testKeyHeader, testKeyOf } from '../specs/targets.ts';
-import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse, Transform } from './proxy.ts';
+import { uuidPattern } from '../src/core/operations.ts';
+import { snapshot, type Delivery, type ProxyContext, type ProxyRequest, type ProxyResponse, type Transform } from './proxy.ts';
 
 export interface Reached {
   /** The tests on whose exchanges the candidate would change something, by testKeyOf. */
@@ -30,12 +31,10 @@ interface Shadowed {
   transform: Transform;
 }
 
-const uuidLike = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The identifiers in a value (UUIDs, ids, URL paths' segments) that can tie a later exchange to the test that made them. */
 function identifiersIn(value: unknown, into: string[] = []): string[] {
   if (typeof value === 'string') {
-    if (uuidLike.test(value) || /^[0-9]{9}$/.test(value) || /^[A-Za-z0-9_-]{16,}$/.test(value)) into.push(value);
+    if (uuidPattern.test(value) || /^[0-9]{9}$/.test(value) || /^[A-Za-z0-9_-]{16,}$/.test(value)) into.push(value);
     else if (/^https?:\/\//.test(value) && URL.canParse(value)) identifiersIn(segmentsOf(value), into);
   } else if (Array.isArray(value)) for (const item of value) identifiersIn(item, into);
   else if (value && typeof value === 'object') for (const item of Object.values(value)) identifiersIn(item, into);
@@ -63,9 +62,7 @@ const copyOfRequest = (request: ProxyRequest): ProxyRequest => ({
   json: structuredClone(request.json),
 });
 const copyOfResponse = (response: ProxyResponse): ProxyResponse => ({ ...response, headers: { ...response.headers }, json: structuredClone(response.json) });
-const sameMessage = (a: object, b: object) =>
-  JSON.stringify(a, (_key, value) => (value instanceof URLSearchParams ? value.toString() : value)) ===
-  JSON.stringify(b, (_key, value) => (value instanceof URLSearchParams ? value.toString() : value));
+const sameMessage = (a: object, b: object) => snapshot(a) === snapshot(b);
 
 export function recordReach(candidates: Shadowed[]): ReachRecorder {
   const reached = new Map(candidates.map(({ name }) => [name, { tests: new Set<string>(), unattributed: false }]));

@@ -225,6 +225,7 @@ interface SandboxRun {
   tests: RawTest[];
 }
 
+const chosenByReach = (candidate: Candidate) => (candidate.testsBy ?? 'reach') === 'reach';
 const drawsOf = (candidate: Candidate & { seed: number }) => ({ seed: candidate.seed, runs: candidate.runs ?? candidateRuns });
 const drawsKey = (draws: { seed: number; runs: number }) => `${draws.seed}-${draws.runs}`;
 
@@ -238,10 +239,13 @@ async function learnReach(
   configDir: string,
   interruption: ReturnType<typeof watchInterruption>,
 ): Promise<Map<string, SandboxRun>> {
-  const groups = new Map<string, (Candidate & { seed: number })[]>();
-  for (const candidate of list) groups.set(drawsKey(drawsOf(candidate)), [...(groups.get(drawsKey(drawsOf(candidate))) ?? []), candidate]);
-  const recorders = new Map<string, { recorder: ReachRecorder; target: Target }>();
   if (list.length === 0) return new Map();
+  const groups = new Map<string, (Candidate & { seed: number })[]>();
+  for (const candidate of list) {
+    const key = drawsKey(drawsOf(candidate));
+    groups.set(key, [...(groups.get(key) ?? []), candidate]);
+  }
+  const recorders = new Map<string, { recorder: ReachRecorder; target: Target }>();
   try {
     for (const [key, group] of groups) {
       const recorder = recordReach(group);
@@ -303,7 +307,7 @@ async function startSharedChromium(executablePath: string): Promise<BrowserServe
 
 /**
  * Runs the candidates: first the suite on the sandbox, learning which tests reach each candidate
- * (mutants/reach.ts), then every candidate in one Playwright run, each on the tests that reach it
+ * (mutants/reach.ts), then every candidate in one Playwright run, each on the tests that reach it.
  * The outcomes are in the order of `list`.
  */
 export async function runCandidates(list: Candidate[], options: { seed?: number } = {}): Promise<Outcome[]> {
@@ -330,14 +334,9 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
       publicCallbackUrl: null,
       chromium: browser && found.executablePath ? { ...found, wsEndpoint: browser.wsEndpoint() } : found,
     };
-    const sandboxRuns = await learnReach(
-      seeded.filter((candidate) => (candidate.testsBy ?? 'reach') === 'reach'),
-      shared,
-      configDir,
-      interruption,
-    );
+    const sandboxRuns = await learnReach(seeded.filter(chosenByReach), shared, configDir, interruption);
     for (const candidate of seeded) {
-      const sandboxRun = (candidate.testsBy ?? 'reach') === 'reach' ? sandboxRuns.get(drawsKey(drawsOf(candidate))) : undefined;
+      const sandboxRun = chosenByReach(candidate) ? sandboxRuns.get(drawsKey(drawsOf(candidate))) : undefined;
       const tests = sandboxRun && selectedTests(candidate, sandboxRun.reached.get(candidate.name)!, sandboxRun.tests);
       if (sandboxRun && tests) selections.set(candidate, { tests, sandboxTests: sandboxRun.tests });
       targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));
@@ -399,9 +398,10 @@ function outcomeOf(
 ): Outcome {
   const ran = readRawResults(run.outDir);
   // A benign variant's report is its whole run's: the tests it did not reach ran as on the sandbox.
+  const selected = new Set(selection?.tests.map(testKeyOf));
   const raw =
     ran && selection && candidate.clause === null
-      ? { ...ran, tests: [...ran.tests, ...selection.sandboxTests.filter((test) => !selection.tests.some((own) => testKeyOf(own) === testKeyOf(test)))] }
+      ? { ...ran, tests: [...ran.tests, ...selection.sandboxTests.filter((test) => !selected.has(testKeyOf(test)))] }
       : ran;
   const report = buildReport(
     clauses(),

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, test, type TestContext } from 'node:test';
 import { cli, packageRoot, readReport, tempDir } from '../support/cli.ts';
 import { startSlowTarget } from '../support/slow-target.ts';
 
@@ -29,17 +29,22 @@ const againstSandbox = (url: string, out: string) => [
   out,
 ];
 
+/** A run of CHK-6's tests against the sandbox behind a target whose answers to `isLate` come lateMs late. */
+async function runAgainstSlowTarget(t: TestContext, isLate: (method: string, path: string) => boolean, prefix: string) {
+  const target = await startSlowTarget(isLate, lateMs);
+  t.after(() => target.close());
+  const out = tempDir(t, prefix);
+  const result = await cli(againstSandbox(target.url, out), { timeoutMs: runMs });
+  return { result, report: readReport(join(out, 'report.json')) };
+}
+
 // Side by side: both runs wait on their slow targets.
 describe('slow targets', { concurrency: true }, () => {
   test(
     'test helpers that answer after the time-out: incomplete, their clauses not verified, the time-out and what to raise named',
     { timeout: runMs + 10_000 },
     async (t) => {
-      const target = await startSlowTarget((_method, path) => path.startsWith('/test-helpers/'), lateMs);
-      t.after(() => target.close());
-      const out = tempDir(t, 'slow-helpers-');
-      const result = await cli(againstSandbox(target.url, out), { timeoutMs: runMs });
-      const report = readReport(join(out, 'report.json'));
+      const { result, report } = await runAgainstSlowTarget(t, (_method, path) => path.startsWith('/test-helpers/'), 'slow-helpers-');
       assert.equal(report.verdict, 'incomplete', result.stdout + result.stderr);
       assert.equal(result.code, 2);
       const clause = report.clauses.find((candidate) => candidate.id === 'CHK-6')!;
@@ -52,11 +57,7 @@ describe('slow targets', { concurrency: true }, () => {
   );
 
   test('an API operation that answers after the time-out fails its clause, the wait in the evidence', { timeout: runMs + 10_000 }, async (t) => {
-    const target = await startSlowTarget((method, path) => method === 'POST' && path === '/checkouts', lateMs);
-    t.after(() => target.close());
-    const out = tempDir(t, 'slow-api-');
-    const result = await cli(againstSandbox(target.url, out), { timeoutMs: runMs });
-    const report = readReport(join(out, 'report.json'));
+    const { result, report } = await runAgainstSlowTarget(t, (method, path) => method === 'POST' && path === '/checkouts', 'slow-api-');
     assert.equal(report.verdict, 'non-conformant', result.stdout + result.stderr);
     assert.equal(result.code, 1);
     const clause = report.clauses.find((candidate) => candidate.id === 'CHK-6')!;
