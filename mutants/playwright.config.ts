@@ -34,6 +34,13 @@ function grepOf(target: TargetEntry): RegExp {
   return new RegExp(target.clause ? `${own} .*(?:${grepPattern(target.clause)})` : own);
 }
 
+/**
+ * The model's tests judge most clauses, so they reach most mutants, and are the slowest: queued after
+ * every other test (Playwright runs its projects' tests in order), they find most mutants' proof
+ * already in and are skipped (stopOnceFailed).
+ */
+const modelSpecs = /\/model[^/]*\.spec\.ts$/;
+
 export default defineConfig({
   testDir: '../specs',
   outputDir,
@@ -46,4 +53,8 @@ export default defineConfig({
   // npm run bench adds when each test ran, for the catalogue's critical path.
   reporter: [['../src/runner/reporter.ts'], ...(process.env[timingsEnv] ? [['../bench/timings.ts'] as const] : [])],
   grep: targets.map(grepOf),
+  projects: [
+    { name: 'suite', testIgnore: modelSpecs },
+    { name: 'model', testMatch: modelSpecs },
+  ],
 });

@@ -6,11 +6,13 @@
  * npm run generate; test/unit/generated.test.ts fails when it is stale.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { classNamesByClause } from '../generators/index.ts';
 import { benignVariants, mutants } from '../mutants/catalogue.ts';
-import { checksByClause } from '../src/checks/registry.ts';
+import { answerChecks, type AnsweredOperation } from '../src/checks/answers.ts';
+import { checksByClause, clausesJudgedBy, registry } from '../src/checks/registry.ts';
+import { observedClauses } from '../src/observe/observer.ts';
 import { clauses } from '../src/core/clauses.ts';
 import { packageDir } from '../src/core/package-root.ts';
 import { runConfigEnv } from '../src/core/run-config.ts';
@@ -20,6 +22,7 @@ import { clauseIndexJson, type ClauseIndexEntry } from '../src/report/clause-ind
 import { loadSchema, schemaFiles, type JsonSchema } from '../src/core/schemas.ts';
 
 export const clauseIndexFile = 'docs/clause-index.md';
+const modelJudgeFile = 'src/model/judge.ts';
 /** The same index as data, packed with the schemas, for the HTML report's "what proves it" of each clause. */
 export const clauseIndexJsonFile = clauseIndexJson;
 
@@ -90,45 +93,90 @@ export function listedSpecs() {
   return listed;
 }
 
-function observedClauses(): Set<string> {
-  const sources = [
-    'src/observe/judge.ts',
-    'src/observe/traffic-state.ts',
-    'src/checks/checkout-kinds.ts',
-    'src/checks/answers.ts',
-    'src/checks/refusal.ts',
-  ].map((file) => readFileSync(join(packageDir, file), 'utf8'));
-  return new Set(sources.flatMap((source) => [...source.matchAll(/'([A-Z]+-\d+)'/g)].map((match) => match[1])));
+const sourceLines = (file: string) => readFileSync(join(packageDir, file), 'utf8').split('\n');
+const sourceFiles = (folder: string) =>
+  readdirSync(join(packageDir, folder))
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => `${folder}/${name}`);
+
+/** Where each function these files export is defined, as "file:line", by name. */
+function functionSites(files: readonly string[]): Map<string, string> {
+  const sites = new Map<string, string>();
+  for (const file of files)
+    sourceLines(file).forEach((line, at) => {
+      const name = /^export (?:async )?function (\w+)/.exec(line)?.[1];
+      if (name && !sites.has(name)) sites.set(name, `${file}:${at + 1}`);
+    });
+  return sites;
+}
+
+/** Where each candidate is declared (its name given as a literal), as "file:line", by name; one made by a function has none. */
+function candidateSites(names: readonly string[]): Map<string, string> {
+  const lines = sourceFiles('mutants').flatMap((file) => sourceLines(file).map((line, at) => ({ line, site: `${file}:${at + 1}` })));
+  const sites = new Map<string, string>();
+  for (const name of names) {
+    const declared = lines.find(({ line }) => line.includes(`name: '${name}'`));
+    if (declared) sites.set(name, declared.site);
+  }
+  return sites;
+}
+
+/**
+ * The model's rules: each judge function of src/model/judge.ts with the clauses it can fail, from
+ * the checks its body calls (judgeAnswer's by the operation it is given).
+ */
+function modelRules(): { name: string; clauses: Set<string> }[] {
+  const checksByName = new Map(registry.map((entry) => [entry.check.name, entry.check]));
+  const source = readFileSync(join(packageDir, modelJudgeFile), 'utf8');
+  return source
+    .split(/^(?=export function )/m)
+    .slice(1)
+    .map((body) => {
+      const checks = [...body.matchAll(/\b(check\w+)\(/g)].flatMap(([, name]) => (checksByName.has(name) ? [checksByName.get(name)!] : []));
+      const answered = [...body.matchAll(/judgeAnswer\('(\w+)'/g)].flatMap(([, operation]) => answerChecks[operation as AnsweredOperation]);
+      return { name: /^export function (\w+)/.exec(body)![1], clauses: new Set(clausesJudgedBy([...checks, ...answered])) };
+    })
+    .filter((rule) => rule.clauses.size > 0);
 }
 
 const list = (items: readonly string[]) => (items.length === 0 ? ' none' : items.map((item) => `\n  - ${item}`).join(''));
-const code = (names: readonly string[]) => names.map((name) => `\`${name}\``);
+const code = (names: readonly string[], sites: Record<string, string> = {}) => names.map((name) => `\`${name}\`${sites[name] ? ` (${sites[name]})` : ''}`);
 
 /** What proves each clause, from the registry, the schemas, Playwright's list of the specs, the classes, observe and the catalogue. */
 export function clauseIndex(): ClauseIndexEntry[] {
   const keywords = schemaKeywords();
   const tests = listedSpecs().testsByClause;
-  const observed = observedClauses();
-  return clauses().map((clause) => ({
-    id: clause.id,
-    checks: [...new Set((checksByClause[clause.id] ?? []).map((check) => check.name))],
-    schemaKeywords: keywords.get(clause.id) ?? [],
-    tests: tests.get(clause.id) ?? [],
-    inputClasses: classNamesByClause[clause.id] ?? [],
-    observe: observed.has(clause.id),
-    mutants: mutants
-      .filter((mutant) => mutant.clause === clause.id)
-      .map((mutant) => mutant.name)
-      .sort(),
-    alsoBrokenBy: mutants
-      .filter((mutant) => mutant.disturbs?.includes(clause.id))
-      .map((mutant) => mutant.name)
-      .sort(),
-    benignVariants: benignVariants
-      .filter((variant) => variant.freedom === clause.id)
-      .map((variant) => variant.name)
-      .sort(),
-  }));
+  const rules = modelRules();
+  const sites = new Map([
+    ...functionSites(sourceFiles('src/checks')),
+    ...functionSites([modelJudgeFile]),
+    ...candidateSites([...mutants, ...benignVariants].map((candidate) => candidate.name)),
+  ]);
+  const sitesOf = (...names: string[][]) => Object.fromEntries(names.flat().flatMap((name) => (sites.has(name) ? [[name, sites.get(name)!]] : [])));
+  return clauses().map((clause) => {
+    const entry = {
+      id: clause.id,
+      checks: [...new Set((checksByClause[clause.id] ?? []).map((check) => check.name))],
+      schemaKeywords: keywords.get(clause.id) ?? [],
+      tests: tests.get(clause.id) ?? [],
+      inputClasses: classNamesByClause[clause.id] ?? [],
+      modelRules: rules.filter((rule) => rule.clauses.has(clause.id)).map((rule) => rule.name),
+      observe: observedClauses.includes(clause.id),
+      mutants: mutants
+        .filter((mutant) => mutant.clause === clause.id)
+        .map((mutant) => mutant.name)
+        .sort(),
+      alsoBrokenBy: mutants
+        .filter((mutant) => mutant.disturbs?.includes(clause.id))
+        .map((mutant) => mutant.name)
+        .sort(),
+      benignVariants: benignVariants
+        .filter((variant) => variant.freedom === clause.id)
+        .map((variant) => variant.name)
+        .sort(),
+    };
+    return { ...entry, sites: sitesOf(entry.checks, entry.modelRules, entry.mutants, entry.alsoBrokenBy, entry.benignVariants) };
+  });
 }
 
 export function renderClauseIndex(index: readonly ClauseIndexEntry[]): string {
@@ -151,14 +199,15 @@ export function renderClauseIndex(index: readonly ClauseIndexEntry[]): string {
       '',
       `${clause.level}: ${clause.statement}`,
       '',
-      `- checks: ${entry.checks.length === 0 ? 'none' : code(entry.checks).join(', ')}`,
+      `- checks: ${entry.checks.length === 0 ? 'none' : code(entry.checks, entry.sites).join(', ')}`,
       `- schema keywords:${list(entry.schemaKeywords.map((keyword) => keyword.replace(/^([^ ]+)/, '`$1`')))}`,
       `- tests:${list(entry.tests.map((test) => test.replace(/^([^:]+):/, '`$1`:')))}`,
       `- input classes:${list(entry.inputClasses)}`,
+      ...(entry.modelRules.length > 0 ? [`- the model's rules: ${code(entry.modelRules, entry.sites).join(', ')}`] : []),
       `- observe: ${entry.observe ? 'judged (or recorded) in real traffic' : 'not judged'}`,
-      `- mutants killed on it: ${entry.mutants.length === 0 ? 'none' : code(entry.mutants).join(', ')}`,
-      ...(entry.alsoBrokenBy.length > 0 ? [`- mutants that also break it: ${code(entry.alsoBrokenBy).join(', ')}`] : []),
-      ...(entry.benignVariants.length > 0 ? [`- benign variants using its freedom: ${code(entry.benignVariants).join(', ')}`] : []),
+      `- mutants killed on it: ${entry.mutants.length === 0 ? 'none' : code(entry.mutants, entry.sites).join(', ')}`,
+      ...(entry.alsoBrokenBy.length > 0 ? [`- mutants that also break it: ${code(entry.alsoBrokenBy, entry.sites).join(', ')}`] : []),
+      ...(entry.benignVariants.length > 0 ? [`- benign variants using its freedom: ${code(entry.benignVariants, entry.sites).join(', ')}`] : []),
       '',
     );
   }

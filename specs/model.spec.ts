@@ -7,7 +7,7 @@
  * fast-check to the shortest sequence that shows it, and that sequence, replayed, is the evidence.
  * Paying on the hosted page too: model-pages.spec.ts.
  */
-import { directedCommands, helperCommands, helperSequences } from '../src/model/index.ts';
+import { directedCommands, helperCommands, helperSequences, modelClauses } from '../src/model/index.ts';
 import { exercises, helpersUsable, lastsEventMs, requires, tags, test } from './fixtures.ts';
 import { defaultModelRuns, modelTimeoutMs, runModel } from './model-run.ts';
 
@@ -15,7 +15,7 @@ test.describe('a model of the whole service', { tag: lastsEventMs }, () => {
   test(
     'random sequences of every operation, judged step by step against the model',
     {
-      tag: tags('TOK-1', 'TOK-2', 'TOK-3', 'TOK-4', 'TOK-6', 'REF-6', 'REF-7', 'REF-8', 'EVT-1', 'EVT-2', 'EVT-4', 'CHK-7'),
+      tag: tags(...modelClauses),
       annotation: helperSequences.flatMap((sequence) => sequence.classes).flatMap(({ clause, name }) => exercises(clause, name as never)),
     },
     async ({ run, api, receiver, interbank, property }) => {
@@ -26,7 +26,7 @@ test.describe('a model of the whole service', { tag: lastsEventMs }, () => {
     },
   );
 
-  test('without test helpers: random sequences of the four operations', { tag: tags('CHK-7', 'REF-8') }, async ({ run, api, receiver, property, observe }) => {
+  test('without test helpers: random sequences of the four operations', { tag: tags(...modelClauses) }, async ({ run, api, receiver, property, observe }) => {
     test.skip(helpersUsable(run), 'the target has test helpers: the whole model runs instead');
     requires(run, 'stateful');
     await observe.record(`commands left out (target has no test helpers): ${helperCommands.join(', ')}`, helperCommands);

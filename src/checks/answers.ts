@@ -12,7 +12,7 @@ import { checkCheckoutAnswer, classifyCheckout, everydayAmounts, type CheckoutKi
 import type { AnswerContext } from './checkouts.ts';
 import { checkServedAtPath } from './envelope.ts';
 import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
-import { isRefusal, isSuccess, show, type Exchange, type Problem } from './problem.ts';
+import { isRefusal, isSuccess, show, type Check, type Exchange, type Problem } from './problem.ts';
 import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from './references.ts';
 import { brokenRules, checkRefused, type BrokenRule } from './refusal.ts';
 
@@ -71,6 +71,14 @@ export function checkPaymentAnswer(exchange: Exchange, context: { confirmed?: bo
 /** The operations of the reference, whose every answer judgeAnswer judges. */
 export type AnsweredOperation = Extract<OperationName, 'createCheckout' | 'createReference' | 'getPayment' | 'listMethods'>;
 
+/** The checks judgeAnswer judges each operation's answer by: where a test or a judge takes its verdict from judgeAnswer, what it can fail. */
+export const answerChecks: Readonly<Record<AnsweredOperation, readonly Check[]>> = {
+  createCheckout: [checkServedAtPath, checkCheckoutAnswer],
+  createReference: [checkServedAtPath, checkReferenceAnswer],
+  getPayment: [checkServedAtPath, checkPaymentAnswer],
+  listMethods: [checkServedAtPath, checkStoredMethods],
+};
+
 /** What the caller knows beyond the exchange. What it does not know is left free. */
 export interface Known extends AnswerContext {
   /** When the request was sent (else now, the latest it can have been): a reference whose window had ended by then may be refused (REF-10). */
@@ -85,9 +93,12 @@ export interface Known extends AnswerContext {
   stored?: 'nothing' | 'methods';
 }
 
+/** The INFO clauses a verdict's notes record: the status and envelope seen, and every freedom a target may take over one answer. */
+export const noteClauses = ['ENV-3', 'ENV-5', 'REF-10', 'PML-7', 'SEC-1', 'SEC-2', 'CHK-13'] as const;
+
 /** An INFO clause's record of what the target did where the reference says "not shown". */
 export interface Note {
-  clause: string;
+  clause: (typeof noteClauses)[number];
   note: string;
   value: unknown;
 }
@@ -137,7 +148,7 @@ function referenceVerdict(exchange: Exchange, known: Known): Verdict {
   const byKind = verdictOfKind(exchange, kind, problems);
   if (byKind) return byKind;
   const { status, body } = exchange.response;
-  const notes = [statusNote('createReference', exchange), { clause: 'REF-10', note: `${titleOf('createReference')} answered ${status}`, value: body }];
+  const notes: Note[] = [statusNote('createReference', exchange), { clause: 'REF-10', note: `${titleOf('createReference')} answered ${status}`, value: body }];
   return { verified: ['ENV-4', 'REF-1'], problems, notes, taken: null };
 }
 
@@ -148,10 +159,12 @@ function paymentVerdict(exchange: Exchange, known: Known): Verdict {
   const payment = paymentOf(exchange);
   const confirmed = known.confirmed ?? payment?.stateDetails?.state === 'confirmed';
   const apiVersion = (body as { apiVersion?: unknown } | null)?.apiVersion;
-  const notes = [
+  const notes: Note[] = [
     statusNote('getPayment', exchange),
     { clause: 'ENV-3', note: apiVersion === undefined ? 'no apiVersion' : `apiVersion ${show(apiVersion)}`, value: apiVersion ?? null },
-    ...(confirmed ? [] : [{ clause: 'REF-10', note: `a payment not yet confirmed, in state ${show(payment?.stateDetails?.state)}`, value: payment ?? body }]),
+    ...(confirmed
+      ? []
+      : [{ clause: 'REF-10' as const, note: `a payment not yet confirmed, in state ${show(payment?.stateDetails?.state)}`, value: payment ?? body }]),
   ];
   const verified = isSuccess(status)
     ? ['ENV-1', 'REF-4', ...(typeof payment?.referenceDetails?.reference === 'string' ? ['REF-2'] : []), ...(confirmed ? ['REF-3', 'REF-6'] : [])]

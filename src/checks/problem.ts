@@ -9,6 +9,9 @@ export interface Problem {
 
 export type { Exchange } from '../core/evidence.ts';
 
+/** A check: an observation (and its context) in, the problems found out. */
+export type Check = (...observation: never[]) => Problem[];
+
 /** "POST /checkouts": how a message names the operation an exchange belongs to. */
 export function operationOf(request: RecordedRequest): string {
   return `${request.method} ${new URL(request.url).pathname}`;

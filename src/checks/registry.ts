@@ -35,12 +35,9 @@ import {
   checkOnlyStorableTypes,
   checkStoredMethods,
 } from './payment-methods.ts';
-import { checkSuccess, type Problem } from './problem.ts';
+import { checkSuccess, type Check } from './problem.ts';
 import { checkConfirmed, checkDistinctReferences, checkNotConfirmed, checkPayment, checkPaymentEchoes, checkReferenceCreated } from './references.ts';
 import { checkRefused } from './refusal.ts';
-
-/** A check: an observation (and its context) in, the problems found out. */
-export type Check = (...observation: never[]) => Problem[];
 
 /** What a check is fed. */
 export type Observation =
@@ -131,3 +128,13 @@ export const checksByClause: Readonly<Record<string, readonly Check[]>> = Object
     registry.filter((entry) => entry.clauses.includes(clause)).map((entry) => entry.check),
   ]),
 );
+
+/** The clauses these checks can fail, from their registry entries: what a test that judges by them is tagged with. */
+export function clausesJudgedBy(checks: readonly Check[]): string[] {
+  const entries = checks.map((check) => {
+    const entry = registry.find((registered) => registered.check === check);
+    if (!entry) throw new Error(`${check.name} is not in the registry of checks (src/checks/registry.ts)`);
+    return entry;
+  });
+  return [...new Set(entries.flatMap((entry) => entry.clauses))];
+}

@@ -5,6 +5,7 @@
 import type { Payment as PaymentResource, StoredPaymentMethod } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import {
+  answerChecks,
   checkDistinctCheckouts,
   checkDistinctReferences,
   checkMethodStored,
@@ -14,6 +15,9 @@ import {
   checkNotNotified,
   checkOnlyStorableTypes,
   checkPaymentEchoes,
+  checkRefused,
+  checkRefusedAndStillServing,
+  clausesJudgedBy,
   identifiesPayment,
   isSuccess,
   holdsPartOf,
@@ -27,6 +31,24 @@ import {
   type Problem,
 } from '../checks/index.ts';
 import { forbiddenBy, listKnown, owedMethods, storingClause, type ModelState, type OwedNotification, type ReferenceModel } from './state.ts';
+
+/** Every check the model judges by: judgeAnswer's, for each operation it sends, and those it feeds what it owes. */
+export const modelChecks = [
+  ...Object.values(answerChecks).flat(),
+  checkDistinctCheckouts,
+  checkDistinctReferences,
+  checkMethodStored,
+  checkNotConfirmed,
+  checkNothingStored,
+  checkNotified,
+  checkNotNotified,
+  checkOnlyStorableTypes,
+  checkPaymentEchoes,
+];
+/** What a refusal owes: the model sends only valid requests, so never asks it. */
+const refusalClauses = new Set(clausesJudgedBy([checkRefused, checkRefusedAndStillServing]));
+/** The clauses the model can fail: its tests are tagged with them, so that the index lists them and the catalogue runs them against those clauses' mutants. */
+export const modelClauses = clausesJudgedBy(modelChecks).filter((clause) => !refusalClauses.has(clause));
 
 /** What the model knows of every request it sends: its own credentials, and the resources it created. */
 const sentByModel = { suiteCredentials: true, paymentCreated: true } as const;

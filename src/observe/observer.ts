@@ -12,8 +12,13 @@ import { judgeExchange, operationOf } from './judge.ts';
 import { startForwardingProxy, type ForwardedExchange } from './proxy.ts';
 import { directTransport, type Transport } from '../core/transport.ts';
 import { createTally } from './tally.ts';
-import { createTrafficState } from './traffic-state.ts';
+import { createTrafficState, trafficChecks } from './traffic-state.ts';
+import { answerChecks, noteClauses } from '../checks/answers.ts';
+import { clausesJudgedBy } from '../checks/registry.ts';
 import { defaultRuns } from '../core/run-config.ts';
+
+/** Every clause observe judges or records in real traffic: those of the checks it judges by, and those of judgeAnswer's notes. */
+export const observedClauses: readonly string[] = [...clausesJudgedBy([...Object.values(answerChecks).flat(), ...trafficChecks]), ...noteClauses];
 
 export interface ObserverOptions {
   upstream: string;

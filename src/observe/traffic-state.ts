@@ -6,6 +6,7 @@ import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts
 import { classifyCheckout } from '../checks/checkout-kinds.ts';
 import { checkDistinctCheckouts, checkoutOf, checkRefusedAndStillServing } from '../checks/checkouts.ts';
 import { storedMethodsOf } from '../checks/payment-methods.ts';
+import { clausesJudgedBy } from '../checks/registry.ts';
 import { isRefusal, isSuccess, show, type Exchange } from '../checks/problem.ts';
 import { checkConfirmed, checkDistinctReferences, checkPaymentEchoes, paymentIdOf, paymentOf, validTogether } from '../checks/references.ts';
 import type { Judged, Operation } from './judge.ts';
@@ -29,6 +30,9 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
   map.set(key, value);
   if (map.size > maxRemembered) map.delete(map.keys().next().value as K);
 }
+
+/** The checks observe judges a conversation by, beside judgeAnswer's of each exchange. */
+export const trafficChecks = [checkRefusedAndStillServing, checkDistinctCheckouts, checkDistinctReferences, checkConfirmed, checkPaymentEchoes];
 
 /** The default time a target has to show what a helper call caused, as a run's profile gives it (timeouts.eventMs). */
 const defaultEventMs = 30_000;
@@ -64,7 +68,7 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
     if (refusedNotObjects.length === 0 || classifyCheckout(body).kind !== 'row') return [];
     const judged = refusedNotObjects.map(({ exchange: refused, broken }) => ({
       title: `${titleOf('createCheckout')}, a body that is not a JSON object, then a row of 4.1`,
-      clauses: ['CHK-12'],
+      clauses: clausesJudgedBy([checkRefusedAndStillServing]),
       problems: checkRefusedAndStillServing(refused, exchange, { broken }),
       notes: [],
       exchanges: [refused, exchange],
@@ -82,7 +86,7 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
     if (paymentId !== undefined && !checkoutsByPaymentId.has(paymentId)) remember(checkoutsByPaymentId, paymentId, exchange);
     return {
       title: `${titleOf('createCheckout')}, one after another`,
-      clauses: verified ? ['CHK-7'] : [],
+      clauses: verified ? clausesJudgedBy([checkDistinctCheckouts]) : [],
       problems: earlier ? checkDistinctCheckouts(earlier, exchange) : [],
       notes: [],
       exchanges: earlier ? [earlier, exchange] : [exchange],
@@ -106,7 +110,7 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
     remember(paymentsByReference, reference, [...sameReference, { payment, exchange }]);
     return {
       title: 'references valid at the same time',
-      clauses: overlappingPaymentsSeen ? ['REF-8'] : [],
+      clauses: overlappingPaymentsSeen ? clausesJudgedBy([checkDistinctReferences]) : [],
       problems: clash ? judge(clash) : [],
       notes: [],
       exchanges: clash ? [clash.exchange, exchange] : [exchange],
@@ -119,7 +123,7 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
     if (at === undefined || Date.now() - at < eventMs || paymentOf(exchange)?.stateDetails?.state === 'confirmed') return null;
     return {
       title: `${titleOf('getPayment')} ${eventMs} ms or more after ${titleOf('confirmPayment')}`,
-      clauses: ['REF-6'],
+      clauses: clausesJudgedBy([checkConfirmed]),
       problems: checkConfirmed(exchange),
       notes: [],
       exchanges: [exchange],
@@ -133,7 +137,7 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
     const requested = creation.request.body as ReferenceRequest;
     return {
       title: `${titleOf('getPayment')} after its ${titleOf('createReference')}`,
-      clauses: ['REF-5'],
+      clauses: clausesJudgedBy([checkPaymentEchoes]),
       problems: checkPaymentEchoes(exchange, { requested }),
       notes: [],
       exchanges: [creation, exchange],

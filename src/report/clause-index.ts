@@ -13,6 +13,8 @@ export interface ClauseIndexEntry {
   /** "specs/file: describe › title". */
   tests: string[];
   inputClasses: string[];
+  /** The model's judge functions (src/model/judge.ts) that can fail it. */
+  modelRules: string[];
   /** Whether observe judges (or records) it in real traffic. */
   observe: boolean;
   /** The mutants killed on it, and those whose fault breaks it too. */
@@ -20,6 +22,8 @@ export interface ClauseIndexEntry {
   alsoBrokenBy: string[];
   /** Benign variants that take its freedom (INFO clauses). */
   benignVariants: string[];
+  /** Where each check, model rule and candidate named above is defined: "file:line", by name. */
+  sites: Record<string, string>;
 }
 
 export const clauseIndexJson = 'schemas/generated/clause-index.json';

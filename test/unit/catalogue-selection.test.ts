@@ -44,10 +44,12 @@ const entry = (id: string, parts: Partial<ClauseIndexEntry>): ClauseIndexEntry =
   schemaKeywords: [],
   tests: [],
   inputClasses: [],
+  modelRules: [],
   observe: false,
   mutants: [],
   alsoBrokenBy: [],
   benignVariants: [],
+  sites: {},
   ...parts,
 });
 

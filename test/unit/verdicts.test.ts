@@ -4,11 +4,22 @@
  * and to the model's judge fail the same clauses.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { judgeAnswer, type AnsweredOperation, type Exchange, type Problem } from '../../src/checks/index.ts';
-import { emptyState, judgeCheckoutCreated, judgeList, judgePayment, judgeReferenceCreated, windowOf } from '../../src/model/index.ts';
+import { answerChecks, clausesJudgedBy, judgeAnswer, registry, type AnsweredOperation, type Exchange, type Problem } from '../../src/checks/index.ts';
+import {
+  emptyState,
+  judgeCheckoutCreated,
+  judgeList,
+  judgePayment,
+  judgeReferenceCreated,
+  modelChecks,
+  modelClauses,
+  windowOf,
+} from '../../src/model/index.ts';
 import { judgeExchange } from '../../src/observe/judge.ts';
+import { observedClauses } from '../../src/observe/observer.ts';
+import { trafficChecks } from '../../src/observe/traffic-state.ts';
 
 const payload = (name: string) => JSON.parse(readFileSync(new URL(`../../../shared/realdata/${name}.json`, import.meta.url), 'utf8')).payload;
 
@@ -168,8 +179,38 @@ for (const one of cases) {
   test(`the run, observe and the model agree on ${one.name}: ${one.fails.join(', ') || 'no problem'}`, () => {
     const verdicts = { run: clausesOf(byRun(one)), observe: clausesOf(byObserve(one)), model: clausesOf(byModel(one)) };
     assert.deepEqual(verdicts, { run: one.fails, observe: one.fails, model: one.fails });
+    const declared = new Set([...clausesJudgedBy(answerChecks[one.operation]), ...modelClauses]);
+    assert.deepEqual(
+      one.fails.filter((clause) => !declared.has(clause)),
+      [],
+      'a clause the tags of the model and the index of observe do not name',
+    );
   });
 }
+
+/** The registry's checks a folder's code calls by name. */
+function checksCalledIn(folder: string): string[] {
+  const registered = new Set(registry.map((entry) => entry.check.name));
+  const sources = readdirSync(new URL(`../../${folder}/`, import.meta.url)).map((name) =>
+    readFileSync(new URL(`../../${folder}/${name}`, import.meta.url), 'utf8'),
+  );
+  return [...new Set(sources.flatMap((source) => [...source.matchAll(/\b(check\w+)\(/g)].map(([, name]) => name)))].filter((name) => registered.has(name));
+}
+
+test('the model is tagged, and observe indexed, with the clauses of every check they call', () => {
+  const names = (checks: readonly { name: string }[]) => new Set(checks.map((check) => check.name));
+  const model = names(modelChecks);
+  assert.deepEqual(
+    checksCalledIn('src/model').filter((name) => !model.has(name)),
+    [],
+  );
+  const observe = names([...Object.values(answerChecks).flat(), ...trafficChecks]);
+  assert.deepEqual(
+    checksCalledIn('src/observe').filter((name) => !observe.has(name)),
+    [],
+  );
+  assert.ok(clausesJudgedBy(trafficChecks).every((clause) => observedClauses.includes(clause)));
+});
 
 test('what the caller knows decides the freedoms: credentials (SEC-1), a payment seen created (REF-10), what a customer has stored (PML-7)', () => {
   const verdict = (operation: AnsweredOperation, status: number, known: Parameters<typeof judgeAnswer>[2]) => {
