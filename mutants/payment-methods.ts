@@ -6,6 +6,8 @@ export const storedMethodMutants: Mutant[] = [
   {
     name: 'methods-list-always-empty',
     clause: 'PML-1',
+    // Read from outside, a list that drops every method is a target that stored none of them.
+    disturbs: ['TOK-1', 'TOK-2'],
     description: 'The list is always empty, whatever is stored.',
     transform: editData(['listMethods'], (data) => Array.isArray(data) && data.splice(0)),
   },

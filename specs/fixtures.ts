@@ -166,7 +166,7 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
 
   property: async ({ run, api }, use, testInfo) => {
     const attachRun = (propertyRun: PropertyRun) => attachJson(testInfo, attachmentNames.property, propertyRun, secretsOfRun(run.headers, run.profile));
-    await use(propertyRunner({ seed: run.seed, runs: run.runs, concurrency: concurrentRequests(run) }, api, attachRun));
+    await use(propertyRunner({ seed: run.seed, runs: run.runs, concurrency: concurrentRequests(run), replayPath: run.replayPath }, api, attachRun));
   },
 
   observe: async ({ run }, use, testInfo) => {

@@ -22,6 +22,7 @@ import {
 import type { PaidWith, Problem } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { helperClient, leftOut, type Api, type BrowserPages, type Property, type Receiver } from './fixtures.ts';
+import { replayPathParts } from './property.ts';
 import { payOnNewPage } from './hosted-page.ts';
 import { sample } from './flows.ts';
 import { holdingWebhook } from './webhook-lock.ts';
@@ -305,8 +306,10 @@ export async function runModel(run: RunConfig, api: Api, receiver: Receiver, pro
       throw error;
     }
   };
-  const arbitrary = modelCommands({ helpers, pages: world.pages !== null, maxCommands });
-  const firstPass = [...directed, ...fc.sample(arbitrary, { seed: run.seed, numRuns: runs })];
+  const replayCommands = run.replayPath && replayPathParts(run.replayPath).commands;
+  const arbitrary = modelCommands({ helpers, pages: world.pages !== null, maxCommands, ...(replayCommands && { replayPath: replayCommands }) });
+  // A replay runs its one case: none of the first pass starts ahead.
+  const firstPass = run.replayPath ? [] : [...directed, ...fc.sample(arbitrary, { seed: run.seed, numRuns: runs })];
   await property(arbitrary, judgedAhead(firstPass, judge), {
     runs,
     timeLimitMs: (runs + directed.length) * sequenceBudgetMs + shrinkBudgetMs,

@@ -31,6 +31,24 @@ export interface PropertySettings {
   runs: number;
   /** Cases tried at once before a failure. */
   concurrency: number;
+  /** --replay-path: only this failing case runs, unshrunk. */
+  replayPath?: string;
+}
+
+/**
+ * A failing case's replay path (--replay-path): fast-check's counterexample path, and, where the
+ * case is a sequence of fc.commands, their replayPath after "@", so that the sequence comes back as
+ * shrunk without shrinking again.
+ */
+export function replayPathOf(counterexamplePath: string, counterexample: unknown): string {
+  const commands = /replayPath="([^"]*)"/.exec(String(counterexample))?.[1];
+  return commands ? `${counterexamplePath}@${commands}` : counterexamplePath;
+}
+
+/** A replay path's parts: fast-check's path, and the commands' replayPath where it has one. */
+export function replayPathParts(replayPath: string): { path: string; commands: string | undefined } {
+  const [path, commands] = replayPath.split('@');
+  return { path, commands };
 }
 
 /**
@@ -62,16 +80,19 @@ async function allHold<T>(
 
 /** Runs properties through the test's client, handing each run's seed, cases and counterexample to attachRun. */
 export function propertyRunner(
-  { seed, runs: runsOfRun, concurrency }: PropertySettings,
+  { seed, runs: runsOfRun, concurrency, replayPath }: PropertySettings,
   api: Api,
   attachRun: (propertyRun: PropertyRun) => Promise<void>,
 ): Property {
   return async (arbitrary, predicate, options = {}) => {
     const runs = options.runs ?? runsOfRun;
     // First the cases fc.check tries, drawn from the same seed, several at a time (their requests
-    // overlap). Only where one fails does fc.check go through them one by one, to shrink it.
+    // overlap). Only where one fails does fc.check go through them one by one, to shrink it. A
+    // replay (--replay-path) goes straight to its case.
     const examples = options.examples ?? [];
-    const firstPass = await allHold([...examples, ...fc.sample(arbitrary, { seed, numRuns: runs })], predicate, concurrency);
+    const firstPass = replayPath
+      ? { held: false, ran: 0 }
+      : await allHold([...examples, ...fc.sample(arbitrary, { seed, numRuns: runs })], predicate, concurrency);
     if (firstPass.held) {
       await attachRun({ seed, runs: firstPass.ran });
       return api.expectNoProblems([]);
@@ -90,13 +111,17 @@ export function propertyRunner(
         seed,
         numRuns: runs,
         examples: examples.map((example) => [example]),
+        ...(replayPath && { path: replayPathParts(replayPath).path, endOnFailure: true }),
         ...(options.timeLimitMs !== undefined && { interruptAfterTimeLimit: options.timeLimitMs }),
       },
     );
     const propertyRun: PropertyRun = {
       seed,
       runs,
-      ...(result.failed && { path: result.counterexamplePath ?? undefined, counterexample: result.counterexample?.[0] }),
+      ...(result.failed && {
+        path: result.counterexamplePath === null ? undefined : replayPathOf(result.counterexamplePath, result.counterexample?.[0]),
+        counterexample: result.counterexample?.[0],
+      }),
     };
     await attachRun(propertyRun);
     if (!result.failed) return api.expectNoProblems([]);
@@ -105,7 +130,7 @@ export function propertyRunner(
     const counterexample = result.counterexample?.[0];
     const replay = counterexample === undefined ? [] : await predicate(counterexample as never);
     const replayed = replay === leftOut ? [] : replay;
-    const shrunk = `shrunk counterexample (seed ${seed}, path ${result.counterexamplePath}): ${JSON.stringify(counterexample)}`;
+    const shrunk = `${replayPath ? 'replayed' : 'shrunk'} counterexample (seed ${seed}, path ${propertyRun.path}): ${JSON.stringify(counterexample)}`;
     if (replayed.length > 0) {
       api.note({ request: null, response: null, note: shrunk });
       api.expectNoProblems(replayed);

@@ -476,7 +476,7 @@ const throughHelpers = {
 export const helperCommands = Object.keys(throughHelpers);
 
 /** The commands of a sequence: every operation, and those of the test helpers only where the target has them. */
-export function modelCommands(options: { helpers: boolean; pages: boolean; maxCommands: number }): fc.Arbitrary<Iterable<Command>> {
+export function modelCommands(options: { helpers: boolean; pages: boolean; maxCommands: number; replayPath?: string }): fc.Arbitrary<Iterable<Command>> {
   // Storing checkouts most: what they store, or must not, is what several customers' payments interact on.
   const checkout = fc.oneof(
     ...(Object.entries(checkoutRequests) as [CheckoutKind, fc.Arbitrary<CheckoutRequest>][]).map(([kind, request]) => ({
@@ -517,6 +517,7 @@ export function modelCommands(options: { helpers: boolean; pages: boolean; maxCo
     fc.commands([fc.oneof(...stateless, ...(options.helpers ? Object.values(throughHelpers) : []), ...(options.pages ? onPages : []))], {
       maxCommands: options.maxCommands,
       size: 'max',
+      ...(options.replayPath !== undefined && { replayPath: options.replayPath }),
     }),
   );
 }

@@ -146,15 +146,24 @@ export function listSettled(exchange: Exchange, customer: string, state: ModelSt
   return owedMethods(state, customer).every((payment) => listed.some((method) => paidMatches(method, payment.paidWith as PaidWith)));
 }
 
-/** What came at an owed notification's addresses about its payment. */
-export function receivedFor(owed: OwedNotification, received: (path: string) => readonly RecordedRequest[]): RecordedRequest[] {
-  const all = owed.paths.flatMap((path) => received(path));
-  return owed.clause === 'EVT-1' ? all : all.filter((request) => identifiesPayment(request, names(owed.reference)));
-}
-
-/** An owed notification that has come: at callbackUrl, one naming the payment; at the webhook, one naming it. */
+/** An owed notification that has come: one naming its payment, at its addresses. */
 export const hasCome = (owed: OwedNotification, received: (path: string) => readonly RecordedRequest[]) =>
-  receivedFor(owed, received).some((request) => identifiesPayment(request, names(owed.reference)));
+  owed.paths.some((path) => received(path).some((request) => identifiesPayment(request, names(owed.reference))));
+
+/**
+ * What came at an owed notification's addresses that may be it: at callbackUrl (the reference's
+ * own), everything; at the webhook, which the sequence's references share, those naming its payment,
+ * else those naming none of the sequence's references (it, without what identifies it: EVT-3).
+ */
+function receivedFor(owed: OwedNotification, state: ModelState, received: (path: string) => readonly RecordedRequest[]): RecordedRequest[] {
+  const all = owed.paths.flatMap((path) => received(path));
+  if (owed.clause === 'EVT-1') return all;
+  const naming = (reference: ReferenceModel) => all.filter((request) => identifiesPayment(request, names(reference)));
+  const about = naming(owed.reference);
+  if (about.length > 0) return about;
+  const namingOthers = new Set(state.references.flatMap(naming));
+  return all.filter((request) => !namingOthers.has(request));
+}
 
 /**
  * The notifications so far: each owed one whose time has passed came, to its address (EVT-1, EVT-2,
@@ -166,7 +175,13 @@ export function judgeNotifications(state: ModelState, received: (path: string) =
     if (!owed.required || now < owed.dueBy || hasCome(owed, received)) continue;
     const where = owed.clause === 'EVT-1' ? 'callbackUrl' : 'the webhook';
     problems.push(
-      ...checkNotified(receivedFor(owed, received), { payment: names(owed.reference), clause: owed.clause, where, address: owed.address, withinMs: eventMs }),
+      ...checkNotified(receivedFor(owed, state, received), {
+        payment: names(owed.reference),
+        clause: owed.clause,
+        where,
+        address: owed.address,
+        withinMs: eventMs,
+      }),
     );
   }
   const all = [...state.paths].flatMap((path) => received(path));

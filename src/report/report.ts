@@ -232,7 +232,9 @@ function reportClause(clause: Clause, rawTests: readonly RawTest[], context: Run
     const outcome = outcomeIn(test, clause.id);
     if (!outcome) return [];
     const { clauseIds, durationMs, problems, judged, evidence, classes: _classes, ...rest } = test;
-    return [{ ...rest, evidence: condenseEvidence(evidence), ...outcome, replay: outcome.status === 'failed' ? replayCommand(context, clause.id) : null }];
+    return [
+      { ...rest, evidence: condenseEvidence(evidence), ...outcome, replay: outcome.status === 'failed' ? replayCommand(context, clause.id, test) : null },
+    ];
   });
   return {
     ...clause,
@@ -272,11 +274,16 @@ export function clauseStatus(level: ClauseLevel, tests: readonly Outcome[], stri
   return 'passed';
 }
 
-/** One line that runs a clause again against the same target with the same seed. */
-export function replayCommand(context: RunContext, clauseId: string): string {
+/**
+ * One line that runs a clause again against the same target with the same seed; where the test's
+ * property failed, that test alone, straight to its failing case (--replay-path).
+ */
+export function replayCommand(context: RunContext, clauseId: string, test?: Pick<RawTest, 'title' | 'property'>): string {
   const args = [...targetArgs(context.targetKind, context.baseUrl, context.profilePath), '--allow-partial', '--seed', String(context.seed)];
   if (context.runs !== defaultRuns) args.push('--runs', String(context.runs));
-  args.push('--grep', clauseId);
+  const path = test?.property?.path;
+  if (path) args.push('--grep', test.title.split(' › ').at(-1)!, '--replay-path', path);
+  else args.push('--grep', clauseId);
   return commandLine(args);
 }
 

@@ -24,6 +24,8 @@ export interface RunOptions {
   runs: number;
   /** --model-runs: sequences of the model of the whole service; null: the spec's default. */
   modelRuns: number | null;
+  /** --replay-path: the one case of a failing property to run; null: every case. */
+  replayPath: string | null;
   allowWrites: boolean;
   /** The whole run's time-out. */
   timeoutMs: number;
@@ -63,6 +65,8 @@ Run
   --grep TEXT                  only the checks whose title or clause ID matches (CHK-1 is exactly CHK-1)
   --runs N                     fast-check cases per property (default ${defaultRuns})
   --model-runs N               command sequences of the model of the whole service (default 8)
+  --replay-path PATH           run only the failing case PATH of a property, unshrunk: the replay a report
+                               gives a failed test (with its --seed and --grep)
   --allow-writes               allow state-changing requests to a live target
   --timeout-ms N               time-out of the whole run (default ${defaultTimeoutMs})
   --request-timeout-ms N       time-out of one request (default: the profile's, 10000 for the sandbox)
@@ -107,6 +111,7 @@ export function parseRunOptions(args: string[]): RunOptions {
     publicCallbackUrl: values['public-callback-url'] === undefined ? null : httpUrl('--public-callback-url', values['public-callback-url']),
     runs: values.runs === undefined ? defaultRuns : integer('--runs', values.runs, 1, 1_000_000),
     modelRuns: values['model-runs'] === undefined ? null : integer('--model-runs', values['model-runs'], 1, 100_000),
+    replayPath: values['replay-path'] === undefined ? null : replayPathOf(values['replay-path']),
     allowWrites: values['allow-writes'] ?? false,
     timeoutMs: values['timeout-ms'] === undefined ? defaultTimeoutMs : integer('--timeout-ms', values['timeout-ms'], 1000, 24 * 3_600_000),
     requestTimeoutMs: values['request-timeout-ms'] === undefined ? null : integer('--request-timeout-ms', values['request-timeout-ms'], 100, 600_000),
@@ -133,6 +138,7 @@ const runOptionTypes = {
   'public-callback-url': { type: 'string' },
   runs: { type: 'string' },
   'model-runs': { type: 'string' },
+  'replay-path': { type: 'string' },
   'allow-writes': { type: 'boolean' },
   'timeout-ms': { type: 'string' },
   'request-timeout-ms': { type: 'string' },
@@ -143,6 +149,13 @@ const runOptionTypes = {
   sign: { type: 'string' },
   ...transportOptionTypes,
 } as const satisfies ParseArgsConfig['options'];
+
+/** fast-check's counterexample path ("3:0:1"), and a model's commands after "@" (fc.commands' replayPath). */
+function replayPathOf(text: string): string {
+  if (!/^\d+(?::\d+)*(?:@[A-Za-z0-9+/:=]*)?$/.test(text))
+    throw new UsageError(`--replay-path takes the path a report's replay gives, such as "3:0:1", not "${text}"`);
+  return text;
+}
 
 function shardOf(text: string): string {
   const match = /^(\d+)\/(\d+)$/.exec(text);

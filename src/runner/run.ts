@@ -72,6 +72,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
         seed,
         runs: options.runs,
         ...(options.modelRuns !== null && { modelRuns: options.modelRuns }),
+        ...(options.replayPath !== null && { replayPath: options.replayPath }),
         strict: options.strict,
         allowWrites: options.allowWrites,
         callbackHost: options.callbackHost,

@@ -72,8 +72,26 @@ describe('conformance runs', { concurrency: 2 }, () => {
       await sandbox.close();
     });
     // The sandbox's profile (its selectors, events within 2 s) and fewer cases: the faults show on the first draws.
-    const { run } = await runObserved(t, faulty.url, 'conformance-faulty-', ['--profile', join(packageRoot, 'profiles/sandbox.json'), '--runs', '10']);
+    const profileArgs = ['--profile', join(packageRoot, 'profiles/sandbox.json'), '--runs', '10'];
+    const { run } = await runObserved(t, faulty.url, 'conformance-faulty-', profileArgs);
     for (const id of ['REF-2', 'CHK-6', 'REF-5', 'CHK-10']) assert.ok(failing(run).includes(id), `${id} not failed: ${failing(run).join(', ')}`);
+
+    // A failed property's replay runs that test alone, straight to its failing case, which fails the same clause.
+    const [replayed] = run.clauses.flatMap((clause) => clause.tests.filter((test) => test.property?.path).map((test) => ({ clause: clause.id, test })));
+    assert.ok(replayed, 'no failed property');
+    const { title, property, replay } = replayed.test;
+    assert.ok(replay!.includes('--replay-path') && replay!.includes(property!.path!), replay!);
+    const out = tempDir(t, 'conformance-replayed-');
+    const grep = title.split(' › ').at(-1)!;
+    await cli(
+      ['run', '--base-url', faulty.url, ...profileArgs, '--seed', '5', '--grep', grep, '--replay-path', property!.path!, '--allow-partial', '--out', out],
+      {
+        timeoutMs: runTimeoutMs,
+      },
+    );
+    const again = readReport(out).clauses.find((clause) => clause.id === replayed.clause)!;
+    assert.equal(again.status, 'failed', `${replayed.clause} replayed: ${again.status}`);
+    assert.equal(again.tests.find((test) => test.title === title)?.property?.path, property!.path);
   });
 
   test(

@@ -100,6 +100,12 @@ test('verdict: MUST failure is non-conformant; SHOULD failure only under --stric
     /^npx checkout-conformance run --base-url https:\/\/target\.example\/api --profile profiles\/example\.json --allow-partial --seed 42 --grep CHK-5$/,
   );
 
+  const propertyFailed = rawTest('CHK-5', 'failed', { title: 'checkouts › every layout', property: { seed: 42, runs: 100, path: '7:0:1' } });
+  assert.match(
+    buildReport(clauses(), raw(propertyFailed), context).clauses.find((c) => c.id === 'CHK-5')!.tests[0].replay!,
+    / --seed 42 --grep 'every layout' --replay-path 7:0:1$/,
+  );
+
   const shouldFailed = raw(rawTest('CHK-9', 'failed'), rawTest('ENV-5', 'failed'), rawTest('PAGE-1', 'skipped'));
   const lenient = buildReport(clauses(), shouldFailed, context);
   assert.equal(lenient.verdict, 'conformant');
@@ -159,11 +165,9 @@ test('the four files are written, masked, the HTML self-contained and escaped', 
     assert.ok(html.includes('&#60;script&#62;alert(1)&#60;/script&#62;'));
     assert.doesNotMatch(html, /<(link|img|iframe)\b|\bsrc=|@import|url\(/i);
     assert.ok(
-      html.includes(
-        'npx checkout-conformance run --base-url https://target.example/api --profile profiles/example.json --allow-partial --seed 42 --grep CHK-11',
-      ),
+      html.includes('npx checkout-conformance run --base-url https://target.example/api --profile profiles/example.json --allow-partial --seed 42 --grep '),
     );
-    assert.ok(html.includes('17:2:0'));
+    assert.ok(html.includes('--replay-path 17:2:0'));
     assert.ok(html.includes(`${report.suite.name} ${report.suite.version}`));
     assertWellFormedXml(readFileSync(join(dir, 'junit.xml'), 'utf8'));
     assert.match(readFileSync(join(dir, 'summary.md'), 'utf8'), /non-conformant[\s\S]*\| CHK-5 \| MUST \| failed \|/);
