@@ -11,6 +11,7 @@ import { operations, titleOf, type OperationName } from '../src/core/operations.
 import { card, wallet } from './payment-means.ts';
 import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
 import { inputClass, type InputClass } from './input-class.ts';
+import { framingClasses } from './framings.ts';
 import {
   allowedLayoutCodeCombinations,
   checkoutOf,
@@ -347,6 +348,7 @@ for (const [clause, names] of [
     'PML-5': storedMeansClasses,
     'EVT-1': callbackQueryClasses,
   }).map(([clause, classes]): [string, readonly string[]] => [clause, classes.map((c) => c.name)]),
+  ...Object.entries(framingClasses).map(([clause, classes]): [string, readonly string[]] => [clause, classes.map((c) => c.name)]),
   ...Object.entries(scenarioClasses),
   ['REF-2', referenceShapes.flatMap((shape) => referenceStages.map((stage) => referenceClassName(shape.name, stage)))] as const,
   ...Object.entries(brokenClassesByClause([...brokenCheckouts, ...brokenReferences])),

@@ -6,3 +6,4 @@ export * from './broken.ts';
 export * from './payment-means.ts';
 export * from './classes.ts';
 export * from './input-class.ts';
+export * from './framings.ts';

@@ -366,6 +366,17 @@ export const benignVariants: BenignVariant[] = [
     },
   },
   {
+    name: 'answers-in-chunks-then-closed',
+    description:
+      'Every answer comes in chunks (Transfer-Encoding: chunked, no Content-Length) with Connection: close, as a streaming server behind a proxy sends it.',
+    transform: {
+      response(response) {
+        response.headers['transfer-encoding'] = 'chunked';
+        response.headers.connection = 'close';
+      },
+    },
+  },
+  {
     name: 'creations-accepted-202',
     freedom: 'ENV-5',
     description: `${titleOf('createCheckout')} and ${titleOf('createReference')} answer 202 Accepted on success, as asynchronous APIs do.`,

@@ -1,8 +1,14 @@
 /** Mutants of the PML clauses: the list of stored payment methods (2.4, 4.2). */
-import { editData, editStoredMethods, nextDigits, renamed } from './edits.ts';
+import { answerWhen, editData, editStoredMethods, nextDigits, renamed } from './edits.ts';
 import type { Mutant } from './kinds.ts';
 
 export const storedMethodMutants: Mutant[] = [
+  {
+    name: 'list-accept-taken-literally',
+    clause: 'PML-1',
+    description: 'A list asked for with any Accept but exactly `application/json` (`*/*`, several types) is answered 406.',
+    transform: answerWhen((request) => request.route === 'listMethods' && request.headers.accept !== 'application/json', 406),
+  },
   {
     name: 'methods-list-always-empty',
     clause: 'PML-1',

@@ -127,6 +127,8 @@ export interface RunningProxy {
 }
 
 const relayPath = '/__relay/';
+/** The size of each chunk of an answer a transform asks to send in chunks. */
+const answerChunkChars = 64;
 const hopByHop = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding', 'expect', 'content-encoding']);
 
 function parseJson(text: string): unknown {
@@ -142,11 +144,12 @@ function bodyOf(message: { json: unknown; text: string }): string {
   return message.json === undefined ? message.text : JSON.stringify(message.json);
 }
 
-function plainHeaders(headers: Headers | IncomingMessage['headers']): Record<string, string> {
+/** Headers by lower-case name; those of the connection (hop-by-hop) left out, unless kept: a request's, as the target receives them. */
+function plainHeaders(headers: Headers | IncomingMessage['headers'], keepHopByHop = false): Record<string, string> {
   const out: Record<string, string> = {};
   const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
   for (const [name, value] of entries) {
-    if (value !== undefined && !hopByHop.has(name.toLowerCase())) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    if (value !== undefined && (keepHopByHop || !hopByHop.has(name.toLowerCase()))) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
 }
@@ -186,7 +189,7 @@ export async function startProxy(options: { upstream: string; transform?: Transf
   async function callUpstream(method: string, path: string, headers: Record<string, string>, body?: string): Promise<ProxyResponse> {
     const answer = await fetch(upstream + path, {
       method,
-      headers,
+      headers: plainHeaders(headers),
       body: method === 'GET' || method === 'HEAD' || body === '' ? undefined : body,
       redirect: 'manual',
     });
@@ -311,7 +314,7 @@ export async function startProxy(options: { upstream: string; transform?: Transf
       method,
       path: url.pathname,
       query: url.searchParams,
-      headers: plainHeaders(incoming.headers),
+      headers: plainHeaders(incoming.headers, true),
       json: parseJson(text),
       text,
     };
@@ -338,6 +341,13 @@ export async function startProxy(options: { upstream: string; transform?: Transf
         await sleep(transform.delayMs);
       }
       const body = bodyOf(response);
+      if (response.headers['transfer-encoding'] === 'chunked') {
+        // Node codes the body in chunks itself where the answer says so: one chunk per write.
+        outgoing.writeHead(response.status, response.headers);
+        for (let at = 0; at < body.length; at += answerChunkChars) outgoing.write(body.slice(at, at + answerChunkChars));
+        outgoing.end();
+        return;
+      }
       outgoing.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(body) });
       outgoing.end(body);
     } catch (error) {

@@ -6,6 +6,24 @@ const referenceOf = (data: Json): Json => data?.referenceDetails ?? {};
 
 export const referenceMutants: Mutant[] = [
   {
+    name: 'reference-chunked-body-refused',
+    clause: 'REF-1',
+    description: 'A reference request sent in chunks (Transfer-Encoding: chunked, no Content-Length) is refused with 411.',
+    transform: answerWhen((request) => request.route === 'createReference' && request.headers['transfer-encoding'] !== undefined, 411),
+  },
+  {
+    name: 'reference-line-breaks-refused',
+    clause: 'REF-1',
+    description: 'A reference request whose JSON has CRLF line breaks between its members is refused with 400.',
+    transform: answerWhen((request) => request.route === 'createReference' && request.text.includes('\r\n'), 400),
+  },
+  {
+    name: 'payment-read-closing-connection-refused',
+    clause: 'REF-3',
+    description: 'A payment asked for with Connection: close is answered 400.',
+    transform: answerWhen((request) => request.route === 'getPayment' && request.headers.connection === 'close', 400),
+  },
+  {
     name: 'reference-without-callback-refused',
     clause: 'REF-1',
     description: 'A reference request without `callbackUrl` is refused with 400.',

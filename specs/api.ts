@@ -10,6 +10,23 @@ import type { Pacer } from './pace.ts';
 import { describeFetchError } from '../src/core/http.ts';
 import { fetchThrough } from '../src/core/transport.ts';
 import { requestOf, type CallArguments, type OperationName } from '../src/core/operations.ts';
+import { frameRequest, type Framing } from '../generators/framings.ts';
+
+/** A body as a stream of small chunks: fetch sends it with Transfer-Encoding: chunked, without Content-Length. */
+function inChunks(text: string, size = 16): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
+}
+
+const withoutHeader = (headers: Record<string, string>, name: string) =>
+  Object.fromEntries(Object.entries(headers).filter(([key]) => key.toLowerCase() !== name));
 
 /** The most of an answer's body the client reads: the rest is dropped, never buffered (a 50 MB answer). */
 const maxResponseBytes = 1024 * 1024;
@@ -25,10 +42,12 @@ export interface SendOptions {
   headers?: Record<string, string>;
   /** Leave out the run's headers (SEC-1). */
   withoutCredentials?: boolean;
+  /** Framed as another HTTP client would frame it (generators/framings.ts). */
+  framing?: Framing;
 }
 
 /** How a call is sent beside what its operation carries. */
-export type SendExtras = Pick<SendOptions, 'rawBody' | 'headers' | 'withoutCredentials'>;
+export type SendExtras = Pick<SendOptions, 'rawBody' | 'headers' | 'withoutCredentials' | 'framing'>;
 
 export interface Api {
   readonly baseUrl: string;
@@ -117,7 +136,7 @@ export function createApi(
   const timeoutMs = run.profile.timeouts.requestMs;
 
   /** One exchange, through the pacer: the request as sent and the answer as read (cut at maxResponseBytes). */
-  async function exchangeOnce(request: RecordedRequest, rawBody: string | undefined, path: string): Promise<Exchange> {
+  async function exchangeOnce(request: RecordedRequest, rawBody: string | undefined, path: string, chunked: boolean): Promise<Exchange> {
     return pacer.send(
       async () => {
         const started = Date.now();
@@ -127,8 +146,8 @@ export function createApi(
           // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
           answer = await fetchThrough(run.transport, request.url, {
             method: request.method,
-            headers: request.headers,
-            body: rawBody,
+            headers: chunked ? withoutHeader(request.headers, 'transfer-encoding') : request.headers,
+            ...(chunked && rawBody !== undefined ? { body: inChunks(rawBody), duplex: 'half' } : { body: rawBody }),
             redirect: 'manual',
             signal: AbortSignal.timeout(timeoutMs),
           });
@@ -165,13 +184,16 @@ export function createApi(
       ...options.headers,
       ...hooks.marks,
     };
-    const request: RecordedRequest = { method: options.method, url: `${baseUrl}${options.path}`, headers, body: options.body ?? options.rawBody };
-    const rawBody = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    const framed = options.framing && frameRequest(headers, options.body, options.framing);
+    // The evidence shows the transfer coding, which fetch adds itself to a body sent in chunks.
+    const sentHeaders = framed ? { ...framed.headers, ...(framed.chunked && { 'transfer-encoding': 'chunked' }) } : headers;
+    const request: RecordedRequest = { method: options.method, url: `${baseUrl}${options.path}`, headers: sentHeaders, body: options.body ?? options.rawBody };
+    const rawBody = options.rawBody ?? framed?.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
     // A 429 says "later", not "no": the request goes again after the wait the target asks for (rate
     // limits are not shown, SEC-2), for as long as a rate limit may hold a burst back; then the 429 is its answer.
     const retryUntil = Date.now() + Math.max(timeoutMs, rateLimitPatienceMs);
     for (;;) {
-      const exchange = await exchangeOnce(request, rawBody, options.path);
+      const exchange = await exchangeOnce(request, rawBody, options.path, framed?.chunked ?? false);
       if (exchange.response.status !== 429 || Date.now() >= retryUntil) {
         exchanges.push(exchange);
         return exchange;

@@ -1,6 +1,15 @@
 /** Reference 2.2, 2.3 and 4.1: creating checkouts. */
 import fc from 'fast-check';
-import { anyValidCheckout, brokenCheckouts, checkoutClasses, checkoutVariants, notObjects, rowClassOf, variantTitles } from '../generators/index.ts';
+import {
+  anyValidCheckout,
+  brokenCheckouts,
+  checkoutClasses,
+  checkoutVariants,
+  framingClasses,
+  notObjects,
+  rowClassOf,
+  variantTitles,
+} from '../generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import {
   checkCheckoutCreated,
@@ -48,6 +57,14 @@ test.describe('creating checkouts', () => {
       });
     });
   }
+
+  test('a row of 4.1 is accepted in every framing ordinary HTTP clients send (every class)', { tag: tags('CHK-1') }, async ({ run, api }) => {
+    // The web page's row: its URLs and accented names are what escaping changes.
+    const row = sample(run, checkoutVariants.embedWeb);
+    await exerciseClasses(run, api, 'CHK-1', framingClasses['CHK-1'], async (framing) =>
+      checkoutProblems(await api.call('createCheckout', { body: row, framing }), run),
+    );
+  });
 
   // A row of 4.1 must be accepted; a valid checkout beyond the rows may be refused (bounds and
   // required fields are not shown), and what the target refused is recorded (CHK-13).

@@ -1,8 +1,9 @@
 /** Reference 2.4 and 4.2: listing a customer's stored payment methods. */
 import { randomUUID } from 'node:crypto';
-import { card, checkoutVariants, storedMeansClasses, wallet } from '../generators/index.ts';
+import { card, checkoutVariants, framingClasses, storedMeansClasses, wallet } from '../generators/index.ts';
 import {
   checkMethodCount,
+  judgeAnswer,
   checkMethodStored,
   checkMethodTypeListed,
   checkOnlyOwnMethods,
@@ -15,7 +16,18 @@ import {
 } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { exercises, tags, test, type Api, type Helpers } from './fixtures.ts';
-import { createCheckout, exerciseClasses, forCustomer, listSettled, listStoredMethods, mustSucceed, sample, samples, withMethod } from './flows.ts';
+import {
+  createCheckout,
+  exerciseClasses,
+  forCustomer,
+  listSettled,
+  listStoredMethods,
+  mustSucceed,
+  sample,
+  samples,
+  someCustomerWithMethod,
+  withMethod,
+} from './flows.ts';
 import { inParallel } from './pace.ts';
 
 /** More stored methods than a first page of ten would show. */
@@ -75,6 +87,14 @@ test.describe('stored payment methods', () => {
       api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
     },
   );
+
+  test('a list is read in every framing ordinary HTTP clients send (every class)', { tag: tags('PML-1') }, async ({ run, api }) => {
+    const { uuid, stored } = await someCustomerWithMethod(run, api);
+    await exerciseClasses(run, api, 'PML-1', framingClasses['PML-1'], async (framing) => {
+      const list = await api.call('listMethods', { param: uuid, framing });
+      return judgeAnswer('listMethods', list, { suiteCredentials: true, ...(stored && { stored: 'methods' }) }).problems;
+    });
+  });
 
   test(
     `a customer with ${manyMethods} stored methods gets all of them, one element each`,

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import {
   brokenReferences,
+  framingClasses,
   referenceClasses,
   referenceClassName,
   referenceSearchBound,
@@ -66,6 +67,26 @@ test.describe('payment references', () => {
       const sentAt = Date.now();
       const exchange = await api.call('createReference', { body: callbackAtReceiver(receiver, request) });
       return judgeAnswer('createReference', exchange, { sentAt, suiteCredentials: true }).problems;
+    });
+  });
+
+  test(
+    'a valid reference request is accepted in every framing ordinary HTTP clients send (every class)',
+    { tag: tags('REF-1') },
+    async ({ run, api, receiver }) => {
+      const request = callbackAtReceiver(receiver, sample(run, validReference()));
+      await exerciseClasses(run, api, 'REF-1', framingClasses['REF-1'], async (framing) => {
+        const sentAt = Date.now();
+        return judgeAnswer('createReference', await api.call('createReference', { body: request, framing }), { sentAt, suiteCredentials: true }).problems;
+      });
+    },
+  );
+
+  test('a payment is read in every framing ordinary HTTP clients send (every class)', { tag: tags('REF-3') }, async ({ run, api, receiver }) => {
+    const { paymentId } = await createReference(api, callbackAtReceiver(receiver, sample(run, validReference())));
+    await exerciseClasses(run, api, 'REF-3', framingClasses['REF-3'], async (framing) => {
+      const read = await api.call('getPayment', { param: paymentId, framing });
+      return judgeAnswer('getPayment', read, { suiteCredentials: true, paymentCreated: true }).problems;
     });
   });
 

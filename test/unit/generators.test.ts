@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { bodyFramings, frameRequest } from '../../generators/framings.ts';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { RequestBodies } from '../../src/core/operations.ts';
@@ -272,4 +273,20 @@ test('classifyCheckout: a broken checkout breaks the clause its case names', () 
       assert.ok(kind.kind === 'broken' && kind.rules.some((rule) => rule.clause === broken.clause), `${broken.name}: ${JSON.stringify(kind)}`);
     });
   }
+});
+
+test('every framing of a body sends JSON with the same meaning, and its headers replace the suite’s whatever their case', () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), (body) => {
+      for (const framing of bodyFramings) {
+        const framed = frameRequest({ 'content-type': 'application/json', accept: 'application/json' }, body, framing);
+        assert.deepEqual(JSON.parse(framed.text!), JSON.parse(JSON.stringify(body)), framing.name);
+      }
+    }),
+  );
+  const titled = frameRequest({ 'content-type': 'application/json', 'x-api-key': 'k' }, { a: 1 }, { name: 'title case', titleCase: true });
+  assert.deepEqual(titled.headers, { 'Content-Type': 'application/json', 'X-Api-Key': 'k' });
+  const charset = frameRequest({ 'Content-Type': 'application/json' }, { a: 1 }, bodyFramings[0]);
+  assert.deepEqual(charset.headers, { 'content-type': 'application/json; charset=utf-8' });
+  assert.equal(frameRequest({}, undefined, { name: 'chunked', chunked: true }).chunked, false);
 });
