@@ -22,7 +22,7 @@ import {
   type LayoutCodeCombination,
 } from './checkouts.ts';
 import { validReference } from './references.ts';
-import { amountName, everydayAmountEdges, extremeAmounts, formatWithOffset, httpsUrl, utcOffsets, type UtcOffset } from './values.ts';
+import { amountName, everydayAmountEdges, extremeAmounts, formatWithOffset, httpsUrl, secondFractions, utcOffsets, type UtcOffset } from './values.ts';
 
 const withAmount = (request: CheckoutRequest, amount: number): CheckoutRequest => ({ ...request, payment: { ...request.payment, amount } });
 
@@ -166,13 +166,23 @@ export const callbackQueryClasses: InputClass<string>[] = [
 const minute = 60_000;
 const day = 24 * 60 * minute;
 
-/** A valid reference whose window is [now + startMs, now + endMs], written at the given offsets: the instants are taken when the value is drawn. */
-function referenceFromNow(startMs: number, endMs: number, offsets: [UtcOffset, UtcOffset] = ['Z', 'Z']): fc.Arbitrary<ReferenceRequest> {
+/**
+ * A valid reference whose window is [now + startMs, now + endMs], written at the given offsets (and
+ * with these digits of a second): the instants are taken when the value is drawn.
+ */
+function referenceFromNow(startMs: number, endMs: number, offsets: [UtcOffset, UtcOffset] = ['Z', 'Z'], fraction = ''): fc.Arbitrary<ReferenceRequest> {
   return validReference({ callback: 'without' }).map((request) => {
     const now = Date.now();
-    return { ...request, validDate: { start: formatWithOffset(now + startMs, offsets[0]), end: formatWithOffset(now + endMs, offsets[1]) } };
+    return {
+      ...request,
+      validDate: { start: formatWithOffset(now + startMs, offsets[0], fraction), end: formatWithOffset(now + endMs, offsets[1], fraction) },
+    };
   });
 }
+
+/** A window written to a fraction of a second: past milliseconds, a precision the reference sets no bound for (SEC-2). */
+const fractionClass = ([unit, fraction]: [string, string]) =>
+  inputClass(`validDate to ${unit}`, referenceFromNow(-minute, day, ['+05:30', '-03:00'], fraction), fraction.length > 3 ? 'SEC-2' : undefined);
 
 const openNow = referenceFromNow(-minute, day);
 const withReferenceAmount = (request: ReferenceRequest, amount: number): ReferenceRequest => ({ ...request, amount });
@@ -208,6 +218,7 @@ export const referenceClasses: Record<'REF-1' | 'REF-3' | 'REF-5', InputClass<Re
   'REF-5': [
     ...amountClasses(openNow, withReferenceAmount),
     ...utcOffsets.map((offset) => inputClass(`validDate at ${offset}`, referenceFromNow(-minute, day, [offset, offset]))),
+    ...Object.entries(secondFractions).map(fractionClass),
     openingTomorrow,
     ninetyDays,
     withCallbackUrl,

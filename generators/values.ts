@@ -109,11 +109,14 @@ function offsetMinutes(offset: UtcOffset): number {
   return (offset.startsWith('-') ? -1 : 1) * (hours * 60 + minutes);
 }
 
-/** The instant written as local time at that offset, to the second: 2030-01-01T10:30:00+05:30. */
-export function formatWithOffset(instant: Date | number, offset: UtcOffset): string {
+/** The instant written as local time at that offset, to the second (2030-01-01T10:30:00+05:30), or with these digits of a second after it (…:00.123456+05:30). */
+export function formatWithOffset(instant: Date | number, offset: UtcOffset, fraction = ''): string {
   const local = new Date(new Date(instant).getTime() + offsetMinutes(offset) * 60_000);
-  return `${local.toISOString().slice(0, 19)}${offset}`;
+  return `${local.toISOString().slice(0, 19)}${fraction && `.${fraction}`}${offset}`;
 }
+
+/** Fractions of a second a timestamp may carry, by the unit of their last digit: ISO 8601 bounds their digits nowhere. */
+export const secondFractions = { tenths: '5', milliseconds: '123', microseconds: '123456', nanoseconds: '123456789' } as const;
 
 /** Instants to the second, 2020 to 2040. */
 export const instant = (): fc.Arbitrary<Date> =>

@@ -28,6 +28,7 @@ import {
   amountOf,
   rewriteCallbackQuery,
   int32Limit,
+  timestampParts,
 } from './edits.ts';
 import { apiRoutes, type Transform, type ProxyContext, type ProxyRequest, type ProxyResponse } from './proxy.ts';
 import type { BenignVariant } from './kinds.ts';
@@ -362,6 +363,23 @@ export const benignVariants: BenignVariant[] = [
     transform: {
       response(response, request) {
         if (isApiAnswer(request, response)) response.headers['content-type'] = 'application/json;charset=UTF-8';
+      },
+    },
+  },
+  {
+    name: 'validDate-in-utc-to-nanoseconds',
+    description:
+      'validDate is echoed in UTC, its fraction of a second written to nanoseconds (…04:30:00.123000000Z for …10:00:00.123+05:30): the same instant.',
+    transform: {
+      response(response, request) {
+        const data = (response.json as { data?: { validDate?: Record<string, unknown> } } | undefined)?.data;
+        if (!isApiAnswer(request, response) || !data?.validDate) return;
+        for (const edge of ['start', 'end']) {
+          const parts = typeof data.validDate[edge] === 'string' ? timestampParts(data.validDate[edge]) : null;
+          if (!parts) continue;
+          const utc = new Date(Date.parse(`${parts.clock}${parts.offset}`)).toISOString().slice(0, 19);
+          data.validDate[edge] = `${utc}.${parts.fraction.slice(0, 9).padEnd(9, '0')}Z`;
+        }
       },
     },
   },

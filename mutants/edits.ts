@@ -186,6 +186,12 @@ export function withoutOffset(timestamp: string): string {
   return timestamp.replace(/(Z|[+-]\d{2}:?\d{2})$/, '');
 }
 
+/** A timestamp's clock, fraction of a second and offset (2030-01-01T10:30:00, 123456, +05:30); null where it is written otherwise. */
+export function timestampParts(timestamp: string): { clock: string; fraction: string; offset: string } | null {
+  const match = /^(.+T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(timestamp);
+  return match && { clock: match[1], fraction: match[2] ?? '', offset: match[3] };
+}
+
 /** Each digit replaced by the next one (9 → 0): the same length, never the same digits. */
 export function nextDigits(digits: string): string {
   return digits.replace(/[0-9]/g, (digit) => String((Number(digit) + 1) % 10));

@@ -1,5 +1,5 @@
 /** Mutants of the REF clauses: payment references and the payments they create (2.5, 2.6, 4.3, 4.4). */
-import { answerWhen, editData, editRequest, withoutOffset, type Json, payments, first, memoSet, int32Limit, asInt32 } from './edits.ts';
+import { answerWhen, editData, editRequest, withoutOffset, timestampParts, type Json, payments, first, memoSet, int32Limit, asInt32 } from './edits.ts';
 import type { Mutant } from './kinds.ts';
 
 const referenceOf = (data: Json): Json => data?.referenceDetails ?? {};
@@ -16,6 +16,26 @@ export const referenceMutants: Mutant[] = [
     clause: 'REF-1',
     description: 'A reference request whose JSON has CRLF line breaks between its members is refused with 400.',
     transform: answerWhen((request) => request.route === 'createReference' && request.text.includes('\r\n'), 400),
+  },
+  {
+    name: 'validDate-kept-to-the-millisecond',
+    clause: 'REF-5',
+    description: 'validDate is kept as a JavaScript Date keeps it: to the millisecond, in UTC (…00.123Z for …00.123456+05:30).',
+    transform: editData(payments, (data) => {
+      for (const edge of ['start', 'end'])
+        if (typeof data?.validDate?.[edge] === 'string') data.validDate[edge] = new Date(Date.parse(data.validDate[edge])).toISOString();
+    }),
+  },
+  {
+    name: 'validDate-kept-to-the-second',
+    clause: 'REF-5',
+    description: 'validDate is echoed without its fraction of a second.',
+    transform: editData(payments, (data) => {
+      for (const edge of ['start', 'end']) {
+        const parts = typeof data?.validDate?.[edge] === 'string' ? timestampParts(data.validDate[edge]) : null;
+        if (parts) data.validDate[edge] = `${parts.clock}${parts.offset}`;
+      }
+    }),
   },
   {
     name: 'payment-read-closing-connection-refused',

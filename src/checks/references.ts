@@ -47,7 +47,24 @@ export function checkPayment(exchange: Exchange, context: { stage: PaymentStage 
   return fromSchema(owed, `${operationOf(exchange.request)} response${context.stage === 'confirmed' ? ' (confirmed payment)' : ''}`, 'REF-3');
 }
 
-const sameInstant = (a: unknown, b: unknown) => typeof a === 'string' && typeof b === 'string' && Date.parse(a) === Date.parse(b);
+/**
+ * An ISO 8601 timestamp as nanoseconds since the epoch, to every digit it writes: Date.parse keeps
+ * milliseconds only, and a target that drops the microseconds it was sent echoes another instant.
+ */
+function nanosecondsOf(text: string): bigint | null {
+  const match = /^(.+[Tt ]\d{2}:\d{2}:\d{2})(?:[.,](\d+))?([Zz]|[+-]\d{2}(?::?\d{2})?)$/.exec(text);
+  if (!match) return null;
+  const [, clock, fraction = '', offset] = match;
+  const colonOffset = /^[+-]\d{2}$/.test(offset) ? `${offset}:00` : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+  const milliseconds = Date.parse(`${clock}${colonOffset}`);
+  if (Number.isNaN(milliseconds)) return null;
+  return BigInt(milliseconds) * 1_000_000n + BigInt(fraction.slice(0, 9).padEnd(9, '0'));
+}
+
+const sameInstant = (a: unknown, b: unknown) => {
+  const [sent, got] = [typeof a === 'string' ? nanosecondsOf(a) : null, typeof b === 'string' ? nanosecondsOf(b) : null];
+  return sent !== null && sent === got;
+};
 
 /**
  * REF-5: the payment carries the amount, the validity instants and the method codes that were

@@ -33,6 +33,23 @@ test('the published reference request is echoed by the published payment', () =>
   assert.deepEqual(checkPaymentEchoes(exchange('GET', '/payments/50438', payload('payment-response--payment-multibanco--1')), { requested }), []);
 });
 
+test('validDate is echoed as the same instant to every digit sent, in any offset and with any trailing zeros', () => {
+  const requested = {
+    ...payload('reference-request--payment-multibanco--1'),
+    validDate: { start: '2030-01-01T10:00:00.123456+05:30', end: '2030-01-02T10:00:00.5-03:00' },
+  };
+  const echoed = (start: string, end: string) => {
+    const answer = payload('payment-response--payment-multibanco--1');
+    answer.data.amount = requested.amount;
+    answer.data.validDate = { start, end };
+    return clausesOf(checkPaymentEchoes(exchange('GET', '/payments/50438', answer), { requested }));
+  };
+  assert.deepEqual(echoed('2030-01-01T04:30:00.123456000Z', '2030-01-02T13:00:00.500z'), []);
+  assert.deepEqual(echoed('2030-01-01T05:30:00.123456+01:00', '2030-01-02T14:00:00.5+0100'), []);
+  assert.deepEqual(echoed('2030-01-01T04:30:00.123Z', '2030-01-02T13:00:00.5Z'), ['REF-5']);
+  assert.deepEqual(echoed('2030-01-01T10:00:00.123456+05:30', '2030-01-02T10:00:00-03:00'), ['REF-5']);
+});
+
 test('benign variants of payments produce no problems', () => {
   const withoutApiVersion = payload('payment-response--payment-multibanco--1');
   delete withoutApiVersion.apiVersion;
