@@ -304,7 +304,7 @@ export const scenarioClasses = {
   'PAGE-5': ['the ATM page of an MB checkout'],
   'PAGE-6': storingPages.map(([layout, code]) => `${code}, layout ${layout}`),
   'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser'],
-  'TOK-1': ['a stored method, then a declined payment of its customer'],
+  'TOK-1': ['a stored method, then a declined payment of its customer', 'two cards and two wallets of one customer paid at once'],
   'TOK-2': ['consent given by one customer, then declined by the same'],
   'TOK-3': ['a declined payment of a customer who stored a method before'],
   'TOK-4': ['a payment without registration of a customer who stored a method before'],

@@ -7,13 +7,26 @@ import {
   checkOnlyStorableTypes,
   isSuccess,
   methodsAddedSince,
+  paidMatches,
   storedMethodsOf,
+  type Exchange,
   type PaidWith,
 } from '../src/checks/index.ts';
 import { needs } from '../src/core/needs.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { exercises, helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
-import { createCheckoutOfClass, exerciseClasses, forCustomer, listSettled, listStoredMethods, mustSucceed, sample, settleMs, withMethod } from './flows.ts';
+import {
+  createCheckoutOfClass,
+  exerciseClasses,
+  forCustomer,
+  listSettled,
+  listStoredMethods,
+  mustSucceed,
+  sample,
+  samples,
+  settleMs,
+  withMethod,
+} from './flows.ts';
 import { payOnNewPage } from './hosted-page.ts';
 
 const methods = ['CC', 'MW'] as const;
@@ -122,6 +135,31 @@ test.describe('storing payment methods', () => {
         });
       },
     );
+
+    if (method === 'CC')
+      test(
+        'two cards and two wallets of one customer paid at once are all stored',
+        { tag: tags('TOK-1'), annotation: exercises('TOK-1', 'two cards and two wallets of one customer paid at once') },
+        async ({ run, api, browserPages }) => {
+          const pays = payer(run, api, browserPages);
+          const [customer] = await pays.customers(1);
+          const before = await storedBefore(api, customer);
+          const paid: PaidWith[] = [
+            ...samples(run, card(), 2).map((paidCard): PaidWith => ({ method: 'CC', card: paidCard })),
+            ...samples(run, wallet(), 2).map((paidWallet): PaidWith => ({ method: 'MW', wallet: paidWallet })),
+          ];
+          const settles = await Promise.all(paid.map((means) => pays.pay(storing(run, means.method as Method, 'createRegistration'), customer, means)));
+          // Each method is found among the others: those the other payments stored count as listed before it.
+          const stored = (list: Exchange) =>
+            paid.flatMap((means) => {
+              const others = paid.filter((other) => other !== means);
+              const ofOthers = storedMethodsOf(list).filter((listed) => others.some((other) => paidMatches(listed, other)));
+              return checkMethodStored(list, { paidWith: means, clause: 'TOK-1', before: [...before, ...ofOthers] });
+            });
+          const list = await listSettled(api, customer, (exchange) => stored(exchange).length === 0, Math.max(run.profile.timeouts.eventMs, ...settles));
+          api.expectNoProblems(stored(list));
+        },
+      );
 
     test(
       `with allowRegistration, a ${name} is stored where the customer consents (with and without recurring ESTM)`,
