@@ -186,6 +186,10 @@ export function withoutOffset(timestamp: string): string {
   return timestamp.replace(/(Z|[+-]\d{2}:?\d{2})$/, '');
 }
 
+/** The customer a paid checkout names, where it names one. */
+export const payerOf = (request: ProxyRequest, proxy: ProxyContext): string | undefined =>
+  request.route === 'payCheckout' && request.param ? proxy.checkouts.get(request.param)?.request?.payment?.customer?.uuid : undefined;
+
 /** A timestamp's clock, fraction of a second and offset (2030-01-01T10:30:00, 123456, +05:30); null where it is written otherwise. */
 export function timestampParts(timestamp: string): { clock: string; fraction: string; offset: string } | null {
   const match = /^(.+T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(timestamp);

@@ -4,54 +4,14 @@
  * while references wait, a payment after another. And the freedoms the model must allow.
  */
 import { randomUUID } from 'node:crypto';
-import { answer, consentAlwaysOnPage, editData, memoSet, succeeded, type Json } from './edits.ts';
-import { callOperation, type ProxyContext, type ProxyRequest, type Transform } from './proxy.ts';
+import { answer, consentAlwaysOnPage, editData, memoSet, payerOf, succeeded, type Json } from './edits.ts';
+import { callOperation, type ProxyContext, type Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
-
-/** The customer a paid checkout names, where it names one. */
-const payerOf = (request: ProxyRequest, proxy: ProxyContext): string | undefined =>
-  request.route === 'payCheckout' && request.param ? proxy.checkouts.get(request.param)?.request?.payment?.customer?.uuid : undefined;
 
 async function storedMethods(proxy: ProxyContext, customer: string): Promise<Json[]> {
   const list = (await callOperation(proxy, 'listMethods', { param: customer })).json as Json;
   return Array.isArray(list?.data) ? list.data : [];
 }
-
-/** What a stored method or a payment's means is told by: its type and last digits. */
-const digitsOf = (paid: Json): string | undefined =>
-  typeof paid?.card?.number === 'string'
-    ? `CC ${paid.card.number.slice(-4)}`
-    : typeof paid?.phoneNumber === 'string'
-      ? `MW ${paid.phoneNumber.slice(-3)}`
-      : undefined;
-const storedDigitsOf = (method: Json): string => (method?.type === 'CC' ? `CC ${method.last4Digitis}` : `MW ${method?.last3Digitis}`);
-
-/**
- * A payment of a customer that comes while another payment of the same customer is under way writes
- * the customer's methods as it read them before the other's stored: the other's method is lost
- * (a read-modify-write without a lock).
- */
-const concurrentStoresLoseOne: Transform = {
-  request(request, proxy) {
-    const payer = payerOf(request, proxy);
-    if (!payer || !request.param) return;
-    const paying = memoSet<string>(proxy, `paying ${payer}`);
-    for (const checkout of paying) {
-      const digits = proxy.memo.get(`means ${checkout}`);
-      if (typeof digits === 'string') memoSet<string>(proxy, 'lost').add(digits);
-    }
-    paying.add(request.param);
-    proxy.memo.set(`means ${request.param}`, digitsOf(request.json));
-  },
-  response(response, request, proxy) {
-    const payer = payerOf(request, proxy);
-    if (payer && request.param) memoSet<string>(proxy, `paying ${payer}`).delete(request.param);
-    editData(['listMethods'], (data) => {
-      const lost = memoSet<string>(proxy, 'lost');
-      if (Array.isArray(data)) data.splice(0, data.length, ...data.filter((method) => !lost.has(storedDigitsOf(method))));
-    }).response!(response, request, proxy);
-  },
-};
 
 /** Customers in the order they first paid: the one who paid just after another leaks its methods to it. */
 const leaksToEarlierPayer: Transform = {
@@ -182,13 +142,6 @@ export const mutants: Mutant[] = [
     disturbs: ['TOK-2'],
     description: 'A declined payment of a customer removes the methods the customer had stored before from their list.',
     transform: declineForgetsStored,
-  },
-  {
-    name: 'concurrent-stores-lose-one',
-    clause: 'TOK-1',
-    description:
-      "A payment of a customer made while another of the same customer is under way loses the other's stored method (a read-modify-write without a lock).",
-    transform: concurrentStoresLoseOne,
   },
   {
     name: 'page-stores-without-consent',
