@@ -190,6 +190,9 @@ export function withoutOffset(timestamp: string): string {
 export const payerOf = (request: ProxyRequest, proxy: ProxyContext): string | undefined =>
   request.route === 'payCheckout' && request.param ? proxy.checkouts.get(request.param)?.request?.payment?.customer?.uuid : undefined;
 
+/** The payment a notification of the sandbox is about. */
+export const paymentOfDelivery = (json: Json): string | undefined => json?.payments?.[0]?.id;
+
 /** A timestamp's clock, fraction of a second and offset (2030-01-01T10:30:00, 123456, +05:30); null where it is written otherwise. */
 export function timestampParts(timestamp: string): { clock: string; fraction: string; offset: string } | null {
   const match = /^(.+T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(timestamp);

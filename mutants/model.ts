@@ -4,7 +4,7 @@
  * while references wait, a payment after another. And the freedoms the model must allow.
  */
 import { randomUUID } from 'node:crypto';
-import { answer, consentAlwaysOnPage, editData, memoSet, payerOf, succeeded, type Json } from './edits.ts';
+import { answer, consentAlwaysOnPage, editData, memoSet, payerOf, paymentOfDelivery, succeeded, type Json } from './edits.ts';
 import { callOperation, type ProxyContext, type Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 
@@ -29,7 +29,6 @@ const leaksToEarlierPayer: Transform = {
 };
 
 /** The id of the payment a notification is about (the sandbox's body: { webhook, payments: [payment] }). */
-const paymentOfDelivery = (json: Json): string | undefined => json?.payments?.[0]?.id;
 
 /** References created while no webhook was set: once one is, their notifications go there instead of to callbackUrl. */
 const callbackMovedToLaterWebhook: Transform = {

@@ -1,5 +1,18 @@
 /** Mutants of the REF clauses: payment references and the payments they create (2.5, 2.6, 4.3, 4.4). */
-import { answerWhen, editData, editRequest, withoutOffset, timestampParts, type Json, payments, first, memoSet, int32Limit, asInt32 } from './edits.ts';
+import {
+  answerWhen,
+  editData,
+  editRequest,
+  withoutOffset,
+  timestampParts,
+  paymentOfDelivery,
+  type Json,
+  payments,
+  first,
+  memoSet,
+  int32Limit,
+  asInt32,
+} from './edits.ts';
 import type { Mutant } from './kinds.ts';
 
 const referenceOf = (data: Json): Json => data?.referenceDetails ?? {};
@@ -36,6 +49,22 @@ export const referenceMutants: Mutant[] = [
         if (parts) data.validDate[edge] = `${parts.clock}${parts.offset}`;
       }
     }),
+  },
+  {
+    name: 'notified-before-confirmed',
+    clause: 'REF-6',
+    description: 'The notification of a confirmed payment goes out before its state is written: read within a second of it, the payment is still PaymentReady.',
+    transform: {
+      notification(delivery, proxy) {
+        const id = paymentOfDelivery(delivery.json);
+        if (id) proxy.memo.set(`notified ${id}`, Date.now());
+        return [delivery];
+      },
+      response: editData(['getPayment'], (data, proxy) => {
+        const notifiedAt = proxy.memo.get(`notified ${data?.id}`);
+        if (typeof notifiedAt === 'number' && Date.now() - notifiedAt < 1000 && data?.stateDetails) data.stateDetails.state = 'PaymentReady';
+      }).response,
+    },
   },
   {
     name: 'payment-read-closing-connection-refused',
