@@ -34,16 +34,20 @@ import { forbiddenBy, listKnown, owedMethods, storingClause, type ModelState, ty
 
 /** Every check the model judges by: judgeAnswer's, for each operation it sends, and those it feeds what it owes. */
 export const modelChecks = [
+  // What each answer owes by itself.
   ...Object.values(answerChecks).flat(),
+  // What answers owe together: new ids, the reference echoed.
   checkDistinctCheckouts,
   checkDistinctReferences,
+  checkPaymentEchoes,
+  // What a customer's list holds.
   checkMethodStored,
-  checkNotConfirmed,
   checkNothingStored,
+  checkOnlyStorableTypes,
+  // What a payment owes after its confirmation, or for want of one.
+  checkNotConfirmed,
   checkNotified,
   checkNotNotified,
-  checkOnlyStorableTypes,
-  checkPaymentEchoes,
 ];
 /** What a refusal owes: the model sends only valid requests, so never asks it. */
 const refusalClauses = new Set(clausesJudgedBy([checkRefused, checkRefusedAndStillServing]));
