@@ -77,7 +77,9 @@ describe('conformance runs', { concurrency: 2 }, () => {
     for (const id of ['REF-2', 'CHK-6', 'REF-5', 'CHK-10']) assert.ok(failing(run).includes(id), `${id} not failed: ${failing(run).join(', ')}`);
 
     // A failed property's replay runs that test alone, straight to its failing case, which fails the same clause.
-    const [replayed] = run.clauses.flatMap((clause) => clause.tests.filter((test) => test.property?.path).map((test) => ({ clause: clause.id, test })));
+    const [replayed] = run.clauses.flatMap((clause) =>
+      clause.tests.filter((test) => test.replay && test.property?.path).map((test) => ({ clause: clause.id, test })),
+    );
     assert.ok(replayed, 'no failed property');
     const { title, property, replay } = replayed.test;
     assert.ok(replay!.includes('--replay-path') && replay!.includes(property!.path!), replay!);
