@@ -4,7 +4,7 @@
  * page payment costs Chromium's CPU, so one directed sequence (every class of a page payment, on
  * every run) and a random one, in the browser's workers.
  */
-import { directedCommands, modelClauses, pageSequence } from '../src/model/index.ts';
+import { directedCommands, pagePaymentClauses, pageSequence } from '../src/model/index.ts';
 import { needs } from '../src/core/needs.ts';
 import { helpersUsable, requires, tags, test } from './fixtures.ts';
 import { modelTimeoutMs, runModel } from './model-run.ts';
@@ -16,7 +16,7 @@ const pageRoles = ['cardNumber', 'cardHolder', 'expireMonth', 'expireYear', 'wal
 test.describe('a model of the whole service, paying on the hosted page', () => {
   test(
     'sequences of every operation, customers paying on the hosted page too, judged step by step against the model',
-    { tag: tags(...modelClauses) },
+    { tag: tags(...pagePaymentClauses) },
     async ({ run, api, receiver, property, browserPages }) => {
       requires(run, 'hostedPages');
       const missing = pageRoles.filter((role) => !run.profile.selectors?.[role]);

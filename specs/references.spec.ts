@@ -74,7 +74,7 @@ test.describe('payment references', () => {
     'a valid reference request is accepted in every framing ordinary HTTP clients send (every class)',
     { tag: tags('REF-1') },
     async ({ run, api, receiver }) => {
-      const request = callbackAtReceiver(receiver, sample(run, validReference()));
+      const request = callbackAtReceiver(receiver, sample(run, validReference({ around: new Date() })));
       await exerciseClasses(run, api, 'REF-1', framingClasses['REF-1'], async (framing) => {
         const sentAt = Date.now();
         return judgeAnswer('createReference', await api.call('createReference', { body: request, framing }), { sentAt, suiteCredentials: true }).problems;
@@ -82,13 +82,20 @@ test.describe('payment references', () => {
     },
   );
 
-  test('a payment is read in every framing ordinary HTTP clients send (every class)', { tag: tags('REF-3') }, async ({ run, api, receiver }) => {
-    const { paymentId } = await createReference(api, callbackAtReceiver(receiver, sample(run, validReference())));
-    await exerciseClasses(run, api, 'REF-3', framingClasses['REF-3'], async (framing) => {
-      const read = await api.call('getPayment', { param: paymentId, framing });
-      return judgeAnswer('getPayment', read, { suiteCredentials: true, paymentCreated: true }).problems;
-    });
-  });
+  // The whole shape of 2.6 is owed by a confirmed payment: one is read in every framing.
+  test(
+    'a confirmed payment is read in every framing ordinary HTTP clients send (every class)',
+    { tag: tags('REF-3') },
+    async ({ run, api, interbank, receiver }) => {
+      const { paymentId } = await createReference(api, callbackAtReceiver(receiver, sample(run, validReference({ around: new Date() }))));
+      await mustSucceed(api, interbank.confirm(paymentId));
+      await readSettled(run, api, paymentId, 'confirmed');
+      await exerciseClasses(run, api, 'REF-3', framingClasses['REF-3'], async (framing) => {
+        const read = await api.call('getPayment', { param: paymentId, framing });
+        return judgeAnswer('getPayment', read, { suiteCredentials: true, paymentCreated: true, confirmed: true }).problems;
+      });
+    },
+  );
 
   test(
     'references are 9-digit strings, leading zeros kept, and distinct while valid at the same time (property)',

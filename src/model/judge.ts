@@ -51,8 +51,19 @@ export const modelChecks = [
 ];
 /** What a refusal owes: the model sends only valid requests, so never asks it. */
 const refusalClauses = new Set(clausesJudgedBy([checkRefused, checkRefusedAndStillServing]));
-/** The clauses the model can fail: its tests are tagged with them, so that the index lists them and the catalogue runs them against those clauses' mutants. */
+/** The clauses the model can fail: its test is tagged with them, so that the index lists them and the catalogue runs it against those clauses' mutants. */
 export const modelClauses = clausesJudgedBy(modelChecks).filter((clause) => !refusalClauses.has(clause));
+/**
+ * What the model verifies without the test helpers, beyond what each answer's own tests verify:
+ * nothing is paid, stored or confirmed, so that new checkouts and references are told apart.
+ */
+export const modelClausesWithoutHelpers = clausesJudgedBy([checkDistinctCheckouts, checkDistinctReferences]);
+/**
+ * What customers paying on the hosted page verify, with the helpers or not: what their payments
+ * store, or must not. Their payments are approved (which card a target's issuer declines on a page
+ * is the target's), so a declined one (TOK-3) is never among them.
+ */
+export const pagePaymentClauses = clausesJudgedBy([checkMethodStored, checkNothingStored]).filter((clause) => clause !== 'TOK-3');
 
 /** What the model knows of every request it sends: its own credentials, and the resources it created. */
 const sentByModel = { suiteCredentials: true, paymentCreated: true } as const;
