@@ -3,7 +3,7 @@
  * (checkouts, references, payments, stored-method lists) and the checks of a run it feeds.
  */
 import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts';
-import { classifyCheckout } from '../checks/checkout-kinds.ts';
+import { classifyCheckout, type CheckoutRow } from '../checks/checkout-kinds.ts';
 import { checkDistinctCheckouts, checkoutOf, checkRefusedAndStillServing } from '../checks/checkouts.ts';
 import { storedMethodsOf } from '../checks/payment-methods.ts';
 import { clausesJudgedBy } from '../checks/registry.ts';
@@ -50,12 +50,14 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
   let paymentsSeen = 0;
   let listChangesUnnoted = 0;
   let overlappingPaymentsSeen = false;
+  /** The rows of 4.1 the target created: after a body that is not an object, one of these shows it still serving (CHK-12). */
+  const servedRows = new Set<CheckoutRow>();
   /** Bodies that are not JSON objects the target refused, waiting for the next row of 4.1 (CHK-12). */
   let refusedNotObjects: { exchange: Exchange; broken: string }[] = [];
 
   /**
    * CHK-12 as a run judges it: a body that is not a JSON object refused, and the target still
-   * serving, which the next row of 4.1 created shows. (Not refused, it failed at once, in judge.ts.)
+   * serving, which the next row of 4.1 of a kind it created before shows. (Not refused, it failed at once, in judge.ts.)
    */
   function checkoutSent(exchange: Exchange): Judged[] {
     const { body } = exchange.request;
@@ -65,7 +67,12 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
       refusedNotObjects = [...refusedNotObjects.slice(-maxFindings + 1), { exchange, broken }];
       return [];
     }
-    if (refusedNotObjects.length === 0 || classifyCheckout(body).kind !== 'row') return [];
+    const kind = classifyCheckout(body);
+    if (kind.kind !== 'row') return [];
+    const servedBefore = servedRows.has(kind.row);
+    if (isSuccess(exchange.response.status)) servedRows.add(kind.row);
+    // A row of a kind the target never created may be refused for a fault of its own (CHK-6): only one it served shows it still serving.
+    if (refusedNotObjects.length === 0 || !servedBefore) return [];
     const judged = refusedNotObjects.map(({ exchange: refused, broken }) => ({
       title: `${titleOf('createCheckout')}, a body that is not a JSON object, then a row of 4.1`,
       clauses: clausesJudgedBy([checkRefusedAndStillServing]),

@@ -198,9 +198,12 @@ function describeUnverified(clauses: readonly ReportClause[]): string {
   return [...byWhy].map(([why, ids]) => `${ids.join(', ')}: ${why}`).join('; ');
 }
 
+/** Why a clause was not verified: the reason most of its tests give (a test that verifies many clauses, the model, may be skipped for a need of another). */
 function whyNotVerified(clause: ReportClause): string {
   if (clause.status === 'untested') return 'untested (no check of it ran)';
-  const reason = clause.tests.find((test) => test.reason)?.reason?.split('\n')[0] ?? 'skipped';
+  const reasons = clause.tests.flatMap((test) => (test.reason ? [test.reason.split('\n')[0]] : []));
+  const count = (reason: string) => reasons.filter((other) => other === reason).length;
+  const reason = reasons.reduce<string | undefined>((most, next) => (most === undefined || count(next) > count(most) ? next : most), undefined) ?? 'skipped';
   const remedy = remedyFor(reason);
   return remedy ? `${reason} (to verify: ${remedy})` : reason;
 }
