@@ -61,11 +61,12 @@ export function checkReferenceAnswer(exchange: Exchange, context: { sentAt: numb
 /**
  * A payment read, at the stage it is at: the whole shape of 2.6 and a confirmed payment's REF-6 once
  * confirmed, the types of the fields it carries before. `confirmed` where the caller knows the stage;
- * else the payment's own state says.
+ * else the payment's own state says. A read that is not answered shows no state: REF-3 alone owns it.
  */
 export function checkPaymentAnswer(exchange: Exchange, context: { confirmed?: boolean } = {}): Problem[] {
   const confirmed = context.confirmed ?? paymentOf(exchange)?.stateDetails?.state === 'confirmed';
-  return [...checkPayment(exchange, { stage: confirmed ? 'confirmed' : 'not yet paid' }), ...(confirmed ? checkConfirmed(exchange) : [])];
+  const stateShown = confirmed && isSuccess(exchange.response.status);
+  return [...checkPayment(exchange, { stage: confirmed ? 'confirmed' : 'not yet paid' }), ...(stateShown ? checkConfirmed(exchange) : [])];
 }
 
 /** The operations of the reference, whose every answer judgeAnswer judges. */
