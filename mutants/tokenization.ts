@@ -12,10 +12,7 @@ import {
   detailsOf,
   asksToStore,
   setDetail,
-  memoSet,
-  payerOf,
 } from './edits.ts';
-import type { Transform } from './proxy.ts';
 import type { Mutant } from './kinds.ts';
 
 const isRecurring = (body: Json) => body?.payment?.recurring?.amountQualifier === 'ESTM';
@@ -31,51 +28,7 @@ function malformed(method: Json): Json {
   };
 }
 
-/** What a stored method or a payment's means is told by: its type and last digits. */
-const digitsOf = (paid: Json): string | undefined =>
-  typeof paid?.card?.number === 'string'
-    ? `CC ${paid.card.number.slice(-4)}`
-    : typeof paid?.phoneNumber === 'string'
-      ? `MW ${paid.phoneNumber.slice(-3)}`
-      : undefined;
-const storedDigitsOf = (method: Json): string => (method?.type === 'CC' ? `CC ${method.last4Digitis}` : `MW ${method?.last3Digitis}`);
-
-/**
- * A payment of a customer that comes while another payment of the same customer is under way writes
- * the customer's methods as it read them before the other's stored: the other's method is lost
- * (a read-modify-write without a lock).
- */
-const concurrentStoresLoseOne: Transform = {
-  request(request, proxy) {
-    const payer = payerOf(request, proxy);
-    if (!payer || !request.param) return;
-    const paying = memoSet<string>(proxy, `paying ${payer}`);
-    for (const checkout of paying) {
-      const digits = proxy.memo.get(`means ${checkout}`);
-      if (typeof digits === 'string') memoSet<string>(proxy, 'lost').add(digits);
-    }
-    paying.add(request.param);
-    proxy.memo.set(`means ${request.param}`, digitsOf(request.json));
-  },
-  response(response, request, proxy) {
-    const payer = payerOf(request, proxy);
-    if (payer && request.param) memoSet<string>(proxy, `paying ${payer}`).delete(request.param);
-    editData(['listMethods'], (data) => {
-      const lost = memoSet<string>(proxy, 'lost');
-      if (Array.isArray(data)) data.splice(0, data.length, ...data.filter((method) => !lost.has(storedDigitsOf(method))));
-    }).response!(response, request, proxy);
-  },
-};
-
 export const tokenizationMutants: Mutant[] = [
-  {
-    name: 'concurrent-stores-lose-one',
-    clause: 'TOK-1',
-    description:
-      "A payment of a customer made while another of the same customer is under way loses the other's stored method (a read-modify-write without a lock).",
-    transform: concurrentStoresLoseOne,
-  },
-
   {
     name: 'create-registration-ignored',
     clause: 'TOK-1',

@@ -16,6 +16,7 @@ import { needs } from '../src/core/needs.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { exercises, helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
 import {
+  createCheckout,
   createCheckoutOfClass,
   exerciseClasses,
   forCustomer,
@@ -68,6 +69,8 @@ interface Payer {
    */
   pay(request: CheckoutRequest, customer: string, paid: PaidWith, extra?: Extra): Promise<number>;
   pay(request: CheckoutRequest, customer: string, paid: PaidWith, extra: Extra & { inputClass: InputClass }): Promise<number | { skipped: string }>;
+  /** Creates every checkout first, then pays them all at once: the payments, not the creations, overlap. Resolves as pay does. */
+  payAtOnce(customer: string, payments: { request: CheckoutRequest; paid: PaidWith }[]): Promise<number[]>;
 }
 
 function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
@@ -81,6 +84,11 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
         const { checkout } = created;
         const body = { outcome: extra.outcome ?? 'success', ...paid, ...(extra.storeConsent !== undefined && { storeConsent: extra.storeConsent }) } as const;
         return settleMs(run, await mustSucceed(api, helpers.pay(checkout.id, body)));
+      },
+      async payAtOnce(customer, payments) {
+        const created = await Promise.all(payments.map(({ request }) => createCheckout(api, forCustomer(request, customer))));
+        const paid = payments.map(({ paid: means }, at) => helpers.pay(created[at].checkout.id, { outcome: 'success', ...means } as const));
+        return Promise.all(paid.map(async (answer) => settleMs(run, await mustSucceed(api, answer))));
       },
     };
   }
@@ -97,6 +105,11 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
       await payOnNewPage(run, browserPages, checkout.checkoutUrl, paid, { storeConsent: extra.storeConsent, whereOffered: extra.whereOffered });
       // What a page payment stores, the target may store a little later.
       return run.profile.timeouts.eventMs;
+    },
+    async payAtOnce(customer, payments) {
+      const created = await Promise.all(payments.map(({ request }) => createCheckout(api, forCustomer(request, customer))));
+      await Promise.all(payments.map(({ paid }, at) => payOnNewPage(run, browserPages, created[at].checkout.checkoutUrl, paid, {})));
+      return payments.map(() => run.profile.timeouts.eventMs);
     },
   };
 }
@@ -148,7 +161,10 @@ test.describe('storing payment methods', () => {
             ...samples(run, card(), 2).map((paidCard): PaidWith => ({ method: 'CC', card: paidCard })),
             ...samples(run, wallet(), 2).map((paidWallet): PaidWith => ({ method: 'MW', wallet: paidWallet })),
           ];
-          const settles = await Promise.all(paid.map((means) => pays.pay(storing(run, means.method as Method, 'createRegistration'), customer, means)));
+          const settles = await pays.payAtOnce(
+            customer,
+            paid.map((means) => ({ request: storing(run, means.method as Method, 'createRegistration'), paid: means })),
+          );
           // Each method is found among the others: those the other payments stored count as listed before it.
           const stored = (list: Exchange) =>
             paid.flatMap((means) => {
