@@ -304,7 +304,12 @@ export const scenarioClasses = {
   'PAGE-5': ['the ATM page of an MB checkout'],
   'PAGE-6': storingPages.map(([layout, code]) => `${code}, layout ${layout}`),
   'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser'],
-  'TOK-1': ['a stored method, then a declined payment of its customer', 'two cards and two wallets of one customer paid at once'],
+  'CHK-7': ['checkouts created at once'],
+  'TOK-1': [
+    'a stored method, then a declined payment of its customer',
+    'two cards and two wallets of one customer paid at once',
+    'payments of one customer at once, the list read meanwhile',
+  ],
   'TOK-2': ['consent given by one customer, then declined by the same'],
   'TOK-3': ['a declined payment of a customer who stored a method before'],
   'TOK-4': ['a payment without registration of a customer who stored a method before'],
@@ -320,6 +325,7 @@ export const scenarioClasses = {
     'confirmed and notified at its callbackUrl',
     'an older reference confirmed after later ones were created',
     'confirmed twice',
+    'confirmed several times at once, read meanwhile',
   ],
   'REF-7': [
     'paid after the window closed',
@@ -330,7 +336,7 @@ export const scenarioClasses = {
     'a window not yet open, beside open ones',
     'paid after its end, beside open ones',
   ],
-  'REF-8': ['the references of the property', 'many references created at once'],
+  'REF-8': ['the references of the property', 'many references created at once', 'references created at once beside checkouts'],
   'EVT-1': ['created before a webhook was set, confirmed after', 'created while a webhook was set', 'confirmed after the webhook was removed'],
   'EVT-2': [
     'without callbackUrl, a webhook configured',

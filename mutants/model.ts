@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { answer, consentAlwaysOnPage, editData, memoSet, payerOf, paymentOfDelivery, succeeded, type Json } from './edits.ts';
 import { callOperation, type ProxyContext, type Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
+import { atOnceBenignVariants, atOnceMutants } from './at-once.ts';
 
 async function storedMethods(proxy: ProxyContext, customer: string): Promise<Json[]> {
   const list = (await callOperation(proxy, 'listMethods', { param: customer })).json as Json;
@@ -167,6 +168,7 @@ export const mutants: Mutant[] = [
     description: 'Creating a reference closes the validity windows of every reference created before it: paying them inside their window is refused.',
     transform: laterReferenceClosesWindows,
   },
+  ...atOnceMutants,
 ];
 
 /** Within eventMs after a customer's payment, the list does not show what it stored yet. */
@@ -195,4 +197,5 @@ export const benignVariants: BenignVariant[] = [
     description: "A method stored by a payment shows in the customer's list a second after the payment, within the profile's eventMs.",
     transform: storedMethodsShowLate,
   },
+  ...atOnceBenignVariants,
 ];

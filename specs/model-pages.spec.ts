@@ -17,12 +17,12 @@ test.describe('a model of the whole service, paying on the hosted page', () => {
   test(
     'sequences of every operation, customers paying on the hosted page too, judged step by step against the model',
     { tag: tags(...pagePaymentClauses) },
-    async ({ run, api, receiver, property, browserPages }) => {
+    async ({ run, api, receiver, property, browserPages, observe }) => {
       requires(run, 'hostedPages');
       const missing = pageRoles.filter((role) => !run.profile.selectors?.[role]);
       test.skip(missing.length > 0, `${needs.selectors.reason} ${missing.join(', ')}`);
       test.setTimeout(modelTimeoutMs(pageModelRuns + 1));
-      await runModel(run, api, receiver, property, {
+      await runModel(run, api, receiver, property, observe, {
         helpers: helpersUsable(run),
         browserPages,
         runs: pageModelRuns,

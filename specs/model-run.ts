@@ -21,7 +21,7 @@ import {
 } from '../src/model/index.ts';
 import type { PaidWith, Problem } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
-import { helperClient, leftOut, type Api, type BrowserPages, type Property, type Receiver } from './fixtures.ts';
+import { helperClient, leftOut, type Api, type BrowserPages, type Observer, type Property, type Receiver } from './fixtures.ts';
 import { replayPathParts } from './property.ts';
 import { payOnNewPage } from './hosted-page.ts';
 import { sample } from './flows.ts';
@@ -105,10 +105,16 @@ interface ModelOptions {
   directed?: Command[][];
 }
 
+/** How many histories of operations at once the run checked, and the most operations one had. */
+interface ConcurrentHistories {
+  checked: number;
+  longest: number;
+}
+
 /** What the sequences of a run share: each acts through its own (sequenceWorld). */
 type RunWorld = Omit<World, 'lendWebhook'>;
 
-function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: ModelOptions): RunWorld {
+function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: ModelOptions, histories: ConcurrentHistories): RunWorld {
   return {
     call: (name, ...options) => api.call(name, ...options),
     helpers: options.helpers ? helperClient(api) : null,
@@ -121,6 +127,12 @@ function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: ModelOpt
     note: (note, request) => api.note({ request: request ?? null, response: null, note }),
     now: () => Date.now(),
     sleep: (ms) => sleep(ms),
+    histories: {
+      checked(operations) {
+        histories.checked++;
+        histories.longest = Math.max(histories.longest, operations);
+      },
+    },
   };
 }
 
@@ -276,9 +288,22 @@ function judgedAhead<T>(cases: T[], judge: (value: T, ahead: boolean) => Promise
 }
 
 /** Runs the property: every sequence of its first pass at once, those that move the webhook in turns (WebhookTurns). */
-export async function runModel(run: RunConfig, api: Api, receiver: Receiver, property: Property, options: ModelOptions) {
+/** Runs the property (runSequences), and records how many histories of operations at once it checked, whether it held or not. */
+export async function runModel(run: RunConfig, api: Api, receiver: Receiver, property: Property, observe: Pick<Observer, 'record'>, options: ModelOptions) {
+  const histories = { checked: 0, longest: 0 };
+  try {
+    await runSequences(run, api, receiver, property, options, histories);
+  } finally {
+    await observe.record(
+      `operations at once: ${histories.checked} histories checked for linearizability, the longest of ${histories.longest} operations`,
+      histories,
+    );
+  }
+}
+
+async function runSequences(run: RunConfig, api: Api, receiver: Receiver, property: Property, options: ModelOptions, histories: ConcurrentHistories) {
   const { helpers, runs } = options;
-  const world = worldOf(run, api, receiver, options);
+  const world = worldOf(run, api, receiver, options, histories);
   const deadline = Date.now() + sequencesBudgetMs(run);
   const turns = new WebhookTurns(run);
   const directed = options.directed ?? [];

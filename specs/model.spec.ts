@@ -18,11 +18,11 @@ test.describe('a model of the whole service', { tag: lastsEventMs }, () => {
       tag: tags(...modelClauses),
       annotation: helperSequences.flatMap((sequence) => sequence.classes).flatMap(({ clause, name }) => exercises(clause, name as never)),
     },
-    async ({ run, api, receiver, interbank, property }) => {
+    async ({ run, api, receiver, interbank, property, observe }) => {
       void interbank;
       const runs = run.modelRuns ?? defaultModelRuns;
       test.setTimeout(modelTimeoutMs(runs + helperSequences.length));
-      await runModel(run, api, receiver, property, { helpers: true, runs, directed: directedCommands(helperSequences, run.seed) });
+      await runModel(run, api, receiver, property, observe, { helpers: true, runs, directed: directedCommands(helperSequences, run.seed) });
     },
   );
 
@@ -35,7 +35,7 @@ test.describe('a model of the whole service', { tag: lastsEventMs }, () => {
       await observe.record(`commands left out (target has no test helpers): ${helperCommands.join(', ')}`, helperCommands);
       const runs = run.modelRuns ?? defaultModelRuns;
       test.setTimeout(modelTimeoutMs(runs));
-      await runModel(run, api, receiver, property, { helpers: false, runs });
+      await runModel(run, api, receiver, property, observe, { helpers: false, runs });
     },
   );
 });

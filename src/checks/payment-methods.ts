@@ -199,13 +199,18 @@ export function methodsAddedSince(exchange: Exchange, before: StoredPaymentMetho
 }
 
 /**
- * TOK-1/TOK-2 and PML-5: the list holds a method, not there `before`, whose values are those paid with.
+ * TOK-1/TOK-2 and PML-5: the list holds a method, not there `before` and not that of one of the
+ * `others` paid with, whose values are those paid with.
  *
  * Inputs: the scenario classes of its clauses (generators/classes.ts).
  * Not covered: allowRegistration in layout default.
  */
-export function checkMethodStored(exchange: Exchange, context: { paidWith: PaidWith; clause: string; before?: StoredPaymentMethod[] }): Problem[] {
-  const methods = methodsAddedSince(exchange, context.before);
+export function checkMethodStored(
+  exchange: Exchange,
+  context: { paidWith: PaidWith; clause: string; before?: StoredPaymentMethod[]; others?: readonly PaidWith[] },
+): Problem[] {
+  const ofOthers = storedMethodsOf(exchange).filter((method) => context.others?.some((other) => paidMatches(method, other)));
+  const methods = methodsAddedSince(exchange, [...(context.before ?? []), ...ofOthers]);
   if (methods.some((method) => paidMatches(method, context.paidWith))) return [];
   const sameType = methods.some((method) => method?.type === context.paidWith.method);
   return [

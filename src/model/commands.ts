@@ -6,7 +6,7 @@
  * departure ends the sequence with a Departure naming its clauses, and fast-check shrinks it.
  */
 import fc from 'fast-check';
-import { checkoutVariants, beyondRowCases, formatWithOffset, utcOffset, amount as amountArbitrary } from '../../generators/index.ts';
+import { formatWithOffset } from '../../generators/index.ts';
 import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import type { Helpers } from '../core/helpers.ts';
@@ -57,6 +57,8 @@ export interface World {
    * notification about the sequence's payments may have gone.
    */
   lendWebhook(ms: number, own: Webhook | null): Promise<string[]>;
+  /** Counts a history of operations at once that was checked (./at-once.ts), by its number of operations. */
+  histories: { checked(operations: number): void };
 }
 
 /** A departure from the reference, found by the model: the problems name their clauses. */
@@ -72,7 +74,7 @@ export interface Model extends ModelState {
 }
 
 /** Reads every 150 ms until `settled` holds of the answer or the instant `until` has passed: the last answer. */
-async function readUntil(world: World, read: () => Promise<Exchange>, settled: (answer: Exchange) => boolean, until: number): Promise<Exchange> {
+export async function readUntil(world: World, read: () => Promise<Exchange>, settled: (answer: Exchange) => boolean, until: number): Promise<Exchange> {
   let answer = await read();
   while (!settled(answer) && world.now() < until) {
     await world.sleep(150);
@@ -88,12 +90,12 @@ export async function startModel(world: Pick<World, 'helpers' | 'outOfBandCustom
 }
 
 export type Command = fc.AsyncCommand<Model, World>;
-const pick = <T>(list: readonly T[], index: number): T | undefined => (list.length === 0 ? undefined : list[index % list.length]);
+export const pick = <T>(list: readonly T[], index: number): T | undefined => (list.length === 0 ? undefined : list[index % list.length]);
 /** The n-th of a list counted from its newest. */
-const pickNewest = <T>(list: readonly T[], n: number): T | undefined => pick([...list].reverse(), n);
+export const pickNewest = <T>(list: readonly T[], n: number): T | undefined => pick([...list].reverse(), n);
 
 /** Judges the notifications received so far, and throws the problems found (with the step's own). */
-function settle(model: Model, world: World, problems: Problem[]): void {
+export function settle(model: Model, world: World, problems: Problem[]): void {
   const received = (path: string) => world.receiver.received(path);
   const found = [...problems, ...judgeNotifications(model, received, world.now(), world.eventMs)];
   if (found.length === 0) return;
@@ -138,10 +140,10 @@ export class RegisterCustomer implements Command {
   toString = () => 'registerCustomer()';
 }
 
-type CheckoutKind = 'storeMethod' | 'storeWithConsent' | 'withoutRegistration' | 'embedWeb' | 'embedMobile' | 'atmPage' | 'beyondRows';
+export type CheckoutKind = 'storeMethod' | 'storeWithConsent' | 'withoutRegistration' | 'embedWeb' | 'embedMobile' | 'atmPage' | 'beyondRows';
 
 /** The request with the method code and the customer set (a stored method is the customer's, so storing checkouts name one). */
-function shaped(request: CheckoutRequest, code: 'CC' | 'MW' | null, customer: string | undefined, registration: 'keep' | 'none'): CheckoutRequest {
+export function shaped(request: CheckoutRequest, code: 'CC' | 'MW' | null, customer: string | undefined, registration: 'keep' | 'none'): CheckoutRequest {
   const payment = { ...request.payment };
   if (code || registration === 'none') {
     const { details, ...method } = payment.paymentMethod ?? {};
@@ -218,7 +220,7 @@ export class Pay implements Command {
 }
 
 /** What a command created, once it ran: the id the evidence names it by. */
-const createdAs = (what: string, id: string | undefined) => (id ? ` → ${what} ${id}` : '');
+export const createdAs = (what: string, id: string | undefined) => (id ? ` → ${what} ${id}` : '');
 
 /** The checkout a payment command paid, by id once it ran (as the evidence names it), else by its place. */
 const unpaidCheckout = (id: string | undefined, fromNewest: number) => (id ? `checkout ${id}` : `unpaid checkout #${fromNewest} from the newest`);
@@ -278,7 +280,7 @@ export class ListMethods implements Command {
   toString = () => `listMethods(customer ${this.#customer ?? `#${this.customer}`})`;
 }
 
-type WindowKind = 'long' | 'short' | 'ended' | 'future';
+export type WindowKind = 'long' | 'short' | 'ended' | 'future';
 const second = 1000;
 const day = 24 * 60 * 60 * second;
 
@@ -307,38 +309,68 @@ export class CreateReference implements Command {
   #paymentId: string | undefined;
   check = () => true;
   async run(model: Model, world: World) {
-    const { start, end } = windowFrom(this.window, world.now());
-    const callbackPath = this.withCallback ? world.receiver.newPath('model-callback') : null;
-    const request: ReferenceRequest = {
-      type: 'payment',
-      amount: this.amount,
-      ...(callbackPath && { callbackUrl: `${world.receiver.urlOf(callbackPath)}?sequence=model` }),
-      availableMethods: [{ code: 'MB' }],
-      validDate: { start: formatWithOffset(start, this.offsets[0]), end: formatWithOffset(end, this.offsets[1]) },
-    };
-    const sentAt = world.now();
-    const exchange = await world.call('createReference', { body: request });
-    const problems = judgeReferenceCreated(exchange, sentAt);
-    const paymentId = paymentIdOf(exchange);
-    this.#paymentId = paymentId;
-    // No id (REF-10): the model cannot follow this reference.
-    if (problems.length > 0 || !isSuccess(exchange.response.status) || !paymentId) return settle(model, world, problems);
-    if (callbackPath) model.paths.add(callbackPath);
-    const reference: ReferenceModel = { paymentId, reference: undefined, request, callbackPath, ...windowOf(request), state: 'pending', paidOutside: false };
-    const read = await world.call('getPayment', { param: paymentId });
-    const found = judgePayment(read, reference, model);
-    const shown = paymentOf(read)?.referenceDetails?.reference;
-    reference.reference = typeof shown === 'string' ? shown : undefined;
-    model.references.push(reference);
-    settle(model, world, found);
+    const created = await createReference(world, referenceRequest(world, this));
+    this.#paymentId = created.reference?.paymentId;
+    const problems = [...created.problems, ...(created.reference ? judgePayment(created.read!, created.reference, model) : [])];
+    if (created.reference && problems.length === 0) addReference(model, created.reference);
+    settle(model, world, problems);
   }
   toString = () =>
     `createReference(${this.window} window, ${this.withCallback ? 'with' : 'without'} callbackUrl, amount ${this.amount}, offsets ${this.offsets.join(' ')})${createdAs('payment', this.#paymentId)}`;
 }
 
-type PaidAtKind = 'now' | 'beforeStart' | 'afterEnd';
+/** A reference's request, its window drawn as instants from now: the receiver path of its callbackUrl, where it has one. */
+export function referenceRequest(
+  world: Pick<World, 'now' | 'receiver'>,
+  drawn: Pick<CreateReference, 'window' | 'withCallback' | 'amount' | 'offsets'>,
+): { request: ReferenceRequest; callbackPath: string | null } {
+  const { start, end } = windowFrom(drawn.window, world.now());
+  const callbackPath = drawn.withCallback ? world.receiver.newPath('model-callback') : null;
+  const request: ReferenceRequest = {
+    type: 'payment',
+    amount: drawn.amount,
+    ...(callbackPath && { callbackUrl: `${world.receiver.urlOf(callbackPath)}?sequence=model` }),
+    availableMethods: [{ code: 'MB' }],
+    validDate: { start: formatWithOffset(start, drawn.offsets[0]), end: formatWithOffset(end, drawn.offsets[1]) },
+  };
+  return { request, callbackPath };
+}
 
-const showsConfirmed = (read: Exchange) => paymentOf(read)?.stateDetails?.state === 'confirmed';
+/**
+ * Creates a reference and reads it back: the problems of its creation, and the reference as the
+ * model follows it with the read that showed its digits (none where it was refused or has no id, REF-10).
+ */
+export async function createReference(
+  world: Pick<World, 'now' | 'call'>,
+  { request, callbackPath }: ReturnType<typeof referenceRequest>,
+): Promise<{ problems: Problem[]; reference: ReferenceModel | null; read: Exchange | null }> {
+  const sentAt = world.now();
+  const exchange = await world.call('createReference', { body: request });
+  const problems = judgeReferenceCreated(exchange, sentAt);
+  const paymentId = paymentIdOf(exchange);
+  if (problems.length > 0 || !isSuccess(exchange.response.status) || !paymentId) return { problems, reference: null, read: null };
+  const read = await world.call('getPayment', { param: paymentId });
+  const shown = paymentOf(read)?.referenceDetails?.reference;
+  const reference: ReferenceModel = {
+    paymentId,
+    reference: typeof shown === 'string' ? shown : undefined,
+    request,
+    callbackPath,
+    ...windowOf(request),
+    state: 'pending',
+    paidOutside: false,
+  };
+  return { problems, reference, read };
+}
+
+export function addReference(model: Model, reference: ReferenceModel): void {
+  if (reference.callbackPath) model.paths.add(reference.callbackPath);
+  model.references.push(reference);
+}
+
+export type PaidAtKind = 'now' | 'beforeStart' | 'afterEnd';
+
+export const showsConfirmed = (read: Exchange) => paymentOf(read)?.stateDetails?.state === 'confirmed';
 
 export class Confirm implements Command {
   constructor(
@@ -378,7 +410,7 @@ export class Confirm implements Command {
     `confirm(${this.#paymentId ? `payment ${this.#paymentId}` : `reference #${this.reference} from the newest`}, paid ${this.when === 'now' ? 'now' : this.when === 'beforeStart' ? '1 s before validDate.start' : '1 s after validDate.end'})`;
 }
 
-const isShort = (reference: ReferenceModel) => reference.end - reference.start < 5 * 60 * second;
+export const isShort = (reference: ReferenceModel) => reference.end - reference.start < 5 * 60 * second;
 
 /** Lets the first short window still open close (where all have closed, there is nothing to wait for). */
 export class LetWindowClose implements Command {
@@ -434,90 +466,4 @@ export class QueryPayment implements Command {
     settle(model, world, judgePayment(read, reference, model));
   }
   toString = () => `queryPayment(${this.#paymentId ? `payment ${this.#paymentId}` : `reference #${this.reference}`})`;
-}
-
-const index = fc.nat({ max: 7 });
-/** Which of a list, newest first: mostly the newest (a checkout just created is paid, a reference just created confirmed), sometimes an older one. */
-const newestFirst = fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: index });
-
-const checkoutRequests: Record<CheckoutKind, fc.Arbitrary<CheckoutRequest>> = {
-  storeMethod: checkoutVariants.storeMethod,
-  storeWithConsent: checkoutVariants.storeWithConsent,
-  withoutRegistration: checkoutVariants.storeWithConsent,
-  embedWeb: checkoutVariants.embedWeb,
-  embedMobile: checkoutVariants.embedMobile,
-  atmPage: checkoutVariants.atmPage,
-  beyondRows: beyondRowCases.layoutCodeCombinations,
-};
-
-const weighted = (weight: number, arbitrary: fc.Arbitrary<Command>) => ({ weight, arbitrary });
-
-/** The commands through the test helpers, by name: a target without them does not get these. */
-const throughHelpers = {
-  registerCustomer: weighted(1, fc.constant(new RegisterCustomer())),
-  pay: weighted(
-    6,
-    fc
-      .record({ checkout: newestFirst, outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const), consent: fc.boolean() })
-      .map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent)),
-  ),
-  confirm: weighted(
-    4,
-    fc
-      .record({ reference: newestFirst, when: fc.constantFrom<PaidAtKind>('now', 'now', 'now', 'beforeStart', 'afterEnd') })
-      .map(({ reference, when }): Command => new Confirm(reference, when)),
-  ),
-  letShortWindowClose: weighted(1, fc.constant(new LetWindowClose())),
-  setWebhook: weighted(2, fc.constant(new SetWebhook())),
-  removeWebhook: weighted(1, fc.constant(new RemoveWebhook())),
-};
-
-/** The names of the commands a target without test helpers does not get. */
-export const helperCommands = Object.keys(throughHelpers);
-
-/** The commands of a sequence: every operation, and those of the test helpers only where the target has them. */
-export function modelCommands(options: { helpers: boolean; pages: boolean; maxCommands: number; replayPath?: string }): fc.Arbitrary<Iterable<Command>> {
-  // Storing checkouts most: what they store, or must not, is what several customers' payments interact on.
-  const checkout = fc.oneof(
-    ...(Object.entries(checkoutRequests) as [CheckoutKind, fc.Arbitrary<CheckoutRequest>][]).map(([kind, request]) => ({
-      weight: kind === 'storeMethod' || kind === 'storeWithConsent' ? 3 : 1,
-      arbitrary: fc
-        .record({ request, code: fc.constantFrom('CC' as const, 'MW' as const), customer: index })
-        .map(({ request, code, customer }): Command => new CreateCheckout(kind, request, code, customer)),
-    })),
-  );
-  const reference = fc
-    .record({
-      window: fc.constantFrom<WindowKind>('long', 'long', 'short', 'short', 'ended', 'future'),
-      withCallback: fc.boolean(),
-      amount: amountArbitrary(),
-      offsets: fc.tuple(utcOffset(), utcOffset()),
-    })
-    .map(({ window, withCallback, amount, offsets }): Command => new CreateReference(window, withCallback, amount, offsets));
-  const stateless = [
-    weighted(6, checkout),
-    weighted(4, reference),
-    weighted(
-      1,
-      index.map((n): Command => new QueryPayment(n)),
-    ),
-    weighted(
-      2,
-      index.map((n): Command => new ListMethods(n)),
-    ),
-  ];
-  const onPages = [
-    weighted(
-      6,
-      fc.record({ checkout: newestFirst, consent: fc.boolean() }).map(({ checkout, consent }): Command => new PayOnPage(checkout, consent)),
-    ),
-  ];
-  // Unbiased: a biased run starts with empty sequences, and a run of a few sequences needs every one.
-  return fc.noBias(
-    fc.commands([fc.oneof(...stateless, ...(options.helpers ? Object.values(throughHelpers) : []), ...(options.pages ? onPages : []))], {
-      maxCommands: options.maxCommands,
-      size: 'max',
-      ...(options.replayPath !== undefined && { replayPath: options.replayPath }),
-    }),
-  );
 }

@@ -3,3 +3,6 @@ export * from './state.ts';
 export * from './judge.ts';
 export * from './commands.ts';
 export * from './sequences.ts';
+export * from './at-once.ts';
+export * from './arbitraries.ts';
+export * from './linearizability.ts';

@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { amount, checkoutVariants, utcOffset, type ScenarioClause, type scenarioClasses } from '../../generators/index.ts';
+import { ConfirmAtOnce, CreateAtOnce, PayAtOnce } from './at-once.ts';
 import { Confirm, CreateCheckout, CreateReference, ListMethods, Pay, PayOnPage, RemoveWebhook, SetWebhook, type Command } from './commands.ts';
 
 type Draw = <T>(arbitrary: fc.Arbitrary<T>) => T;
@@ -29,6 +30,40 @@ export function directedCommands(sequences: readonly DirectedSequence[], seed: n
 const reference = (draw: Draw, window: 'long' | 'future', withCallback: boolean) =>
   new CreateReference(window, withCallback, draw(amount()), draw(fc.tuple(utcOffset(), utcOffset())));
 
+/** A reference of a burst, created after `afterMs`. */
+const referenceAtOnce = (draw: Draw, withCallback: boolean, afterMs: number) => ({
+  withCallback,
+  amount: draw(amount()),
+  offsets: draw(fc.tuple(utcOffset(), utcOffset())),
+  afterMs,
+});
+
+/** Operations at once, of every burst, on every run: whatever the seed draws, each kind of burst is met once. */
+const atOnceSequence: DirectedSequence = {
+  title: 'operations at once: creations side by side, payments of one customer, confirmations of one reference',
+  classes: [
+    { clause: 'CHK-7', name: 'checkouts created at once' },
+    { clause: 'REF-8', name: 'references created at once beside checkouts' },
+    { clause: 'TOK-1', name: 'payments of one customer at once, the list read meanwhile' },
+    { clause: 'REF-6', name: 'confirmed several times at once, read meanwhile' },
+  ],
+  commands: (draw) => [
+    new CreateAtOnce(
+      [referenceAtOnce(draw, true, 0), referenceAtOnce(draw, false, 0), referenceAtOnce(draw, true, 5)],
+      [0, 0, 5].map((afterMs) => ({ request: draw(checkoutVariants.embedWeb), afterMs })),
+    ),
+    new PayAtOnce(
+      0,
+      [
+        { kind: 'storeMethod', request: draw(checkoutVariants.storeMethod), code: 'CC', outcome: 'success', storeConsent: false, afterMs: 0 },
+        { kind: 'storeMethod', request: draw(checkoutVariants.storeMethod), code: 'MW', outcome: 'success', storeConsent: false, afterMs: 0 },
+        { kind: 'storeWithConsent', request: draw(checkoutVariants.storeWithConsent), code: 'CC', outcome: 'success', storeConsent: true, afterMs: 3 },
+      ],
+      [0, 10],
+    ),
+    new ConfirmAtOnce(0, [0, 0, 2], [0, 5]),
+  ],
+};
 /** Through the test helpers: what the model runs where the target has them. */
 export const helperSequences: DirectedSequence[] = [
   {
@@ -112,6 +147,7 @@ export const helperSequences: DirectedSequence[] = [
       new Confirm(2, 'now'),
     ],
   },
+  atOnceSequence,
 ];
 
 /**

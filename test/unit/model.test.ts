@@ -8,7 +8,7 @@ import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { card, checkoutVariants, wallet } from '../../generators/index.ts';
-import { mutants } from '../../mutants/model.ts';
+import { benignVariants, mutants } from '../../mutants/model.ts';
 import { startProxy, type Transform } from '../../mutants/proxy.ts';
 import { startReceiver } from '../../specs/receiver.ts';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
@@ -17,6 +17,7 @@ import { recordedBody } from '../../src/core/http.ts';
 import { requestOf } from '../../src/core/operations.ts';
 import {
   awaitOwedNotifications,
+  burstSequences,
   CreateCheckout,
   Departure,
   directedCommands,
@@ -105,6 +106,7 @@ async function worldBehind(transform?: Transform, fakePage?: FakePage): Promise<
       await sleep(ms);
       return [];
     },
+    histories: { checked: () => undefined },
   };
 }
 
@@ -147,6 +149,27 @@ describe('the model of the whole service', { concurrency: true }, () => {
       );
     });
   }
+
+  for (const variant of benignVariants) {
+    test(`the directed sequences pass ${variant.name}`, async () => {
+      const found = await Promise.all(allSequences.map(async (sequence) => problemsOf(await worldBehind(variant.transform, page), commandsOf(sequence))));
+      assert.deepEqual(found.flat(), []);
+    });
+  }
+
+  test('the reference sandbox stays linearizable under random bursts of operations at once, on many seeds', async () => {
+    const seeds = Array.from({ length: 12 }, (_, n) => 1000 + n);
+    const found = await Promise.all(
+      seeds.map(async (seed) => {
+        const commands = fc.sample(burstSequences(5), { seed, numRuns: 1 })[0];
+        return { seed, commands: String(commands), problems: await problemsOf(await worldBehind(undefined, page), [...commands] as never) };
+      }),
+    );
+    assert.deepEqual(
+      found.filter(({ problems }) => problems.length > 0),
+      [],
+    );
+  });
 
   test('a payment on the hosted page is owed what it stores: the consent given there, or none where the page did not offer it', async () => {
     const consentOnPage = () => [new CreateCheckout('storeWithConsent', consenting(), 'CC', 0), new PayOnPage(0, true), new ListMethods(0)];

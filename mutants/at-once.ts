@@ -1,0 +1,209 @@
+/**
+ * Faults of operations at once, as real implementations race: a handler that reads, takes a few tens
+ * of milliseconds, then writes what it read (a read-modify-write without a lock), so that another
+ * request of the same kind coming meanwhile works on what it read too. Only requests that overlap
+ * meet them (the model's bursts, src/model/at-once.ts). And their benign twins: the same requests
+ * taken one at a time, or the racing one refused where the test helpers' contract allows it.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { answer, editData, memoSet, payerOf, succeeded, type Json } from './edits.ts';
+import { callOperation, snapshot, type ProxyContext, type ProxyRequest, type Transform } from './proxy.ts';
+import type { BenignVariant, Mutant } from './kinds.ts';
+
+/** How long a racing handler takes between its read and its write. */
+const raceWindowMs = 40;
+
+/**
+ * Marks a request under way on `key` (with what tells it apart) from its coming until its answer
+ * (raceOver), and takes the race window before it goes on: answers what told apart the requests of
+ * that key under way when it came. Told apart by what the request carries, not by the request
+ * object, so that the reach run's copies of a request and of its answer find each other.
+ */
+async function raceOn(proxy: ProxyContext, key: string, told: string): Promise<string[]> {
+  const underWay = (proxy.memo.get(`under way ${key}`) as string[] | undefined) ?? [];
+  proxy.memo.set(`under way ${key}`, [...underWay, told]);
+  await sleep(raceWindowMs);
+  return underWay;
+}
+
+function raceOver(proxy: ProxyContext, key: string, told: string): void {
+  const underWay = [...((proxy.memo.get(`under way ${key}`) as string[] | undefined) ?? [])];
+  const at = underWay.indexOf(told);
+  if (at >= 0) underWay.splice(at, 1);
+  proxy.memo.set(`under way ${key}`, underWay);
+}
+
+/** What the memo holds at `key` once it does: the other request's answer may come after this one's. */
+async function answered(proxy: ProxyContext, key: string): Promise<unknown> {
+  for (let waited = 0; !proxy.memo.has(key) && waited < 5 * raceWindowMs; waited += 10) await sleep(10);
+  return proxy.memo.get(key);
+}
+
+/** A request body as a key: what the request's own answer finds it by (a reference's callbackUrl is the proxy's own by then). */
+const bodyOf = (request: ProxyRequest) => {
+  const { callbackUrl: _relayed, ...body } = (request.json as Json) ?? {};
+  return snapshot(body);
+};
+
+/** What a stored method or a payment's means is told by: its type and last digits. */
+const digitsOf = (paid: Json): string | undefined =>
+  typeof paid?.card?.number === 'string'
+    ? `CC ${paid.card.number.slice(-4)}`
+    : typeof paid?.phoneNumber === 'string'
+      ? `MW ${paid.phoneNumber.slice(-3)}`
+      : undefined;
+const storedDigitsOf = (method: Json): string => (method?.type === 'CC' ? `CC ${method.last4Digitis}` : `MW ${method?.last3Digitis}`);
+
+/** A payment of a customer coming while another of theirs is under way writes the list it read before: the other's stored method is lost. */
+const concurrentStoresLoseOne: Transform = {
+  async request(request, proxy) {
+    const payer = payerOf(request, proxy);
+    const digits = digitsOf(request.json);
+    if (!payer || !digits) return;
+    for (const other of await raceOn(proxy, `pay ${payer}`, digits)) memoSet<string>(proxy, 'lost').add(other);
+  },
+  response(response, request, proxy) {
+    const payer = payerOf(request, proxy);
+    const digits = digitsOf(request.json);
+    if (payer && digits) raceOver(proxy, `pay ${payer}`, digits);
+    editData(['listMethods'], (data) => {
+      const lost = memoSet<string>(proxy, 'lost');
+      if (Array.isArray(data)) data.splice(0, data.length, ...data.filter((method) => !lost.has(storedDigitsOf(method))));
+    }).response!(response, request, proxy);
+  },
+};
+
+const customerOf = (request: ProxyRequest): string | undefined => (request.json as Json)?.payment?.customer?.uuid;
+
+/** A checkout of a customer created while another of theirs is under way takes the paymentId the other took (a per-customer counter read, then written). */
+const paymentIdsCollideAtOnce: Transform = {
+  async request(request, proxy) {
+    const customer = customerOf(request);
+    if (request.route !== 'createCheckout' || !customer) return;
+    const [other] = await raceOn(proxy, `checkout ${customer}`, bodyOf(request));
+    if (other) proxy.memo.set(`collides ${bodyOf(request)}`, other);
+  },
+  async response(response, request, proxy) {
+    const data = (response.json as Json)?.data;
+    const customer = customerOf(request);
+    if (request.route !== 'createCheckout' || !customer) return;
+    raceOver(proxy, `checkout ${customer}`, bodyOf(request));
+    if (!succeeded(response) || typeof data?.paymentId !== 'string') return;
+    proxy.memo.set(`paymentId ${bodyOf(request)}`, data.paymentId);
+    const collides = proxy.memo.get(`collides ${bodyOf(request)}`);
+    const taken = collides === undefined ? undefined : await answered(proxy, `paymentId ${collides}`);
+    if (typeof taken === 'string') data.paymentId = taken;
+  },
+};
+
+/** A reference created while another is under way takes the other's 9 digits (the next free number read by both), as its payment shows them. */
+const referenceDigitsCollideAtOnce: Transform = {
+  async request(request, proxy) {
+    if (request.route !== 'createReference') return;
+    const [other] = await raceOn(proxy, 'reference', bodyOf(request));
+    if (other) proxy.memo.set(`collides ${bodyOf(request)}`, other);
+  },
+  async response(response, request, proxy) {
+    const data = (response.json as Json)?.data;
+    if (request.route === 'createReference') raceOver(proxy, 'reference', bodyOf(request));
+    if (request.route === 'createReference' && succeeded(response) && typeof data?.id === 'string') {
+      proxy.memo.set(`payment ${bodyOf(request)}`, data.id);
+      const collides = proxy.memo.get(`collides ${bodyOf(request)}`);
+      const other = collides === undefined ? undefined : await answered(proxy, `payment ${collides}`);
+      const digits =
+        typeof other === 'string' &&
+        (((await callOperation(proxy, 'getPayment', { param: other })).json as Json)?.data?.referenceDetails?.reference as unknown);
+      if (typeof digits === 'string') proxy.memo.set(`digits ${data.id}`, digits);
+    }
+    const digits = typeof data?.id === 'string' && proxy.memo.get(`digits ${data.id}`);
+    if ((request.route === 'createReference' || request.route === 'getPayment') && typeof digits === 'string' && data.referenceDetails)
+      data.referenceDetails.reference = digits;
+  },
+};
+
+/** A confirmation coming while another of the same payment is under way rolls it back when it finds it taken: the payment reads pending from then on. */
+const confirmationsAtOnceRollBack: Transform = {
+  async request(request, proxy) {
+    if (request.route !== 'confirmPayment' || !request.param) return;
+    if ((await raceOn(proxy, `confirm ${request.param}`, request.param)).length > 0) memoSet<string>(proxy, 'rolled back').add(request.param);
+  },
+  response(response, request, proxy) {
+    if (request.route === 'confirmPayment' && request.param) raceOver(proxy, `confirm ${request.param}`, request.param);
+    editData(['getPayment'], (data) => {
+      if (data?.stateDetails && memoSet<string>(proxy, 'rolled back').has(data.id)) data.stateDetails.state = 'pending';
+    }).response!(response, request, proxy);
+  },
+};
+
+export const atOnceMutants: Mutant[] = [
+  {
+    name: 'concurrent-stores-lose-one',
+    clause: 'TOK-1',
+    // The lost method may be one stored with consent.
+    disturbs: ['TOK-2'],
+    description:
+      "A payment of a customer made while another of the same customer is under way loses the other's stored method (a read-modify-write without a lock).",
+    transform: concurrentStoresLoseOne,
+  },
+  {
+    name: 'payment-ids-collide-at-once',
+    clause: 'CHK-7',
+    description:
+      'A checkout of a customer created while another of theirs is under way gets the same paymentId (a per-customer counter read by both before either wrote it).',
+    transform: paymentIdsCollideAtOnce,
+  },
+  {
+    name: 'reference-digits-collide-at-once',
+    clause: 'REF-8',
+    // A notification of one names the digits both show: the other looks notified though never paid.
+    disturbs: ['EVT-4'],
+    description: 'A reference created while another is under way gets the same 9 digits (the next free number read by both before either wrote it).',
+    transform: referenceDigitsCollideAtOnce,
+  },
+  {
+    name: 'confirmations-at-once-roll-back',
+    clause: 'REF-6',
+    description: 'A confirmation of a payment that comes while another confirmation of it is under way rolls the payment back: it reads pending from then on.',
+    transform: confirmationsAtOnceRollBack,
+  },
+];
+
+/** The payments of one customer are taken one at a time: each starts a race window after the one before. */
+const paymentsOfACustomerOneAtATime: Transform = {
+  async request(request, proxy) {
+    const payer = payerOf(request, proxy);
+    if (!payer) return;
+    const at = Math.max(Date.now(), (proxy.memo.get(`next ${payer}`) as number | undefined) ?? 0);
+    proxy.memo.set(`next ${payer}`, at + raceWindowMs);
+    if (at <= Date.now()) return;
+    // As a queue in front of a service says it held a request: the mark makes the wait an effect the proxy counts.
+    request.headers['x-queued-ms'] = String(at - Date.now());
+    await sleep(at - Date.now());
+  },
+};
+
+/** A confirmation of a payment whose other confirmation is under way is refused, 409, as the helpers' contract answers one already confirmed. */
+const confirmationAtOnceRefused: Transform = {
+  async request(request, proxy) {
+    if (request.route !== 'confirmPayment' || !request.param) return;
+    if (((proxy.memo.get(`under way confirm ${request.param}`) as string[] | undefined) ?? []).length > 0)
+      return answer(409, { success: false, error: 'already_confirmed' });
+    await raceOn(proxy, `confirm ${request.param}`, request.param);
+  },
+  response(_response, request, proxy) {
+    if (request.route === 'confirmPayment' && request.param) raceOver(proxy, `confirm ${request.param}`, request.param);
+  },
+};
+
+export const atOnceBenignVariants: BenignVariant[] = [
+  {
+    name: 'payments-of-a-customer-one-at-a-time',
+    description: 'The payments of one customer are taken one at a time, each 40 ms after the one before: payments at once wait for each other.',
+    transform: paymentsOfACustomerOneAtATime,
+  },
+  {
+    name: 'confirmation-at-once-refused',
+    description: 'A confirmation of a payment while another confirmation of it is under way is answered 409, as one of a payment already confirmed.',
+    transform: confirmationAtOnceRefused,
+  },
+];
