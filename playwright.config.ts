@@ -32,6 +32,7 @@ const workers = {
 // more time than they saved.
 const waitingWorkers = run.profile.timeouts.eventMs >= 10_000 ? 6 : 0;
 const browserSpecs = /\/(pages|tokenization|model-pages)\.spec\.ts$/;
+const auditSpec = /\/audit\.spec\.ts$/;
 const waiting = new RegExp(`${waitsOutEventMs}|${lastsEventMs}`);
 const ownPoolForWaiting = waitingWorkers > 0;
 
@@ -50,9 +51,13 @@ export default defineConfig({
     // npm run bench: when each test ran, for the run's critical path.
     ...(process.env[timingsEnv] ? [[codeFile('bench/timings')] as const] : []),
   ],
+  // The final audit (specs/audit.spec.ts) runs once every other test ended, passed or not: the
+  // teardown of a project without tests that every other depends on.
   projects: [
-    ...(ownPoolForWaiting ? [{ name: 'waiting', grep: waiting, workers: waitingWorkers }] : []),
-    { name: 'browser', testMatch: browserSpecs, grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.browser },
-    { name: 'api', testIgnore: browserSpecs, grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.api },
+    { name: 'start', testMatch: /(?!)/, teardown: 'audit' },
+    ...(ownPoolForWaiting ? [{ name: 'waiting', grep: waiting, testIgnore: auditSpec, workers: waitingWorkers, dependencies: ['start'] }] : []),
+    { name: 'browser', testMatch: browserSpecs, grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.browser, dependencies: ['start'] },
+    { name: 'api', testIgnore: [browserSpecs, auditSpec], grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.api, dependencies: ['start'] },
+    { name: 'audit', testMatch: auditSpec },
   ],
 });

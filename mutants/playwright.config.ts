@@ -40,6 +40,7 @@ function grepOf(target: TargetEntry): RegExp {
  * already in and are skipped (stopOnceFailed).
  */
 const modelSpecs = /\/model[^/]*\.spec\.ts$/;
+const auditSpec = /\/audit\.spec\.ts$/;
 
 export default defineConfig({
   testDir: '../specs',
@@ -53,8 +54,11 @@ export default defineConfig({
   // npm run bench adds when each test ran, for the catalogue's critical path.
   reporter: [['../src/runner/reporter.ts'], ...(process.env[timingsEnv] ? [['../bench/timings.ts'] as const] : [])],
   grep: targets.map(grepOf),
+  // The final audit runs once every other test ended (the teardown of a project without tests that the others depend on).
   projects: [
-    { name: 'suite', testIgnore: modelSpecs },
-    { name: 'model', testMatch: modelSpecs },
+    { name: 'start', testMatch: /(?!)/, teardown: 'audit' },
+    { name: 'suite', testIgnore: [modelSpecs, auditSpec], dependencies: ['start'] },
+    { name: 'model', testMatch: modelSpecs, dependencies: ['start'] },
+    { name: 'audit', testMatch: auditSpec },
   ],
 });

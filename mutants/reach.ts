@@ -193,7 +193,9 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
  */
 export function selectedTests(candidate: { name: string; clause: string | null }, reach: Reached, sandboxTests: RawTest[]): RawTest[] | null {
   if (reach.unattributed) return null;
-  return sandboxTests.filter(
-    (test) => (candidate.clause === null || test.clauseIds.includes(candidate.clause)) && (reach.tests.has(testKeyOf(test)) || test.status === 'failed'),
-  );
+  const ofClause = sandboxTests.filter((test) => candidate.clause === null || test.clauseIds.includes(candidate.clause));
+  const selected = ofClause.filter((test) => reach.tests.has(testKeyOf(test)) || test.status === 'failed');
+  // A test that reads back what others created (the final audit) runs beside the selected tests, on what they created.
+  const readingBack = ofClause.filter((test) => test.readsBack && !selected.includes(test));
+  return selected.length === 0 ? selected : [...selected, ...readingBack];
 }

@@ -12,12 +12,34 @@ import {
   memoSet,
   int32Limit,
   asInt32,
+  succeeded,
 } from './edits.ts';
 import type { Mutant } from './kinds.ts';
+import type { Transform } from './proxy.ts';
 
 const referenceOf = (data: Json): Json => data?.referenceDetails ?? {};
 
+/** How long a confirmation kept only in a cache lasts. */
+const confirmationCachedMs = 3000;
+
+/** A confirmation is kept in a cache only: the payment reads confirmed for a few seconds after it, then pending again. */
+const confirmationForgottenLater: Transform = {
+  response(response, request, proxy) {
+    if (request.route === 'confirmPayment' && request.param && succeeded(response)) proxy.memo.set(`confirmed at ${request.param}`, Date.now());
+    editData(['getPayment'], (data) => {
+      const at = proxy.memo.get(`confirmed at ${data?.id}`);
+      if (typeof at === 'number' && Date.now() - at > confirmationCachedMs && data?.stateDetails) data.stateDetails.state = 'pending';
+    }).response!(response, request, proxy);
+  },
+};
+
 export const referenceMutants: Mutant[] = [
+  {
+    name: 'confirmation-forgotten-later',
+    clause: 'REF-6',
+    description: 'A confirmation is kept in a cache only: the payment reads confirmed for three seconds after it, then pending again.',
+    transform: confirmationForgottenLater,
+  },
   {
     name: 'reference-chunked-body-refused',
     clause: 'REF-1',

@@ -1,4 +1,5 @@
 /** The specs' HTTP client: every exchange with the target recorded, bounded, paced, and masked for the report. */
+import { writeDown } from './ledger.ts';
 import { expect } from '@playwright/test';
 import { mask, type Evidence, type RecordedRequest } from '../src/core/evidence.ts';
 import { readText, recordedBody } from '../src/core/http.ts';
@@ -208,7 +209,11 @@ export function createApi(
 
   return {
     baseUrl,
-    call: (name, ...[{ param, query, ...sent } = {}]) => send({ ...sent, ...requestOf(name, { param, query }) }),
+    async call(name, ...[{ param, query, ...sent } = {}]) {
+      const exchange = await send({ ...sent, ...requestOf(name, { param, query }) });
+      writeDown(run.outDir, name, exchange, param);
+      return exchange;
+    },
     get exchanges() {
       return exchanges;
     },

@@ -18,7 +18,7 @@ import { helperClient, type Helpers } from './helpers.ts';
 import { createPacer, defaultConcurrentRequests, type Pacer } from './pace.ts';
 import { propertyRunner, type Property } from './property.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { onEveryTarget, targetOf, targetsOfRun, testKeyHeader, testKeyOf, testRefOf, type TargetEntry } from './targets.ts';
+import { onEveryTarget, readsBackTag, targetOf, targetsOfRun, testKeyHeader, testKeyOf, testRefOf, type TargetEntry } from './targets.ts';
 
 export { lastsEventMs, waitsOutEventMs } from './pools.ts';
 
@@ -137,7 +137,7 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
   api: async ({ run, pacer, target }, use, testInfo) => {
     const testKey = testKeyOf(testRefOf(testInfo.config.rootDir, testInfo.file, testInfo.titlePath.slice(1), targets !== null));
     const api = createApi(run, pacer, {
-      marks: target?.marksTests ? { [testKeyHeader]: encodeURIComponent(testKey) } : {},
+      marks: target?.marksTests && !testInfo.tags.includes(readsBackTag) ? { [testKeyHeader]: encodeURIComponent(testKey) } : {},
       beforeWrite: () => requires(run, 'writes'),
       // Playwright starts a new worker after every unexpected failure, which costs seconds of CPU (a
       // target that refuses everything fails every test). Declared expected as it is judged, a

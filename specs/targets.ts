@@ -15,6 +15,12 @@ export const targetAnnotation = 'target';
 /** The header that names the test a request comes from (URI-encoded), on a target that records which tests reach what (mutants/reach.ts). */
 export const testKeyHeader = 'x-checkout-conformance-test';
 
+/**
+ * The tag of a test that reads back what other tests created (the final audit): its requests do not
+ * name it, so that what a candidate changes in them reaches the tests that created what they read.
+ */
+export const readsBackTag = '@reads-back-the-run';
+
 /** A test as the raw results name it (src/report/raw-results.ts): its spec file and its title path, joined with " › ". */
 export interface TestRef {
   file: string;

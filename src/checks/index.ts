@@ -9,3 +9,4 @@ export * from './references.ts';
 export * from './notifications.ts';
 export * from './pages.ts';
 export * from './registry.ts';
+export * from './audit.ts';

@@ -18,6 +18,8 @@ export interface RawTest {
   file: string;
   /** Clause IDs of the test's tags (@CHK-5 → CHK-5): the clauses the test can verify. */
   clauseIds: string[];
+  /** It reads back what other tests created (the final audit): it runs beside any tests a candidate is checked on. */
+  readsBack?: boolean;
   /** The departures the test found, each failing the clause it names, tagged or not. */
   problems: Problem[];
   /** Whether the test reached its judgement (api.expectNoProblems), rather than stopping on a step it needs. */

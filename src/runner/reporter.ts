@@ -11,7 +11,7 @@ import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidenc
 import type { Judgement } from '../checks/problem.ts';
 import { readRunConfig, type RunConfig } from '../core/run-config.ts';
 import { secretsOfRun } from '../core/profile.ts';
-import { targetOf, targetsOfRun, testRefOf } from '../../specs/targets.ts';
+import { readsBackTag, targetOf, targetsOfRun, testRefOf } from '../../specs/targets.ts';
 import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from '../report/raw-results.ts';
 
 type Attachment = TestResult['attachments'][number];
@@ -53,6 +53,7 @@ export default class ConformanceReporter implements Reporter {
       // Without the root, the project and the file.
       ...testRefOf(this.rootDir, test.location.file, test.titlePath().slice(3), targets !== null),
       clauseIds: clauseIdsOf(test.tags),
+      ...(test.tags.includes(readsBackTag) && { readsBack: true }),
       ...judgement,
       status,
       reason: reasonOf(status, test, result),

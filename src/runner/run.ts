@@ -17,6 +17,7 @@ import { preflight } from './preflight.ts';
 import { probeTarget } from './probe.ts';
 import { runHeaders, secretsOfRun, withoutPlaceholders } from '../core/profile.ts';
 import { clearRawResults, readRawResults, type RawResults } from '../report/raw-results.ts';
+import { clearLedger } from '../../specs/ledger.ts';
 import { buildReport } from '../report/report.ts';
 import { publishReport } from '../report/publish.ts';
 import { say } from '../core/command-line.ts';
@@ -128,6 +129,7 @@ async function runSpecs(run: RunConfig, options: RunOptions, secrets: string[]):
   const configFile = join(privateDir, 'run-config.json');
   writeFileSync(configFile, JSON.stringify(run), { mode: 0o600 });
   clearRawResults(run.outDir);
+  clearLedger(run.outDir);
   try {
     await runPlaywright({
       configFile,

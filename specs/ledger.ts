@@ -1,0 +1,44 @@
+/**
+ * The run's ledger: what every test's client created and read, one JSON line each, in the run's
+ * folder, for the final audit (specs/audit.spec.ts). Requests are written without their headers
+ * (the run's credentials stay out of it).
+ */
+import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LedgerEntry } from '../src/checks/audit.ts';
+import { checkoutOf, isSuccess, paymentIdOf, type Exchange } from '../src/checks/index.ts';
+import type { OperationName } from '../src/core/operations.ts';
+
+const ledgerFile = (dir: string) => join(dir, 'ledger.jsonl');
+
+const withoutHeaders = (exchange: Exchange): Exchange => ({ ...exchange, request: { ...exchange.request, headers: {} } });
+
+/** Writes down an exchange that created or read what the audit reads back: an accepted checkout or reference, a payment read. */
+export function writeDown(dir: string, operation: OperationName, exchange: Exchange, param?: string): void {
+  if (!isSuccess(exchange.response.status)) return;
+  const entry: LedgerEntry | null =
+    operation === 'createCheckout' && checkoutOf(exchange)
+      ? { kind: 'checkout', exchange: withoutHeaders(exchange) }
+      : operation === 'createReference' && paymentIdOf(exchange)
+        ? { kind: 'reference', paymentId: paymentIdOf(exchange)!, requested: exchange.request.body as never, answeredAt: Date.now() }
+        : operation === 'getPayment' && param
+          ? { kind: 'payment read', paymentId: param, exchange: withoutHeaders(exchange) }
+          : null;
+  if (entry) appendFileSync(ledgerFile(dir), `${JSON.stringify(entry)}\n`);
+}
+
+export function readLedger(dir: string): LedgerEntry[] {
+  if (!existsSync(ledgerFile(dir))) return [];
+  return readFileSync(ledgerFile(dir), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as LedgerEntry];
+      } catch {
+        return [];
+      }
+    });
+}
+
+export const clearLedger = (dir: string) => rmSync(ledgerFile(dir), { force: true });

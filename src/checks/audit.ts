@@ -1,0 +1,69 @@
+/**
+ * The final audit (specs/audit.spec.ts): what the whole run created, from every test, read back at
+ * its end. A rule the reference states over a set holds over the whole set the run created (every
+ * checkout's ids are new, CHK-7; references valid at the same time are distinct, REF-8), and what a
+ * payment's read showed right holds still (REF-3, REF-5, REF-6): data that vanishes or changes later
+ * fails the clause that owns it.
+ */
+import type { ReferenceRequest } from '../../schemas/generated/types.ts';
+import { judgeAnswer } from './answers.ts';
+import { checkDistinctCheckouts, checkoutOf } from './checkouts.ts';
+import { isSuccess, type Exchange, type Problem } from './problem.ts';
+import { checkDistinctReferences, checkPaymentEchoes, paymentOf } from './references.ts';
+
+/** What the run created and read, as the tests' client wrote it down (specs/ledger.ts). */
+export type LedgerEntry =
+  | { kind: 'checkout'; exchange: Exchange }
+  /** A reference accepted, answered at `answeredAt` (ms): it exists from then at the latest. */
+  | { kind: 'reference'; paymentId: string; requested: ReferenceRequest; answeredAt: number }
+  | { kind: 'payment read'; paymentId: string; exchange: Exchange };
+
+/**
+ * CHK-7 over every checkout the run created: no two share an id or a paymentId, whichever tests
+ * created them (two created at once are, in any serial order of them, one after the other).
+ */
+export function checkAllCheckoutsDistinct(created: readonly Exchange[]): Problem[] {
+  const firstWith = new Map<string, Exchange>();
+  const problems: Problem[] = [];
+  for (const exchange of created) {
+    const checkout = checkoutOf(exchange);
+    const keys = [`id ${checkout?.id}`, `paymentId ${checkout?.paymentId}`].filter((key) => !key.endsWith(' undefined'));
+    const earlier = keys.map((key) => firstWith.get(key)).find((found) => found !== undefined);
+    if (earlier) problems.push(...checkDistinctCheckouts(earlier, exchange));
+    for (const key of keys) if (!firstWith.has(key)) firstWith.set(key, exchange);
+  }
+  return problems;
+}
+
+/**
+ * REF-8 over every reference the run created, as read at its end: two are valid at the same time
+ * where their windows overlap while both exist (a reference is valid from its start or its
+ * creation, whichever comes later: digits used again after the other's window ended are free).
+ */
+export function checkAllReferencesDistinct(reads: readonly { exchange: Exchange; existsFrom: number }[]): Problem[] {
+  const payments = reads.flatMap(({ exchange, existsFrom }) => {
+    const payment = paymentOf(exchange);
+    const [start, end] = [Date.parse(String(payment?.validDate?.start)), Date.parse(String(payment?.validDate?.end))];
+    const validFrom = Math.max(start, existsFrom);
+    // Never valid while it existed: no other reference was valid at the same time as it.
+    if (!payment?.validDate || !Number.isFinite(start) || !(validFrom <= end)) return [];
+    return [{ ...payment, validDate: { ...payment.validDate, start: new Date(validFrom).toISOString() } }];
+  });
+  return checkDistinctReferences(payments, { windowsUnknown: 'not judged' });
+}
+
+/** What a read of a payment owes: its shape at its stage (REF-2..4, REF-6 where confirmed) and the request echoed (REF-5). */
+const paymentProblems = (exchange: Exchange, requested: ReferenceRequest, confirmed: boolean): Problem[] => [
+  ...judgeAnswer('getPayment', exchange, { suiteCredentials: true, paymentCreated: true, confirmed }).problems,
+  ...(isSuccess(exchange.response.status) ? checkPaymentEchoes(exchange, { requested }) : []),
+];
+
+/**
+ * A payment read again at the run's end: what its last read in the run showed right is still right.
+ * Once shown confirmed it stays so (REF-6); a clause its last read already failed is that test's, not the audit's.
+ */
+export function checkPaymentStillHolds(last: Exchange, now: Exchange, context: { requested: ReferenceRequest }): Problem[] {
+  const confirmed = paymentOf(last)?.stateDetails?.state === 'confirmed';
+  const failedBefore = new Set(paymentProblems(last, context.requested, confirmed).map((problem) => problem.clause));
+  return paymentProblems(now, context.requested, confirmed).filter((problem) => !failedBefore.has(problem.clause));
+}

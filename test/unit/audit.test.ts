@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkAllCheckoutsDistinct, checkAllReferencesDistinct, checkPaymentStillHolds, type Exchange } from '../../src/checks/index.ts';
+import type { ReferenceRequest } from '../../schemas/generated/types.ts';
+
+const answer = (method: string, url: string, status: number, data: unknown): Exchange => ({
+  request: { method, url, headers: {}, body: undefined },
+  response: { status, headers: { 'content-type': 'application/json' }, body: { apiVersion: '1', data } },
+});
+const checkout = (id: string, paymentId: string) => answer('POST', 'http://target/checkouts', 200, { id, paymentId });
+const hour = 60 * 60 * 1000;
+const at = (ms: number) => new Date(ms).toISOString();
+const payment = (id: string, reference: string, start: number, end: number, state = 'pending') =>
+  answer('GET', `http://target/payments/${id}`, 200, {
+    id,
+    type: 'payment',
+    amount: 100,
+    availableMethods: [{ code: 'MB' }],
+    referenceDetails: { entity: '12345', reference },
+    validDate: { start: at(start), end: at(end) },
+    stateDetails: { state, createdAt: at(start) },
+    createdAt: at(start),
+    updatedAt: at(start),
+  });
+
+test('CHK-7 holds over every checkout of the run: a paymentId met twice, in whichever tests, fails it', () => {
+  assert.deepEqual(checkAllCheckoutsDistinct([checkout('a', '1'), checkout('b', '2'), checkout('c', '3')]), []);
+  const found = checkAllCheckoutsDistinct([checkout('a', '1'), checkout('b', '2'), checkout('c', '1')]);
+  assert.deepEqual(
+    found.map((problem) => problem.clause),
+    ['CHK-7'],
+  );
+});
+
+test('REF-8 holds over every reference of the run valid at the same time while both existed', () => {
+  const now = Date.now();
+  // Two open windows, the same digits: a clash.
+  const open = checkAllReferencesDistinct([
+    { exchange: payment('p1', '123456789', now - hour, now + hour), existsFrom: now - 1000 },
+    { exchange: payment('p2', '123456789', now - hour, now + hour), existsFrom: now },
+  ]);
+  assert.deepEqual(
+    open.map((problem) => problem.clause),
+    ['REF-8'],
+  );
+  // The digits of a window that had ended before the other reference was created are free again.
+  assert.deepEqual(
+    checkAllReferencesDistinct([
+      { exchange: payment('p1', '123456789', now - 3 * hour, now - 2 * hour), existsFrom: now - 1000 },
+      { exchange: payment('p2', '123456789', now - hour, now + hour), existsFrom: now },
+    ]),
+    [],
+  );
+});
+
+test('a payment read again at the end still shows what its last read showed right: once confirmed, confirmed (REF-6)', () => {
+  const now = Date.now();
+  const requested = {
+    type: 'payment',
+    amount: 100,
+    availableMethods: [{ code: 'MB' }],
+    validDate: { start: at(now - hour), end: at(now + hour) },
+  } as ReferenceRequest;
+  const confirmed = payment('p1', '123456789', now - hour, now + hour, 'confirmed');
+  const pending = payment('p1', '123456789', now - hour, now + hour, 'pending');
+  const clauses = (last: Exchange, again: Exchange) => checkPaymentStillHolds(last, again, { requested }).map((problem) => problem.clause);
+  assert.ok(clauses(confirmed, pending).includes('REF-6'));
+  assert.ok(!clauses(pending, pending).includes('REF-6'));
+  assert.ok(!clauses(confirmed, confirmed).includes('REF-6'));
+});
