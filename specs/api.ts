@@ -211,7 +211,7 @@ export function createApi(
     baseUrl,
     async call(name, ...[{ param, query, ...sent } = {}]) {
       const exchange = await send({ ...sent, ...requestOf(name, { param, query }) });
-      writeDown(run.outDir, name, exchange, param);
+      writeDown(run.outDir, masked, name, exchange, param);
       return exchange;
     },
     get exchanges() {

@@ -1,7 +1,7 @@
 /**
  * The run's ledger: what every test's client created and read, one JSON line each, in the run's
- * folder, for the final audit (specs/audit.spec.ts). Requests are written without their headers
- * (the run's credentials stay out of it).
+ * folder, for the final audit (./audit.spec.ts). Requests are written without their headers, and
+ * the run's secrets and full card numbers masked, as in every file of the run.
  */
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ const ledgerFile = (dir: string) => join(dir, 'ledger.jsonl');
 const withoutHeaders = (exchange: Exchange): Exchange => ({ ...exchange, request: { ...exchange.request, headers: {} } });
 
 /** Writes down an exchange that created or read what the audit reads back: an accepted checkout or reference, a payment read. */
-export function writeDown(dir: string, operation: OperationName, exchange: Exchange, param?: string): void {
+export function writeDown(dir: string, masked: (text: string) => string, operation: OperationName, exchange: Exchange, param?: string): void {
   if (!isSuccess(exchange.response.status)) return;
   const entry: LedgerEntry | null =
     operation === 'createCheckout' && checkoutOf(exchange)
@@ -24,7 +24,7 @@ export function writeDown(dir: string, operation: OperationName, exchange: Excha
         : operation === 'getPayment' && param
           ? { kind: 'payment read', paymentId: param, exchange: withoutHeaders(exchange) }
           : null;
-  if (entry) appendFileSync(ledgerFile(dir), `${JSON.stringify(entry)}\n`);
+  if (entry) appendFileSync(ledgerFile(dir), `${masked(JSON.stringify(entry))}\n`);
 }
 
 export function readLedger(dir: string): LedgerEntry[] {
