@@ -7,3 +7,4 @@ export * from './payment-means.ts';
 export * from './classes.ts';
 export * from './input-class.ts';
 export * from './framings.ts';
+export * from './corners.ts';

@@ -130,6 +130,12 @@ const isApiAnswer = (request: ProxyRequest, response: ProxyResponse) => apiRoute
 
 export const benignVariants: BenignVariant[] = [
   {
+    name: 'long-text-refused',
+    freedom: 'SEC-2',
+    description: 'A checkout with a text field past 200 characters is refused with 422 (the reference sets no bound).',
+    transform: answerWhen((request) => request.route === 'createCheckout' && /"[^"]{201,}"/.test(request.text), 422),
+  },
+  {
     name: 'extra-fields-everywhere',
     description: 'Every object of every answer and notification carries an unknown extra field.',
     transform: {

@@ -27,7 +27,17 @@ const phoneLetThrough = (lets: (phone: string) => boolean) =>
     if (typeof customer?.phoneNumber === 'string' && !isPhoneOfRule(customer.phoneNumber) && lets(customer.phoneNumber)) customer.phoneNumber = '351#912345678';
   });
 
+/** Whether the request's text has a character past the Basic Multilingual Plane (four bytes in UTF-8). */
+const hasAstralCharacter = (request: { text: string }) => [...request.text].some((character) => character.codePointAt(0)! > 0xffff);
+
 export const checkoutMutants: Mutant[] = [
+  {
+    name: 'astral-characters-crash-checkout',
+    clause: 'CHK-1',
+    description:
+      'A checkout whose text holds a character past the Basic Multilingual Plane (an emoji) fails with 500, as a database column of three-byte UTF-8 does.',
+    transform: answerWhen((request) => request.route === 'createCheckout' && hasAstralCharacter(request), 500),
+  },
   {
     name: 'checkout-media-type-parameters-refused',
     clause: 'CHK-1',

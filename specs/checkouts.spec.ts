@@ -8,6 +8,7 @@ import {
   framingClasses,
   notObjects,
   rowClassOf,
+  textCornerClasses,
   variantTitles,
 } from '../generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
@@ -64,6 +65,13 @@ test.describe('creating checkouts', () => {
     await exerciseClasses(run, api, 'CHK-1', framingClasses['CHK-1'], async (framing) =>
       checkoutProblems(await api.call('createCheckout', { body: row, framing }), run),
     );
+  });
+
+  test('a row of 4.1 takes the corners of free text wherever the row leaves text open (every class)', { tag: tags('CHK-1') }, async ({ run, api }) => {
+    await exerciseClasses(run, api, 'CHK-1', textCornerClasses, async (request) => {
+      const exchange = await api.call('createCheckout', { body: request });
+      return refusedWhereFree(exchange) ?? checkoutProblems(exchange, run);
+    });
   });
 
   // A row of 4.1 must be accepted; a valid checkout beyond the rows may be refused (bounds and

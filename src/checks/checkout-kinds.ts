@@ -121,6 +121,9 @@ function hasContentsOf(leaves: Map<string, unknown>, row: CheckoutRow, code: str
   return [...leaves.keys()].every((path) => path in wanted);
 }
 
+/** Text the rows are sent with: Latin script, up to 128 characters. Past it the reference sets no bound, and a target may refuse (SEC-2). */
+const everydayText = /^[\u0020-\u024F]{0,128}$/u;
+
 /** What a checkout request is (see the file's opening comment). */
 export function classifyCheckout(request: unknown): CheckoutKind {
   const rules = brokenRules('createCheckout', request);
@@ -133,6 +136,8 @@ export function classifyCheckout(request: unknown): CheckoutKind {
   const amount = (request as CheckoutRequest).payment?.amount as number;
   if (amount < everydayAmounts.min || amount > everydayAmounts.max)
     return { kind: 'free', freedom: 'SEC-2', why: `amount ${show(amount)}, past the everyday amounts the rows are sent with` };
+  const corner = [...leaves].find(([, value]) => typeof value === 'string' && !everydayText.test(value));
+  if (corner) return { kind: 'free', freedom: 'SEC-2', why: `text past the everyday at ${corner[0]} (the reference sets no bound)` };
   if (row) return { kind: 'row', row };
   return { kind: 'owed', why: `the row "${checkoutRows[walletRow!].title}" with paymentMethod.code MW, which section 1 and rule 3 name as storable` };
 }
