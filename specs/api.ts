@@ -1,5 +1,4 @@
 /** The specs' HTTP client: every exchange with the target recorded, bounded, paced, and masked for the report. */
-import { writeDown } from './ledger.ts';
 import { expect } from '@playwright/test';
 import { mask, type Evidence, type RecordedRequest } from '../src/core/evidence.ts';
 import { readText, recordedBody } from '../src/core/http.ts';
@@ -8,6 +7,7 @@ import { describeProblems, type Exchange, type Problem } from '../src/checks/ind
 import { secretsOfRun } from '../src/core/profile.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pacer } from './pace.ts';
+import { writeDown } from './ledger.ts';
 import { describeFetchError } from '../src/core/http.ts';
 import { fetchThrough } from '../src/core/transport.ts';
 import { requestOf, type CallArguments, type OperationName } from '../src/core/operations.ts';
@@ -125,6 +125,8 @@ export function createApi(
     beforeFailing: () => void;
     /** Headers on every request, credentials left out or not: what names the test to a target that records it. */
     marks?: Record<string, string>;
+    /** What the test creates and reads goes into the run's ledger, for the final audit (not the audit's own reads). */
+    ledger?: boolean;
   },
 ): Api & { evidence(): Evidence[]; problems: Problem[]; judged(): boolean } {
   let exchanges: Exchange[] = [];
@@ -211,7 +213,7 @@ export function createApi(
     baseUrl,
     async call(name, ...[{ param, query, ...sent } = {}]) {
       const exchange = await send({ ...sent, ...requestOf(name, { param, query }) });
-      writeDown(run.outDir, masked, name, exchange, param);
+      if (hooks.ledger) writeDown(run.outDir, masked, name, exchange, param);
       return exchange;
     },
     get exchanges() {

@@ -136,8 +136,10 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
 
   api: async ({ run, pacer, target }, use, testInfo) => {
     const testKey = testKeyOf(testRefOf(testInfo.config.rootDir, testInfo.file, testInfo.titlePath.slice(1), targets !== null));
+    const readsBack = testInfo.tags.includes(readsBackTag);
     const api = createApi(run, pacer, {
-      marks: target?.marksTests && !testInfo.tags.includes(readsBackTag) ? { [testKeyHeader]: encodeURIComponent(testKey) } : {},
+      marks: target?.marksTests && !readsBack ? { [testKeyHeader]: encodeURIComponent(testKey) } : {},
+      ledger: !readsBack,
       beforeWrite: () => requires(run, 'writes'),
       // Playwright starts a new worker after every unexpected failure, which costs seconds of CPU (a
       // target that refuses everything fails every test). Declared expected as it is judged, a

@@ -16,11 +16,12 @@ const withoutHeaders = (exchange: Exchange): Exchange => ({ ...exchange, request
 /** Writes down an exchange that created or read what the audit reads back: an accepted checkout or reference, a payment read. */
 export function writeDown(dir: string, masked: (text: string) => string, operation: OperationName, exchange: Exchange, param?: string): void {
   if (!isSuccess(exchange.response.status)) return;
+  const paymentId = operation === 'createReference' ? paymentIdOf(exchange) : undefined;
   const entry: LedgerEntry | null =
     operation === 'createCheckout' && checkoutOf(exchange)
       ? { kind: 'checkout', exchange: withoutHeaders(exchange) }
-      : operation === 'createReference' && paymentIdOf(exchange)
-        ? { kind: 'reference', paymentId: paymentIdOf(exchange)!, requested: exchange.request.body as never, answeredAt: Date.now() }
+      : paymentId
+        ? { kind: 'reference', paymentId, requested: exchange.request.body as never, answeredAt: Date.now() }
         : operation === 'getPayment' && param
           ? { kind: 'payment read', paymentId: param, exchange: withoutHeaders(exchange) }
           : null;
