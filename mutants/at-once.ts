@@ -20,17 +20,32 @@ const raceWindowMs = 40;
  * object, so that the reach run's copies of a request and of its answer find each other.
  */
 async function raceOn(proxy: ProxyContext, key: string, told: string): Promise<string[]> {
-  const underWay = (proxy.memo.get(`under way ${key}`) as string[] | undefined) ?? [];
-  proxy.memo.set(`under way ${key}`, [...underWay, told]);
+  const before = underWay(proxy, key);
+  proxy.memo.set(`under way ${key}`, [...before, told]);
   await sleep(raceWindowMs);
-  return underWay;
+  return before;
 }
 
 function raceOver(proxy: ProxyContext, key: string, told: string): void {
-  const underWay = [...((proxy.memo.get(`under way ${key}`) as string[] | undefined) ?? [])];
-  const at = underWay.indexOf(told);
-  if (at >= 0) underWay.splice(at, 1);
-  proxy.memo.set(`under way ${key}`, underWay);
+  const left = [...underWay(proxy, key)];
+  const at = left.indexOf(told);
+  if (at >= 0) left.splice(at, 1);
+  proxy.memo.set(`under way ${key}`, left);
+}
+
+const underWay = (proxy: ProxyContext, key: string) => (proxy.memo.get(`under way ${key}`) as string[] | undefined) ?? [];
+
+/** Races on `key`, the request told apart by its body: it collides with the first request under way when it came. */
+async function collideOn(proxy: ProxyContext, key: string, request: ProxyRequest): Promise<void> {
+  const [other] = await raceOn(proxy, key, bodyOf(request));
+  if (other) proxy.memo.set(`collides ${bodyOf(request)}`, other);
+}
+
+/** Keeps what this request's answer gave as `what`, and answers what the answer of the request it collided with gave, once that came. */
+async function takenFrom(proxy: ProxyContext, what: string, request: ProxyRequest, own: string): Promise<unknown> {
+  proxy.memo.set(`${what} ${bodyOf(request)}`, own);
+  const collides = proxy.memo.get(`collides ${bodyOf(request)}`);
+  return collides === undefined ? undefined : answered(proxy, `${what} ${collides}`);
 }
 
 /** What the memo holds at `key` once it does: the other request's answer may come after this one's. */
@@ -79,9 +94,7 @@ const customerOf = (request: ProxyRequest): string | undefined => (request.json 
 const paymentIdsCollideAtOnce: Transform = {
   async request(request, proxy) {
     const customer = customerOf(request);
-    if (request.route !== 'createCheckout' || !customer) return;
-    const [other] = await raceOn(proxy, `checkout ${customer}`, bodyOf(request));
-    if (other) proxy.memo.set(`collides ${bodyOf(request)}`, other);
+    if (request.route === 'createCheckout' && customer) await collideOn(proxy, `checkout ${customer}`, request);
   },
   async response(response, request, proxy) {
     const data = (response.json as Json)?.data;
@@ -89,9 +102,7 @@ const paymentIdsCollideAtOnce: Transform = {
     if (request.route !== 'createCheckout' || !customer) return;
     raceOver(proxy, `checkout ${customer}`, bodyOf(request));
     if (!succeeded(response) || typeof data?.paymentId !== 'string') return;
-    proxy.memo.set(`paymentId ${bodyOf(request)}`, data.paymentId);
-    const collides = proxy.memo.get(`collides ${bodyOf(request)}`);
-    const taken = collides === undefined ? undefined : await answered(proxy, `paymentId ${collides}`);
+    const taken = await takenFrom(proxy, 'paymentId', request, data.paymentId);
     if (typeof taken === 'string') data.paymentId = taken;
   },
 };
@@ -99,17 +110,13 @@ const paymentIdsCollideAtOnce: Transform = {
 /** A reference created while another is under way takes the other's 9 digits (the next free number read by both), as its payment shows them. */
 const referenceDigitsCollideAtOnce: Transform = {
   async request(request, proxy) {
-    if (request.route !== 'createReference') return;
-    const [other] = await raceOn(proxy, 'reference', bodyOf(request));
-    if (other) proxy.memo.set(`collides ${bodyOf(request)}`, other);
+    if (request.route === 'createReference') await collideOn(proxy, 'reference', request);
   },
   async response(response, request, proxy) {
     const data = (response.json as Json)?.data;
     if (request.route === 'createReference') raceOver(proxy, 'reference', bodyOf(request));
     if (request.route === 'createReference' && succeeded(response) && typeof data?.id === 'string') {
-      proxy.memo.set(`payment ${bodyOf(request)}`, data.id);
-      const collides = proxy.memo.get(`collides ${bodyOf(request)}`);
-      const other = collides === undefined ? undefined : await answered(proxy, `payment ${collides}`);
+      const other = await takenFrom(proxy, 'payment', request, data.id);
       const digits =
         typeof other === 'string' &&
         (((await callOperation(proxy, 'getPayment', { param: other })).json as Json)?.data?.referenceDetails?.reference as unknown);
@@ -186,8 +193,7 @@ const paymentsOfACustomerOneAtATime: Transform = {
 const confirmationAtOnceRefused: Transform = {
   async request(request, proxy) {
     if (request.route !== 'confirmPayment' || !request.param) return;
-    if (((proxy.memo.get(`under way confirm ${request.param}`) as string[] | undefined) ?? []).length > 0)
-      return answer(409, { success: false, error: 'already_confirmed' });
+    if (underWay(proxy, `confirm ${request.param}`).length > 0) return answer(409, { success: false, error: 'already_confirmed' });
     await raceOn(proxy, `confirm ${request.param}`, request.param);
   },
   response(_response, request, proxy) {

@@ -287,7 +287,6 @@ function judgedAhead<T>(cases: T[], judge: (value: T, ahead: boolean) => Promise
   };
 }
 
-/** Runs the property: every sequence of its first pass at once, those that move the webhook in turns (WebhookTurns). */
 /** Runs the property (runSequences), and records how many histories of operations at once it checked, whether it held or not. */
 export async function runModel(run: RunConfig, api: Api, receiver: Receiver, property: Property, observe: Pick<Observer, 'record'>, options: ModelOptions) {
   const histories = { checked: 0, longest: 0 };
@@ -301,6 +300,7 @@ export async function runModel(run: RunConfig, api: Api, receiver: Receiver, pro
   }
 }
 
+/** Runs the property: every sequence of its first pass at once, those that move the webhook in turns (WebhookTurns). */
 async function runSequences(run: RunConfig, api: Api, receiver: Receiver, property: Property, options: ModelOptions, histories: ConcurrentHistories) {
   const { helpers, runs } = options;
   const world = worldOf(run, api, receiver, options, histories);

@@ -73,6 +73,8 @@ interface Payer {
 }
 
 function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
+  const createdAtOnce = (customer: string, payments: { request: CheckoutRequest }[]) =>
+    Promise.all(payments.map(({ request }) => createCheckout(api, forCustomer(request, customer))));
   if (helpersUsable(run)) {
     const helpers = helperClient(api);
     return {
@@ -85,7 +87,7 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
         return settleMs(run, await mustSucceed(api, helpers.pay(checkout.id, body)));
       },
       async payAtOnce(customer, payments) {
-        const created = await Promise.all(payments.map(({ request }) => createCheckout(api, forCustomer(request, customer))));
+        const created = await createdAtOnce(customer, payments);
         const paid = payments.map(({ paid: means }, at) => helpers.pay(created[at].checkout.id, { outcome: 'success', ...means } as const));
         return Promise.all(paid.map(async (answer) => settleMs(run, await mustSucceed(api, answer))));
       },
@@ -106,7 +108,7 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
       return run.profile.timeouts.eventMs;
     },
     async payAtOnce(customer, payments) {
-      const created = await Promise.all(payments.map(({ request }) => createCheckout(api, forCustomer(request, customer))));
+      const created = await createdAtOnce(customer, payments);
       await Promise.all(payments.map(({ paid }, at) => payOnNewPage(run, browserPages, created[at].checkout.checkoutUrl, paid, {})));
       return payments.map(() => run.profile.timeouts.eventMs);
     },

@@ -18,6 +18,7 @@ import {
   isShort,
   pick,
   pickNewest,
+  readUntil,
   referenceRequest,
   settle,
   shaped,
@@ -195,11 +196,12 @@ export class PayAtOnce implements Command {
     // The list once every payment's time passed: read until it holds all they store, or their time passed.
     const after = { ...model, payments: [...model.payments, ...paid] };
     const deadline = Math.max(0, ...paid.map((payment) => payment.settledBy));
-    let last = await read(0);
-    while (!listSettled(last.output, customer, after) && world.now() < deadline) {
-      await world.sleep(150);
-      last = await read(0);
-    }
+    const last = await readUntil(
+      world,
+      () => read(0),
+      ({ output }) => listSettled(output, customer, after),
+      deadline,
+    );
     const applied = judgeHistory([...during, last], customerModel(model, customer), world);
     model.payments.push(...applied);
     settle(model, world, []);
@@ -260,11 +262,12 @@ export class ConfirmAtOnce implements Command {
     model.quietAfter = Math.max(model.quietAfter, world.now() + world.eventMs);
     const owesConfirmed = reference.state === 'pending' && during.some(({ input, call }) => input === 'confirm' && insideWindow(reference, call));
     const deadline = owesConfirmed ? world.now() + world.eventMs : 0;
-    let last = await read(0);
-    while (!showsConfirmed(last.output) && world.now() < deadline) {
-      await world.sleep(150);
-      last = await read(0);
-    }
+    const last = await readUntil(
+      world,
+      () => read(0),
+      ({ output }) => showsConfirmed(output),
+      deadline,
+    );
     const final = judgeHistory([...during, last], referenceModel(model, reference, world.eventMs), world);
     if (final.state === 'confirmed' && reference.state === 'pending') confirmed(model, reference, last.return + world.eventMs);
     else if (final.paidOutside) reference.paidOutside = true;

@@ -74,7 +74,7 @@ export interface Model extends ModelState {
 }
 
 /** Reads every 150 ms until `settled` holds of the answer or the instant `until` has passed: the last answer. */
-export async function readUntil(world: World, read: () => Promise<Exchange>, settled: (answer: Exchange) => boolean, until: number): Promise<Exchange> {
+export async function readUntil<Answer>(world: World, read: () => Promise<Answer>, settled: (answer: Answer) => boolean, until: number): Promise<Answer> {
   let answer = await read();
   while (!settled(answer) && world.now() < until) {
     await world.sleep(150);
