@@ -4,7 +4,7 @@
  * those of its own clause) and workers are kept across candidates instead of started for each.
  */
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { grepPattern, literalPattern } from '../src/runner/playwright.ts';
 import { describeTitle, targetsEnv, targetsOfRun, type TargetEntry, type TestRef } from '../specs/targets.ts';
@@ -13,7 +13,7 @@ import { timingsEnv } from '../bench/timings.ts';
 const targets = targetsOfRun();
 if (!targets) throw new Error('no targets: run the catalogue through "npm run mutants"');
 // Beside the targets file, in the catalogue's own temporary folder: a failing test's artefacts stay out of the checkout.
-const outputDir = join(dirname(process.env[targetsEnv]!), 'test-results');
+const outputDir = join(dirname(process.env[targetsEnv]!), `test-results-${basename(process.env[targetsEnv]!, '.json')}`);
 
 /**
  * The tests to run against a target: its own, those it names where it names some, else only those of
@@ -35,12 +35,26 @@ function grepOf(target: TargetEntry): RegExp {
 }
 
 /**
- * The model's tests judge most clauses, so they reach most mutants, and are the slowest: queued after
- * every other test (Playwright runs its projects' tests in order), they find most mutants' proof
- * already in and are skipped (stopOnceFailed).
+ * Playwright runs its projects' tests in order, so the order of the projects is the order of the work:
+ * 1. the suite on the sandbox that learns what reaches what (every other candidate waits for it), its model's tests first;
+ * 2. the model's tests (the longest) of the targets whose tests stop at nothing, so that they do not
+ *    end the run alone;
+ * 3. every other test but the final audit;
+ * 4. the model's tests of the mutants that stop at their proof: they judge most clauses, so they
+ *    reach most mutants, and queued last they find most proofs already in and are skipped.
  */
 const modelSpecs = /\/model[^/]*\.spec\.ts$/;
 const auditSpec = /\/audit\.spec\.ts$/;
+const grepOfEach = (list: TargetEntry[]) => (list.length > 0 ? list.map(grepOf) : [/(?!)/]);
+const learning = targets.filter((target) => target.marksTests);
+const others = targets.filter((target) => !target.marksTests);
+const ofWork = [
+  { name: 'learns reach, model', grep: grepOfEach(learning), testMatch: modelSpecs },
+  { name: 'learns reach', grep: grepOfEach(learning), testIgnore: [modelSpecs, auditSpec] },
+  { name: 'model first', grep: grepOfEach(others.filter((target) => target.stopOnceFailed === null)), testMatch: modelSpecs },
+  { name: 'suite', grep: grepOfEach(others), testIgnore: [modelSpecs, auditSpec] },
+  { name: 'model last', grep: grepOfEach(others.filter((target) => target.stopOnceFailed !== null)), testMatch: modelSpecs },
+];
 
 export default defineConfig({
   testDir: '../specs',
@@ -57,8 +71,7 @@ export default defineConfig({
   // The final audit runs once every other test ended (the teardown of a project without tests that the others depend on).
   projects: [
     { name: 'start', testMatch: /(?!)/, teardown: 'audit' },
-    { name: 'suite', testIgnore: [modelSpecs, auditSpec], dependencies: ['start'] },
-    { name: 'model', testMatch: modelSpecs, dependencies: ['start'] },
+    ...ofWork.map((project) => ({ ...project, dependencies: ['start'] })),
     { name: 'audit', testMatch: auditSpec },
   ],
 });

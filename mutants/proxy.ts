@@ -155,7 +155,9 @@ function plainHeaders(headers: Headers | IncomingMessage['headers'], keepHopByHo
 }
 
 /** What a transform may change of a message, as text, to tell whether it changed anything. */
-export const snapshot = (message: object) => JSON.stringify(message, (_key, value) => (value instanceof URLSearchParams ? value.toString() : value));
+/** A message as one string, to tell whether a step changed it (a request's query, a URLSearchParams, as its text: without a replacer, which costs the reach run more than the rest of its comparison). */
+export const snapshot = (message: object) =>
+  JSON.stringify('query' in message && message.query instanceof URLSearchParams ? { ...message, query: message.query.toString() } : message);
 
 function isExternal(location: string, origin: string): boolean {
   try {

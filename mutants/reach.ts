@@ -62,7 +62,6 @@ const copyOfRequest = (request: ProxyRequest): ProxyRequest => ({
   json: structuredClone(request.json),
 });
 const copyOfResponse = (response: ProxyResponse): ProxyResponse => ({ ...response, headers: { ...response.headers }, json: structuredClone(response.json) });
-const sameMessage = (a: object, b: object) => snapshot(a) === snapshot(b);
 
 export function recordReach(candidates: Shadowed[]): ReachRecorder {
   const reached = new Map(candidates.map(({ name }) => [name, { tests: new Set<string>(), unattributed: false }]));
@@ -144,19 +143,21 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
       const test = named ?? ownerOf([segmentsOf(request.path), [...request.query.values()], referer ? segmentsOf(referer) : [], request.json]);
       testOfRequest.set(request, test);
       if (named) own(named, request.json);
+      const original = snapshot(request);
       await askEach('request', test, async (candidate, name) => {
         const copy = copyOfRequest(request);
         const answered = await candidate.request!(copy, shadowContext(proxy, name, test));
-        return Boolean(answered) || !sameMessage(copy, request);
+        return Boolean(answered) || snapshot(copy) !== original;
       });
     },
     async response(response, request, proxy) {
       const test = testOfRequest.get(request) ?? null;
       if (test) own(test, response.json);
+      const original = snapshot(response);
       await askEach('response', test, async (candidate, name) => {
         const copy = copyOfResponse(response);
         await candidate.response!(copy, copyOfRequest(request), shadowContext(proxy, name, test));
-        return !sameMessage(copy, response);
+        return snapshot(copy) !== original;
       });
     },
     redirect(location, proxy, request) {
@@ -166,10 +167,11 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
     },
     notification(delivery, proxy) {
       const test = ownerOf([delivery.json, segmentsOf(delivery.to)]);
+      const original = snapshot(delivery);
       void askEach('notification', test, (candidate, name) => {
         const copy: Delivery = { ...delivery, headers: { ...delivery.headers }, json: structuredClone(delivery.json) };
         const delivered = candidate.notification!(copy, shadowContext(proxy, name, test));
-        return delivered.length !== 1 || !sameMessage(delivered[0], delivery);
+        return delivered.length !== 1 || snapshot(delivered[0]) !== original;
       });
       return [delivery];
     },

@@ -11,7 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -55,6 +55,8 @@ export const catalogueEventMs = 3000;
  * The model of the whole service keeps its default number of random sequences, for the same reason.
  */
 export const candidateRuns = 10;
+/** Workers of the Playwright run beside the catalogue's (the candidates reach does not choose tests for): half of the catalogue's. */
+const besideWorkers = 2 * availableParallelism();
 /**
  * The credentials every candidate is called with, as a partner's run would carry them: the sandbox
  * ignores them, and a variant that refuses calls without them (SEC-1) gets them.
@@ -76,6 +78,7 @@ export interface Candidate {
   /**
    * A mutant runs every test of its clause, as a whole run would, and so proves no clause outside
    * what it disturbs fails; otherwise its tests stop at the first that fails its clause (the proof).
+   * A benign variant runs every test that reaches it; otherwise a fifth of them, another each turn (turnsSlice).
    */
   fullCheck?: boolean;
   /**
@@ -101,6 +104,8 @@ export interface Outcome {
   unreached: boolean;
   /** Killed with no collateral blame (a mutant), or conformant (a benign variant), its transform having fired. */
   asExpected: boolean;
+  /** Its full check (every test), or the part a turn runs: a mutant's tests up to the first kill, a benign variant's fifth. */
+  checked: Checked;
   /** Why the run went wrong, where it did. */
   problem: string | null;
   /** The report's folder, kept where the outcome is not the expected one. */
@@ -133,8 +138,8 @@ export function rotationOf(environment = process.env): number {
 /**
  * Every candidate of the catalogue, in the catalogue's order, on this turn: every candidate takes the
  * turn's seed (one run of the suite on the sandbox then tells which tests reach each candidate,
- * mutants/reach.ts), and candidate i is fully checked where (i + turn) mod 5 is 0 (benign variants
- * always run every test that reaches them). Five consecutive turns give each candidate every seed and one full check.
+ * mutants/reach.ts), and candidate i is fully checked where (i + turn) mod 5 is 0. Five consecutive
+ * turns give each candidate every seed and one full check.
  */
 export function candidates(turn = 0): (Candidate & { seed: number })[] {
   return [
@@ -150,6 +155,25 @@ export function candidates(turn = 0): (Candidate & { seed: number })[] {
 /** The catalogue as `npm test` runs it: every candidate once, on this turn's seed and full checks. */
 export function catalogueAsTested(turn = rotationOf()): (Candidate & { seed: number })[] {
   return candidates(turn);
+}
+
+export type Checked = 'every test' | 'to the first kill' | 'a fifth of its tests';
+
+export function checkedOf(candidate: Candidate): Checked {
+  if (candidate.fullCheck) return 'every test';
+  if (candidate.clause !== null) return 'to the first kill';
+  return chosenByReach(candidate) ? 'a fifth of its tests' : 'every test';
+}
+
+/**
+ * The tests a benign variant runs on a turn that does not check it fully: every fifth test, a
+ * different fifth each turn, at least one. A benign variant must pass every test that reaches it,
+ * and does on its full turn; the other turns check a part of it, on their own seed, for the cost of
+ * a fifth (the variants that change every answer reach the whole suite).
+ */
+export function turnsSlice<T>(tests: T[], turn: number): T[] {
+  const slice = tests.filter((_, index) => index % rotationTurns === turn % rotationTurns);
+  return slice.length > 0 || tests.length === 0 ? slice : [tests[turn % tests.length]];
 }
 
 /** A few of the list, spread over it, a different few each turn. */
@@ -209,13 +233,13 @@ async function stopTarget({ proxy, sandbox }: Target): Promise<void> {
   await sandbox.close();
 }
 
-/** One Playwright run of the catalogue's config over these targets. */
-async function runTargets(entries: TargetEntry[], configDir: string, interruption: ReturnType<typeof watchInterruption>): Promise<void> {
-  if (interruption.reason()) return;
+/** One Playwright run of the catalogue's config over these targets (with its own number of workers, where given). */
+async function runTargets(entries: TargetEntry[], configDir: string, interruption: ReturnType<typeof watchInterruption>, workers?: number): Promise<void> {
+  if (interruption.reason() || entries.length === 0) return;
   const targetsFile = join(configDir, `targets-${randomUUID()}.json`);
   writeFileSync(targetsFile, JSON.stringify(entries));
   // Playwright's console reporter would print every expected failure of every mutant: the matrix says what matters.
-  const args = ['test', '--config', catalogueConfig, '--global-timeout', String(catalogueTimeoutMs)];
+  const args = ['test', '--config', catalogueConfig, '--global-timeout', String(catalogueTimeoutMs), ...(workers ? ['--workers', String(workers)] : [])];
   await playwright(args, { ...process.env, [targetsEnv]: targetsFile }, catalogueTimeoutMs + stopGraceMs, 'ignore');
 }
 
@@ -239,7 +263,6 @@ async function learnReach(
   configDir: string,
   interruption: ReturnType<typeof watchInterruption>,
 ): Promise<Map<string, SandboxRun>> {
-  if (list.length === 0) return new Map();
   const groups = new Map<string, (Candidate & { seed: number })[]>();
   for (const candidate of list) {
     const key = drawsKey(drawsOf(candidate));
@@ -310,7 +333,8 @@ async function startSharedChromium(executablePath: string): Promise<BrowserServe
  * (mutants/reach.ts), then every candidate in one Playwright run, each on the tests that reach it.
  * The outcomes are in the order of `list`.
  */
-export async function runCandidates(list: Candidate[], options: { seed?: number } = {}): Promise<Outcome[]> {
+export async function runCandidates(list: Candidate[], options: { seed?: number; turn?: number } = {}): Promise<Outcome[]> {
+  const turn = options.turn ?? rotationOf();
   const startedAt = new Date().toISOString();
   const interruption = watchInterruption();
   const configDir = mkdtempSync(join(tmpdir(), 'mutants-'));
@@ -319,6 +343,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
   const selections = new Map<Candidate, Selection>();
   const effects = new Map<string, number>();
   let browser: BrowserServer | null = null;
+  let besideRun: Promise<void> = Promise.resolve();
   try {
     const profile = loadProfile(builtInProfile('sandbox.json'));
     const found = await findChromium();
@@ -334,29 +359,50 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
       publicCallbackUrl: null,
       chromium: browser && found.executablePath ? { ...found, wsEndpoint: browser.wsEndpoint() } : found,
     };
-    const sandboxRuns = await learnReach(seeded.filter(chosenByReach), shared, configDir, interruption);
-    for (const candidate of seeded) {
-      const sandboxRun = chosenByReach(candidate) ? sandboxRuns.get(drawsKey(drawsOf(candidate))) : undefined;
-      const tests = sandboxRun && selectedTests(candidate, sandboxRun.reached.get(candidate.name)!, sandboxRun.tests);
-      if (sandboxRun && tests) selections.set(candidate, { tests, sandboxTests: sandboxRun.tests });
-      targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));
-    }
-    const selectedCount = [...selections.values()].reduce((sum, { tests }) => sum + tests.length, 0);
-    console.error(
-      `mutants: ${selectedCount} tests selected by reach for ${selections.size} candidates, the other ${seeded.length - selections.size} by their clause`,
-    );
-    // Benign variants first: they run the most tests, so they should not be the ones left at the end.
-    const ordered = [...targets].sort(([a], [b]) => Number(a.clause !== null) - Number(b.clause !== null));
-    const entries: TargetEntry[] = ordered.map(([candidate, { runConfigFile }]) => ({
+    const entryOf = (candidate: Candidate, { runConfigFile }: Target): TargetEntry => ({
       name: candidate.name,
       clause: candidate.testsBy === 'whole suite' ? null : candidate.clause,
       tests: selections.get(candidate)?.tests.map(({ file, title }) => ({ file, title })) ?? null,
       marksTests: false,
       stopOnceFailed: candidate.clause !== null && !candidate.fullCheck ? candidate.clause : null,
       runConfigFile,
-    }));
-    await runTargets(entries, configDir, interruption);
+    });
+    // Benign variants first: they run the most tests, so they should not be the ones left at the end.
+    const benignFirst = (list: (Candidate & { seed: number })[]) => [...list].sort((a, b) => Number(a.clause !== null) - Number(b.clause !== null));
+    // The candidates whose tests reach does not choose run in a Playwright run of their own, beside the
+    // others' (the suite that learns reach, then theirs): each fills the cores the other leaves idle.
+    const notByReach = benignFirst(seeded.filter((candidate) => !chosenByReach(candidate)));
+    for (const candidate of notByReach) targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));
+    besideRun = runTargets(
+      notByReach.map((candidate) => entryOf(candidate, targets.get(candidate)!)),
+      configDir,
+      interruption,
+      besideWorkers,
+    );
+    const byReach = benignFirst(seeded.filter(chosenByReach));
+    const sandboxRuns = await learnReach(byReach, shared, configDir, interruption);
+    for (const candidate of byReach) {
+      const sandboxRun = sandboxRuns.get(drawsKey(drawsOf(candidate)))!;
+      const reach = sandboxRun.reached.get(candidate.name)!;
+      const tests =
+        checkedOf(candidate) === 'a fifth of its tests'
+          ? turnsSlice(sliceable(reach, sandboxRun.tests), turn)
+          : selectedTests(candidate, reach, sandboxRun.tests);
+      if (tests) selections.set(candidate, { tests, sandboxTests: sandboxRun.tests });
+      targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));
+    }
+    const selectedCount = [...selections.values()].reduce((sum, { tests }) => sum + tests.length, 0);
+    console.error(
+      `mutants: ${selectedCount} tests selected by reach for ${selections.size} candidates, the other ${seeded.length - selections.size} by their clause (these beside the sandbox's run)`,
+    );
+    await runTargets(
+      byReach.map((candidate) => entryOf(candidate, targets.get(candidate)!)),
+      configDir,
+      interruption,
+    );
+    await besideRun;
   } catch (error) {
+    await besideRun.catch(() => undefined);
     for (const { run } of targets.values()) rmSync(run.outDir, { recursive: true, force: true });
     throw error;
   } finally {
@@ -379,6 +425,16 @@ export async function runCandidates(list: Candidate[], options: { seed?: number 
       effects.get(candidate.name) ?? 0,
     ),
   );
+}
+
+/**
+ * What a benign variant's fifth is taken from, in a fixed order: the tests known to reach it, even
+ * where it also changes what no test can be told for (a fifth of every test would mostly miss its
+ * change); every test where none is known (a delay on every answer).
+ */
+function sliceable(reach: Reached, sandboxTests: RawTest[]): RawTest[] {
+  const known = sandboxTests.filter((test) => reach.tests.has(testKeyOf(test)));
+  return (known.length > 0 ? known : sandboxTests).sort((a, b) => testKeyOf(a).localeCompare(testKeyOf(b)));
 }
 
 /** The tests a candidate ran by reach, and the sandbox's run they were chosen from. */
@@ -448,6 +504,7 @@ function outcomeOf(
     effects,
     unreached,
     asExpected,
+    checked: checkedOf(candidate),
     problem,
     reportDir: asExpected ? null : run.outDir,
   };
@@ -458,11 +515,12 @@ export function formatMatrix(outcomes: Outcome[]): string {
     outcome.name,
     outcome.clause ?? 'benign',
     String(outcome.seed),
+    outcome.checked,
     outcome.verdict,
     outcome.failedClauses.join(' ') || '-',
     resultOf(outcome),
   ]);
-  const header = ['mutant', 'expected clause', 'seed', 'verdict', 'clauses failed', 'result'];
+  const header = ['mutant', 'expected clause', 'seed', 'tests run', 'verdict', 'clauses failed', 'result'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) =>
     cells
@@ -513,7 +571,11 @@ export function seedDisagreements(outcomes: Outcome[]): string[] {
     .map(([name, mine]) => `${name}: ${mine.map((outcome) => `seed ${outcome.seed} ${verdictOf(outcome)}`).join('; ')}`);
 }
 
-const verdictOf = (outcome: Outcome) => `${outcome.verdict} (${outcome.failedClauses.join(' ') || 'no clause failed'})`;
+/** What must not change with the seed: the verdict and the failed clauses; of a mutant stopped at its proof, whether its own clause failed (what else failed by then depends on timing). */
+const verdictOf = (outcome: Outcome) =>
+  outcome.checked === 'to the first kill'
+    ? `${outcome.verdict} (${outcome.clause} ${outcome.failedClauses.includes(outcome.clause!) ? 'failed' : 'held'})`
+    : `${outcome.verdict} (${outcome.failedClauses.join(' ') || 'no clause failed'})`;
 
 async function main(args: string[]): Promise<void> {
   const { values, positionals: names } = parseArgs({
@@ -546,7 +608,7 @@ async function main(args: string[]): Promise<void> {
   const seeded = values['all-seeds'] ? onEverySeed(chosen) : chosen;
   const list = seeded.map((candidate) => (runs === undefined ? candidate : { ...candidate, runs }));
   console.error(`mutants: ${list.length} candidates in one Playwright run, turn ${turn} of the rotation (--rotation ${turn} replays it)…`);
-  const outcomes = await runCandidates(list, { seed });
+  const outcomes = await runCandidates(list, { seed, turn });
   console.log(formatMatrix(outcomes));
   const disagreements = seedDisagreements(outcomes);
   for (const line of disagreements) console.log(`differs with the seed: ${line}`);

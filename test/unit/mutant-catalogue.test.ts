@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { clauses } from '../../src/core/clauses.ts';
 import { benignVariants, mutants } from '../../mutants/catalogue.ts';
-import { catalogueSeeds, onEverySeed, seedDisagreements, type Outcome } from '../../mutants/run.ts';
+import { catalogueSeeds, onEverySeed, rotationTurns, seedDisagreements, turnsSlice, type Checked, type Outcome } from '../../mutants/run.ts';
 
 describe('the catalogue', () => {
   test('names each candidate once', () => {
@@ -52,7 +52,7 @@ test('--all-seeds names each candidate once per seed, and a verdict or a failed 
     list.map(({ name, seed }) => [name, seed]),
     catalogueSeeds.map((seed) => [`m@${seed}`, seed]),
   );
-  const outcome = (name: string, seed: number, failedClauses: string[]): Outcome => ({
+  const outcome = (name: string, seed: number, failedClauses: string[], checked: Checked = 'every test'): Outcome => ({
     name: `${name}@${seed}`,
     clause: 'REF-2',
     seed,
@@ -62,14 +62,28 @@ test('--all-seeds names each candidate once per seed, and a verdict or a failed 
     effects: 1,
     unreached: false,
     asExpected: failedClauses.includes('REF-2'),
+    checked,
     problem: null,
     reportDir: null,
   });
   const steady = [1, 42].map((seed) => outcome('steady', seed, ['REF-2']));
   const flipping = [outcome('flipping', 1, ['REF-2']), outcome('flipping', 42, [])];
   const moved = [outcome('moved', 1, ['REF-2']), outcome('moved', 42, ['REF-2', 'REF-5'])];
-  assert.deepEqual(seedDisagreements([...steady, ...flipping, ...moved]), [
+  // Stopped at the proof, what else failed by then is a matter of timing: only its own clause counts.
+  const stopped = [outcome('stopped', 1, ['REF-2'], 'to the first kill'), outcome('stopped', 42, ['REF-2', 'REF-5'], 'to the first kill')];
+  const stoppedFlipping = [outcome('stopped-flipping', 1, ['REF-2'], 'to the first kill'), outcome('stopped-flipping', 42, ['REF-5'], 'to the first kill')];
+  assert.deepEqual(seedDisagreements([...steady, ...flipping, ...moved, ...stopped, ...stoppedFlipping]), [
     'flipping: seed 1 non-conformant (REF-2); seed 42 conformant (no clause failed)',
     'moved: seed 1 non-conformant (REF-2); seed 42 non-conformant (REF-2 REF-5)',
+    'stopped-flipping: seed 1 non-conformant (REF-2 failed); seed 42 non-conformant (REF-2 held)',
   ]);
+});
+
+test("a benign variant's turn runs a fifth of its tests, another fifth each turn, at least one", () => {
+  const tests = Array.from({ length: 12 }, (_, index) => `t${index}`);
+  const slices = Array.from({ length: rotationTurns }, (_, turn) => turnsSlice(tests, turn));
+  assert.deepEqual(slices.flat().sort(), [...tests].sort());
+  assert.ok(slices.every((slice) => slice.length <= Math.ceil(tests.length / rotationTurns)));
+  for (let turn = 0; turn < rotationTurns; turn++) assert.equal(turnsSlice(['only', 'two'], turn).length, 1);
+  assert.deepEqual(turnsSlice([], 3), []);
 });
