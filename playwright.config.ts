@@ -58,6 +58,7 @@ export default defineConfig({
     ...(ownPoolForWaiting ? [{ name: 'waiting', grep: waiting, testIgnore: auditSpec, workers: waitingWorkers, dependencies: ['start'] }] : []),
     { name: 'browser', testMatch: browserSpecs, grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.browser, dependencies: ['start'] },
     { name: 'api', testIgnore: [browserSpecs, auditSpec], grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.api, dependencies: ['start'] },
-    { name: 'audit', testMatch: auditSpec },
+    // Its three tests in one worker, in turn: a worker of its own costs more CPU to start than a test of it takes.
+    { name: 'audit', testMatch: auditSpec, fullyParallel: false },
   ],
 });

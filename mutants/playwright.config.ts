@@ -37,8 +37,8 @@ function grepOf(target: TargetEntry): RegExp {
 /**
  * Playwright runs its projects' tests in order, so the order of the projects is the order of the work:
  * 1. the suite on the sandbox that learns what reaches what (every other candidate waits for it), its model's tests first;
- * 2. the model's tests (the longest) of the targets whose tests stop at nothing, so that they do not
- *    end the run alone;
+ * 2. the model's tests (the longest) of the targets whose tests stop at nothing, or that only the
+ *    model's tests reach, so that they do not end the run alone;
  * 3. every other test but the final audit;
  * 4. the model's tests of the mutants that stop at their proof: they judge most clauses, so they
  *    reach most mutants, and queued last they find most proofs already in and are skipped.
@@ -48,12 +48,16 @@ const auditSpec = /\/audit\.spec\.ts$/;
 const grepOfEach = (list: TargetEntry[]) => (list.length > 0 ? list.map(grepOf) : [/(?!)/]);
 const learning = targets.filter((target) => target.marksTests);
 const others = targets.filter((target) => !target.marksTests);
+/** A mutant that only the model's tests reach has nothing to find its proof with before them. */
+const reachedByModelOnly = (target: TargetEntry) =>
+  target.tests !== null && target.tests.every(({ file }) => modelSpecs.test(`/${file}`) || auditSpec.test(`/${file}`));
+const modelFirst = (target: TargetEntry) => target.stopOnceFailed === null || reachedByModelOnly(target);
 const ofWork = [
   { name: 'learns reach, model', grep: grepOfEach(learning), testMatch: modelSpecs },
   { name: 'learns reach', grep: grepOfEach(learning), testIgnore: [modelSpecs, auditSpec] },
-  { name: 'model first', grep: grepOfEach(others.filter((target) => target.stopOnceFailed === null)), testMatch: modelSpecs },
+  { name: 'model first', grep: grepOfEach(others.filter(modelFirst)), testMatch: modelSpecs },
   { name: 'suite', grep: grepOfEach(others), testIgnore: [modelSpecs, auditSpec] },
-  { name: 'model last', grep: grepOfEach(others.filter((target) => target.stopOnceFailed !== null)), testMatch: modelSpecs },
+  { name: 'model last', grep: grepOfEach(others.filter((target) => !modelFirst(target))), testMatch: modelSpecs },
 ];
 
 export default defineConfig({
