@@ -12,6 +12,16 @@ import type { BenignVariant, Mutant } from './kinds.ts';
 
 /** How long a racing handler takes between its read and its write. */
 const raceWindowMs = 40;
+/** Requests of one key that come this close together may race under other timing (ProxyContext.mayRace). */
+const closeCallMs = 250;
+
+/** Says the request may race where another of its key came less than closeCallMs before it. */
+function comesClose(proxy: ProxyContext, key: string): void {
+  const now = Date.now();
+  const last = proxy.memo.get(`came ${key}`) as number | undefined;
+  proxy.memo.set(`came ${key}`, now);
+  if (last !== undefined && now - last < closeCallMs) proxy.mayRace();
+}
 
 /**
  * Marks a request under way on `key` (with what tells it apart) from its coming until its answer
@@ -20,6 +30,7 @@ const raceWindowMs = 40;
  * object, so that the reach run's copies of a request and of its answer find each other.
  */
 async function raceOn(proxy: ProxyContext, key: string, told: string): Promise<string[]> {
+  comesClose(proxy, key);
   const before = underWay(proxy, key);
   proxy.memo.set(`under way ${key}`, [...before, told]);
   await sleep(raceWindowMs);
@@ -180,6 +191,7 @@ const paymentsOfACustomerOneAtATime: Transform = {
   async request(request, proxy) {
     const payer = payerOf(request, proxy);
     if (!payer) return;
+    comesClose(proxy, `pay ${payer}`);
     const at = Math.max(Date.now(), (proxy.memo.get(`next ${payer}`) as number | undefined) ?? 0);
     proxy.memo.set(`next ${payer}`, at + raceWindowMs);
     if (at <= Date.now()) return;

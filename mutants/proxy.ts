@@ -97,6 +97,12 @@ export interface ProxyContext {
   /** Posts a body to a URL in the background (the proxy waits for it on close). */
   postInBackground(url: string, json: unknown): void;
   checkoutOfPage(path: string): CheckoutRecord | undefined;
+  /**
+   * Says that this exchange came close enough to another that a race between them could meet it,
+   * whether or not it did this time: the reach run (mutants/reach.ts) takes the test as reached, as
+   * the race depends on timing that load moves. Elsewhere it does nothing.
+   */
+  mayRace(): void;
 }
 
 /**
@@ -221,6 +227,7 @@ export async function startProxy(options: { upstream: string; transform?: Transf
     webhookUrl: null,
     lastCallbackUrl: null,
     memo: new Map(),
+    mayRace: () => undefined,
     callUpstream: (method, path, json) =>
       json === undefined ? callUpstream(method, path, {}) : callUpstream(method, path, { 'content-type': 'application/json' }, JSON.stringify(json)),
     deliver: (delivery) => {

@@ -103,6 +103,7 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
       return real.lastCallbackUrl;
     },
     memo: memos.get(name)!,
+    mayRace: () => fired(name, test),
     callUpstream() {
       // A candidate that asks the target before it changes an answer (another customer's methods, say)
       // is taken to change it: asking, for every candidate on every exchange of the whole suite, would
