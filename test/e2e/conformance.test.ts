@@ -7,7 +7,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mutants, withoutTestHelpers } from '../../mutants/catalogue.ts';
 import { combine } from '../../mutants/edits.ts';
@@ -16,6 +16,7 @@ import { clauses } from '../../src/core/clauses.ts';
 import { startObserver } from '../../src/observe/observer.ts';
 import type { Report } from '../../src/report/report.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
+import { unprofiled } from '../../src/runner/target.ts';
 import { cli, packageRoot, readReport, tempDir } from '../support/cli.ts';
 
 // A guard against a run that hangs, not a timing: beside another run and other test files, at a load of 35
@@ -107,9 +108,14 @@ describe('conformance runs', { concurrency: 2 }, () => {
         await sandbox.close();
       });
       const dir = tempDir(t, 'conformance-helperless-');
+      // The unprofiled run's profile but for the event time-out: unprofiled, the two runs wait out 30 s windows.
+      const profile = join(dir, 'profile.json');
+      writeFileSync(profile, JSON.stringify({ ...unprofiled, name: 'helperless', timeouts: { ...unprofiled.timeouts, eventMs: 4000 } }));
       const [strictRun, partialRun] = await Promise.all([
-        cli(['run', '--base-url', helperless.url, '--seed', '5', '--out', join(dir, 'strict')], { timeoutMs: runTimeoutMs }),
-        cli(['run', '--base-url', helperless.url, '--seed', '5', '--allow-partial', '--out', join(dir, 'partial')], { timeoutMs: runTimeoutMs }),
+        cli(['run', '--base-url', helperless.url, '--profile', profile, '--seed', '5', '--out', join(dir, 'strict')], { timeoutMs: runTimeoutMs }),
+        cli(['run', '--base-url', helperless.url, '--profile', profile, '--seed', '5', '--allow-partial', '--out', join(dir, 'partial')], {
+          timeoutMs: runTimeoutMs,
+        }),
       ]);
       assert.match(strictRun.stdout, /test helpers: not found: POST \/test-helpers\/customers answered 404/);
       assert.equal(strictRun.code, 2, strictRun.stdout.slice(-3000));
