@@ -39,7 +39,8 @@ function grepOf(target: TargetEntry): RegExp {
  * 1. the suite on the sandbox that learns what reaches what (every other candidate waits for it), its model's tests first;
  * 2. the model's tests (the longest) of the targets whose tests stop at nothing, or that only the
  *    model's tests reach, so that they do not end the run alone;
- * 3. every other test but the final audit;
+ * 3. every other test but the final audit: of the targets that skip nothing, those that took longest
+ *    on the sandbox first;
  * 4. the model's tests of the mutants that stop at their proof: they judge most clauses, so they
  *    reach most mutants, and queued last they find most proofs already in and are skipped.
  */
@@ -52,11 +53,21 @@ const others = targets.filter((target) => !target.marksTests);
 const reachedByModelOnly = (target: TargetEntry) =>
   target.tests !== null && target.tests.every(({ file }) => modelSpecs.test(`/${file}`) || auditSpec.test(`/${file}`));
 const modelFirst = (target: TargetEntry) => target.stopOnceFailed === null || reachedByModelOnly(target);
+/** A test that took this long on the sandbox starts before the others of a target that skips nothing, so that it does not end the run alone. */
+const longTestMs = 2500;
+const isLong = (test: TestRef) => (test.durationMs ?? 0) >= longTestMs;
+const withTests = (target: TargetEntry, keep: (test: TestRef) => boolean): TargetEntry => ({ ...target, tests: target.tests && target.tests.filter(keep) });
+const skipsNothing = others.filter((target) => target.stopOnceFailed === null && target.tests !== null);
 const ofWork = [
   { name: 'learns reach, model', grep: grepOfEach(learning), testMatch: modelSpecs },
   { name: 'learns reach', grep: grepOfEach(learning), testIgnore: [modelSpecs, auditSpec] },
   { name: 'model first', grep: grepOfEach(others.filter(modelFirst)), testMatch: modelSpecs },
-  { name: 'suite', grep: grepOfEach(others), testIgnore: [modelSpecs, auditSpec] },
+  { name: 'long first', grep: grepOfEach(skipsNothing.map((target) => withTests(target, isLong))), testIgnore: [modelSpecs, auditSpec] },
+  {
+    name: 'suite',
+    grep: grepOfEach(others.map((target) => (skipsNothing.includes(target) ? withTests(target, (test) => !isLong(test)) : target))),
+    testIgnore: [modelSpecs, auditSpec],
+  },
   { name: 'model last', grep: grepOfEach(others.filter((target) => !modelFirst(target))), testMatch: modelSpecs },
 ];
 

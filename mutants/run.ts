@@ -9,7 +9,7 @@
  * Each candidate's report is then built from its raw results, as `checkout-conformance run` builds it.
  */
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -138,8 +138,9 @@ export function rotationOf(environment = process.env): number {
 /**
  * Every candidate of the catalogue, in the catalogue's order, on this turn: every candidate takes the
  * turn's seed (one run of the suite on the sandbox then tells which tests reach each candidate,
- * mutants/reach.ts), and candidate i is fully checked where (i + turn) mod 5 is 0. Five consecutive
- * turns give each candidate every seed and one full check.
+ * mutants/reach.ts), and mutant i is fully checked where (i + turn) mod 5 is 0, a benign variant runs
+ * a fifth of its tests, another each turn (turnsSlice). Five consecutive turns give each candidate
+ * every seed and its full check: a mutant's on one turn, a benign variant's over the five.
  */
 export function candidates(turn = 0): (Candidate & { seed: number })[] {
   return [
@@ -148,7 +149,7 @@ export function candidates(turn = 0): (Candidate & { seed: number })[] {
   ].map((candidate, index) => ({
     ...candidate,
     seed: catalogueSeeds[turn % rotationTurns],
-    fullCheck: (index + turn) % rotationTurns === 0,
+    fullCheck: candidate.clause !== null && (index + turn) % rotationTurns === 0,
   }));
 }
 
@@ -166,13 +167,16 @@ export function checkedOf(candidate: Candidate): Checked {
 }
 
 /**
- * The tests a benign variant runs on a turn that does not check it fully: every fifth test, a
- * different fifth each turn, at least one. A benign variant must pass every test that reaches it,
- * and does on its full turn; the other turns check a part of it, on their own seed, for the cost of
- * a fifth (the variants that change every answer reach the whole suite).
+ * The tests a benign variant runs on a turn: the fifth of `tests` whose key falls to this turn (a
+ * test falls to the same turn whatever the seed, so five consecutive turns run every test that
+ * reaches it: its full check, for the cost of a fifth a turn; the variants that change every answer
+ * reach the whole suite), with at least one test known to reach its change, so that it fires.
  */
-export function turnsSlice<T>(tests: T[], turn: number): T[] {
-  const slice = tests.filter((_, index) => index % rotationTurns === turn % rotationTurns);
+export function turnsSlice<T>(tests: T[], turn: number, keyOf: (test: T) => string, known: (test: T) => boolean = () => true): T[] {
+  const ownTurn = (test: T) => createHash('sha256').update(keyOf(test)).digest()[0] % rotationTurns === turn % rotationTurns;
+  const slice = tests.filter(ownTurn);
+  const reaching = tests.filter(known).sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
+  if (reaching.length > 0 && !slice.some(known)) slice.push(reaching[turn % reaching.length]);
   return slice.length > 0 || tests.length === 0 ? slice : [tests[turn % tests.length]];
 }
 
@@ -362,7 +366,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
     const entryOf = (candidate: Candidate, { runConfigFile }: Target): TargetEntry => ({
       name: candidate.name,
       clause: candidate.testsBy === 'whole suite' ? null : candidate.clause,
-      tests: selections.get(candidate)?.tests.map(({ file, title }) => ({ file, title })) ?? null,
+      tests: selections.get(candidate)?.tests.map(({ file, title, durationMs }) => ({ file, title, durationMs })) ?? null,
       marksTests: false,
       stopOnceFailed: candidate.clause !== null && !candidate.fullCheck ? candidate.clause : null,
       runConfigFile,
@@ -384,10 +388,12 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
     for (const candidate of byReach) {
       const sandboxRun = sandboxRuns.get(drawsKey(drawsOf(candidate)))!;
       const reach = sandboxRun.reached.get(candidate.name)!;
+      const selected = selectedTests(candidate, reach, sandboxRun.tests);
+      // A benign variant that changes what no test can be told for may meet any test: its fifths are of every test.
       const tests =
         checkedOf(candidate) === 'a fifth of its tests'
-          ? turnsSlice(sliceable(reach, sandboxRun.tests), turn)
-          : selectedTests(candidate, reach, sandboxRun.tests);
+          ? turnsSlice(selected ?? sandboxRun.tests, turn, testKeyOf, (test) => reach.tests.has(testKeyOf(test)))
+          : selected;
       if (tests) selections.set(candidate, { tests, sandboxTests: sandboxRun.tests });
       targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));
     }
@@ -425,16 +431,6 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
       effects.get(candidate.name) ?? 0,
     ),
   );
-}
-
-/**
- * What a benign variant's fifth is taken from, in a fixed order: the tests known to reach it, even
- * where it also changes what no test can be told for (a fifth of every test would mostly miss its
- * change); every test where none is known (a delay on every answer).
- */
-function sliceable(reach: Reached, sandboxTests: RawTest[]): RawTest[] {
-  const known = sandboxTests.filter((test) => reach.tests.has(testKeyOf(test)));
-  return (known.length > 0 ? known : sandboxTests).sort((a, b) => testKeyOf(a).localeCompare(testKeyOf(b)));
 }
 
 /** The tests a candidate ran by reach, and the sandbox's run they were chosen from. */

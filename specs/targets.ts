@@ -25,6 +25,8 @@ export const readsBackTag = '@reads-back-the-run';
 export interface TestRef {
   file: string;
   title: string;
+  /** How long it took on the sandbox, where known: the catalogue starts the longest first (mutants/playwright.config.ts). */
+  durationMs?: number;
 }
 
 /**

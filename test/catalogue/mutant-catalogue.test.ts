@@ -4,8 +4,8 @@
  * fill each other's idle cores. `npm test` runs it after the other tests, alone: it keeps every core
  * busy for minutes.
  * - The catalogue: every candidate once, on this turn's seed (rotationOf), on the tests that reach it,
- *   except on the turn that checks it fully a mutant's stopping at the first that fails its clause
- *   and a benign variant's being a fifth of them.
+ *   a mutant's stopping at the first that fails its clause except on the turn that checks it fully, a
+ *   benign variant's being a fifth of them, another each turn.
  * - Seeds: the same target gets the same verdict on every seed, since the input classes every run
  *   exercises decide it, not the draws. The sandbox, the whole suite on each of the five seeds; a
  *   variant whose references never start with 0 (the class that needs one is searched for, and the

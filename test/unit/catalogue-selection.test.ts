@@ -5,7 +5,7 @@ import { changedCandidates, type ChangedInputs } from '../../mutants/changed.ts'
 import { candidates, catalogueSeeds, rotationEnv, rotationOf, rotationTurns, seedSample } from '../../mutants/run.ts';
 import type { ClauseIndexEntry } from '../../src/report/clause-index.ts';
 
-test('over five consecutive turns every candidate meets every seed once and is fully checked once', () => {
+test('over five consecutive turns every candidate meets every seed once, and every mutant is fully checked once (a benign variant over the five)', () => {
   const turns = Array.from({ length: rotationTurns }, (_, turn) => candidates(turn));
   for (const [index, candidate] of turns[0].entries()) {
     const mine = turns.map((list) => list[index]);
@@ -14,7 +14,7 @@ test('over five consecutive turns every candidate meets every seed once and is f
       'the same order on every turn',
     );
     assert.deepEqual([...new Set(mine.map((each) => each.seed))].sort(), [...catalogueSeeds].sort(), candidate.name);
-    assert.equal(mine.filter((each) => each.fullCheck).length, 1, candidate.name);
+    assert.equal(mine.filter((each) => each.fullCheck).length, candidate.clause === null ? 0 : 1, candidate.name);
   }
 });
 

@@ -79,11 +79,21 @@ test('--all-seeds names each candidate once per seed, and a verdict or a failed 
   ]);
 });
 
-test("a benign variant's turn runs a fifth of its tests, another fifth each turn, at least one", () => {
-  const tests = Array.from({ length: 12 }, (_, index) => `t${index}`);
-  const slices = Array.from({ length: rotationTurns }, (_, turn) => turnsSlice(tests, turn));
+test("a benign variant's turn runs a fifth of its tests, another each turn, each test on the same turn whatever else it reaches, one known to reach it among them", () => {
+  const tests = Array.from({ length: 60 }, (_, index) => `t${index}`);
+  const self = (test: string) => test;
+  const slices = Array.from({ length: rotationTurns }, (_, turn) => turnsSlice(tests, turn, self));
   assert.deepEqual(slices.flat().sort(), [...tests].sort());
-  assert.ok(slices.every((slice) => slice.length <= Math.ceil(tests.length / rotationTurns)));
-  for (let turn = 0; turn < rotationTurns; turn++) assert.equal(turnsSlice(['only', 'two'], turn).length, 1);
-  assert.deepEqual(turnsSlice([], 3), []);
+  assert.ok(slices.every((slice) => slice.length > 0 && slice.length < tests.length / 2));
+  const fewer = tests.slice(0, 40);
+  for (let turn = 0; turn < rotationTurns; turn++) {
+    assert.deepEqual(
+      turnsSlice(fewer, turn, self),
+      slices[turn].filter((test) => fewer.includes(test)),
+    );
+    const known = (test: string) => test === 't7';
+    assert.ok(turnsSlice(tests, turn, self, known).includes('t7'));
+    assert.ok(turnsSlice(['only', 'two'], turn, self).length >= 1);
+  }
+  assert.deepEqual(turnsSlice([], 3, self), []);
 });
