@@ -15,13 +15,19 @@ if (!targets) throw new Error('no targets: run the catalogue through "npm run mu
 // Beside the targets file, in the catalogue's own temporary folder: a failing test's artefacts stay out of the checkout.
 const outputDir = join(dirname(process.env[targetsEnv]!), `test-results-${basename(process.env[targetsEnv]!, '.json')}`);
 
+/** Spec files, as Playwright's grep sees them (the file's title comes before the target's describe). */
+const anyFile = '[\\w.-]+\\.spec\\.ts';
+const modelFiles = 'model(?:-pages)?\\.spec\\.ts';
+const otherFiles = '(?!model)[\\w.-]+\\.spec\\.ts';
+
 /**
- * The tests to run against a target: its own, those it names where it names some, else only those of
- * its clause where it has one. Playwright greps the title path and the tags, each describe's tags
- * after its title, all joined by spaces.
+ * The tests to run against a target, in the files `files` names: its own, those it names where it
+ * names some, else only those of its clause where it has one. Playwright greps the title path (the
+ * project, the file, the describes, the test) and the tags, each describe's tags after its title,
+ * all joined by spaces.
  */
-function grepOf(target: TargetEntry): RegExp {
-  const own = literalPattern(describeTitle(target));
+function grepOf(target: TargetEntry, files = anyFile): RegExp {
+  const own = `(?:^| )${files} ${literalPattern(describeTitle(target))}`;
   if (target.tests) {
     const tags = '(?: @\\S+)*';
     const exactly = ({ title }: TestRef) =>
@@ -35,41 +41,41 @@ function grepOf(target: TargetEntry): RegExp {
 }
 
 /**
- * Playwright runs its projects' tests in order, so the order of the projects is the order of the work:
- * 1. the suite on the sandbox that learns what reaches what (every other candidate waits for it), its model's tests first;
- * 2. the model's tests (the longest) of the targets whose tests stop at nothing, or that only the
- *    model's tests reach, so that they do not end the run alone;
- * 3. every other test but the final audit: of the targets that skip nothing, those that took longest
- *    on the sandbox first;
- * 4. the model's tests of the mutants that stop at their proof: they judge most clauses, so they
- *    reach most mutants, and queued last they find most proofs already in and are skipped.
+ * Playwright runs its projects' tests in order, and starts workers of its own for each project (a
+ * worker costs seconds of CPU to start), so the work is in three projects, each target's tests
+ * split between them by file:
+ * - first: the model's tests (the longest) of the suite that learns what reaches what (every other
+ *   candidate waits for it), of the targets whose tests stop at nothing, and of the mutants that
+ *   only the model's tests reach (nothing before them can prove them); and the tests that took
+ *   longest on the sandbox, of the targets that skip nothing: so that none of them ends the run alone;
+ * - then: every other test but the final audit;
+ * - last: the model's tests of the other mutants: they judge most clauses, so they reach most
+ *   mutants, and queued last they find most proofs already in and are skipped (stopOnceFailed).
  */
 const modelSpecs = /\/model[^/]*\.spec\.ts$/;
 const auditSpec = /\/audit\.spec\.ts$/;
-const grepOfEach = (list: TargetEntry[]) => (list.length > 0 ? list.map(grepOf) : [/(?!)/]);
-const learning = targets.filter((target) => target.marksTests);
-const others = targets.filter((target) => !target.marksTests);
-/** A mutant that only the model's tests reach has nothing to find its proof with before them. */
-const reachedByModelOnly = (target: TargetEntry) =>
-  target.tests !== null && target.tests.every(({ file }) => modelSpecs.test(`/${file}`) || auditSpec.test(`/${file}`));
-const modelFirst = (target: TargetEntry) => target.stopOnceFailed === null || reachedByModelOnly(target);
-/** A test that took this long on the sandbox starts before the others of a target that skips nothing, so that it does not end the run alone. */
+/** A test that took this long on the sandbox starts first in a target that skips nothing. */
 const longTestMs = 2500;
 const isLong = (test: TestRef) => (test.durationMs ?? 0) >= longTestMs;
 const withTests = (target: TargetEntry, keep: (test: TestRef) => boolean): TargetEntry => ({ ...target, tests: target.tests && target.tests.filter(keep) });
-const skipsNothing = others.filter((target) => target.stopOnceFailed === null && target.tests !== null);
-const ofWork = [
-  { name: 'learns reach, model', grep: grepOfEach(learning), testMatch: modelSpecs },
-  { name: 'learns reach', grep: grepOfEach(learning), testIgnore: [modelSpecs, auditSpec] },
-  { name: 'model first', grep: grepOfEach(others.filter(modelFirst)), testMatch: modelSpecs },
-  { name: 'long first', grep: grepOfEach(skipsNothing.map((target) => withTests(target, isLong))), testIgnore: [modelSpecs, auditSpec] },
-  {
-    name: 'suite',
-    grep: grepOfEach(others.map((target) => (skipsNothing.includes(target) ? withTests(target, (test) => !isLong(test)) : target))),
-    testIgnore: [modelSpecs, auditSpec],
-  },
-  { name: 'model last', grep: grepOfEach(others.filter((target) => !modelFirst(target))), testMatch: modelSpecs },
-];
+const reachedByModelOnly = (target: TargetEntry) =>
+  target.tests !== null && target.tests.every(({ file }) => modelSpecs.test(`/${file}`) || auditSpec.test(`/${file}`));
+const work = { first: [] as RegExp[], then: [] as RegExp[], last: [] as RegExp[] };
+for (const target of targets) {
+  const skipsNothing = target.marksTests || target.stopOnceFailed === null;
+  if (skipsNothing || reachedByModelOnly(target)) work.first.push(grepOf(target, modelFiles));
+  else work.last.push(grepOf(target, modelFiles));
+  if (skipsNothing && target.tests) {
+    work.first.push(grepOf(withTests(target, isLong), otherFiles));
+    work.then.push(
+      grepOf(
+        withTests(target, (test) => !isLong(test)),
+        otherFiles,
+      ),
+    );
+  } else work.then.push(grepOf(target, otherFiles));
+}
+const grepOfEach = (patterns: RegExp[]) => (patterns.length > 0 ? patterns : [/(?!)/]);
 
 export default defineConfig({
   testDir: '../specs',
@@ -82,11 +88,11 @@ export default defineConfig({
   timeout: 60_000,
   // npm run bench adds when each test ran, for the catalogue's critical path.
   reporter: [['../src/runner/reporter.ts'], ...(process.env[timingsEnv] ? [['../bench/timings.ts'] as const] : [])],
-  grep: targets.map(grepOf),
+  grep: targets.map((target) => grepOf(target)),
   // The final audit runs once every other test ended (the teardown of a project without tests that the others depend on).
   projects: [
     { name: 'start', testMatch: /(?!)/, teardown: 'audit' },
-    ...ofWork.map((project) => ({ ...project, dependencies: ['start'] })),
+    ...Object.entries(work).map(([name, patterns]) => ({ name, grep: grepOfEach(patterns), testIgnore: auditSpec, dependencies: ['start'] })),
     { name: 'audit', testMatch: auditSpec },
   ],
 });
