@@ -111,7 +111,7 @@ interface Timed {
  * Runs a command to its end: wall seconds, peak tree memory, exit code, and its critical path from
  * the tests' timings (bench/timings.ts).
  */
-async function timed(command: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<Timed> {
+async function timed(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; sampleMemory?: boolean } = {}): Promise<Timed> {
   const timingsDir = mkdtempSync(join(tmpdir(), 'bench-timings-'));
   const timingsFile = join(timingsDir, 'timings.jsonl');
   const startedAt = Date.now();
@@ -119,7 +119,8 @@ async function timed(command: string, args: string[], options: { env?: NodeJS.Pr
   const cpuBefore = childrenCpuSeconds();
   const child = spawn(command, args, { cwd: packageRoot, stdio: 'ignore', env: { ...process.env, ...options.env, [timingsEnv]: timingsFile } });
   let peakMb = 0;
-  const sampler = setInterval(() => (peakMb = Math.max(peakMb, treeMemoryMb(child.pid!))), 100);
+  // Reading every process's memory ten times a second costs CPU of its own: only where the figure is reported.
+  const sampler = options.sampleMemory === false ? undefined : setInterval(() => (peakMb = Math.max(peakMb, treeMemoryMb(child.pid!))), 100);
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const endedAt = Date.now();
   clearInterval(sampler);
@@ -312,7 +313,7 @@ const mutantSet = measureMutants ? (await import('../mutants/run.ts')).catalogue
 if (measureMutants) {
   for (let run = 1; run <= mutantRuns; run++) {
     // Every test of the catalogue is dispatched on its own to the workers it shares (mutants/playwright.config.ts).
-    const mutants = await timed('npm', ['run', '--silent', 'mutants']);
+    const mutants = await timed('npm', ['run', '--silent', 'mutants'], { sampleMemory: false });
     figures.mutants.push(mutants);
     console.log(`mutants run ${run}: ${describeTimed(mutants.seconds, mutants.path)} (exit ${mutants.code}, ${describeLoad(mutants)})`);
   }
