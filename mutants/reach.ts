@@ -14,6 +14,8 @@ import { snapshot, type Delivery, type ProxyContext, type ProxyRequest, type Pro
 export interface Reached {
   /** The tests on whose exchanges the candidate would change something, by testKeyOf. */
   tests: Set<string>;
+  /** Of those, the tests on whose exchanges it did change something here, not only came close to a race (ProxyContext.mayRace). */
+  changed: Set<string>;
   /** It would change something no test could be told for (or on every exchange: a delay): every test may see it. */
   unattributed: boolean;
 }
@@ -64,7 +66,7 @@ const copyOfRequest = (request: ProxyRequest): ProxyRequest => ({
 const copyOfResponse = (response: ProxyResponse): ProxyResponse => ({ ...response, headers: { ...response.headers }, json: structuredClone(response.json) });
 
 export function recordReach(candidates: Shadowed[]): ReachRecorder {
-  const reached = new Map(candidates.map(({ name }) => [name, { tests: new Set<string>(), unattributed: false }]));
+  const reached = new Map(candidates.map(({ name }) => [name, { tests: new Set<string>(), changed: new Set<string>(), unattributed: false }]));
   /** Identifier → the tests whose exchanges carried it; one that several carried tells none. */
   const owners = new Map<string, Set<string>>();
   const testOfRequest = new WeakMap<ProxyRequest, string | null>();
@@ -81,10 +83,13 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
     }
     return null;
   };
-  const fired = (name: string, test: string | null) => {
+  const fired = (name: string, test: string | null, changed = true) => {
     const entry = reached.get(name)!;
     if (test === null) entry.unattributed = true;
-    else entry.tests.add(test);
+    else {
+      entry.tests.add(test);
+      if (changed) entry.changed.add(test);
+    }
   };
   for (const { name, transform } of candidates) if (transform.delayMs) fired(name, null);
 
@@ -103,7 +108,7 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
       return real.lastCallbackUrl;
     },
     memo: memos.get(name)!,
-    mayRace: () => fired(name, test),
+    mayRace: () => fired(name, test, false),
     callUpstream() {
       // A candidate that asks the target before it changes an answer (another customer's methods, say)
       // is taken to change it: asking, for every candidate on every exchange of the whole suite, would

@@ -392,7 +392,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
       // A benign variant that changes what no test can be told for may meet any test: its fifths are of every test.
       const tests =
         checkedOf(candidate) === 'a fifth of its tests'
-          ? turnsSlice(selected ?? sandboxRun.tests, turn, testKeyOf, (test) => reach.tests.has(testKeyOf(test)))
+          ? turnsSlice(selected ?? sandboxRun.tests, turn, testKeyOf, (test) => (reach.changed.size > 0 ? reach.changed : reach.tests).has(testKeyOf(test)))
           : selected;
       if (tests) selections.set(candidate, { tests, sandboxTests: sandboxRun.tests });
       targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));

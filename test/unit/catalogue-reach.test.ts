@@ -67,7 +67,7 @@ test('a candidate reaches the tests whose exchanges it would change, and nothing
     assert.equal(recorder.reached.get('refuses-references')!.unattributed, false);
     assert.deepEqual([...recorder.reached.get('renames-pages')!.tests], [creating]);
     assert.equal(recorder.reached.get('renames-pages')!.unattributed, true, 'a page no test made reaches it too');
-    assert.deepEqual(recorder.reached.get('changes-nothing'), { tests: new Set(), unattributed: false });
+    assert.deepEqual(recorder.reached.get('changes-nothing'), { tests: new Set(), changed: new Set(), unattributed: false });
     assert.equal(recorder.reached.get('delays')!.unattributed, true, 'a delay changes every exchange');
   } finally {
     await proxy.close();
@@ -90,7 +90,7 @@ test("a mutant runs its clause's tests that reach it, a benign variant every tes
     durationMs: 1,
   });
   const tests = [raw('a', ['REF-2']), raw('b', ['REF-3']), raw('c', ['REF-2']), raw('d', ['CHK-1'], 'failed'), raw('e', ['REF-2'], 'failed')];
-  const reach = { tests: new Set([testKeyOf(tests[0]), testKeyOf(tests[1])]), unattributed: false };
+  const reach = { tests: new Set([testKeyOf(tests[0]), testKeyOf(tests[1])]), changed: new Set<string>(), unattributed: false };
   const titles = (list: RawTest[] | null) => list?.map((each) => each.title) ?? null;
   assert.deepEqual(titles(selectedTests({ name: 'm', clause: 'REF-2' }, reach, tests)), ['a', 'e']);
   assert.deepEqual(titles(selectedTests({ name: 'v', clause: null }, reach, tests)), ['a', 'b', 'd', 'e']);
