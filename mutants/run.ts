@@ -368,7 +368,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
       clause: candidate.testsBy === 'whole suite' ? null : candidate.clause,
       tests: selections.get(candidate)?.tests.map(({ file, title, durationMs }) => ({ file, title, durationMs })) ?? null,
       marksTests: false,
-      stopOnceFailed: candidate.clause !== null && !candidate.fullCheck ? candidate.clause : null,
+      stopOnceFailed: checkedOf(candidate) === 'to the first kill' ? candidate.clause : null,
       runConfigFile,
     });
     // Benign variants first: they run the most tests, so they should not be the ones left at the end.

@@ -147,13 +147,19 @@ export function createApi(
         let body: { text: string; cut: boolean };
         try {
           // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
-          answer = await fetchThrough(run.transport, request.url, {
-            method: request.method,
-            headers: chunked ? withoutHeader(request.headers, 'transfer-encoding') : request.headers,
-            ...(chunked && rawBody !== undefined ? { body: inChunks(rawBody), duplex: 'half' } : { body: rawBody }),
-            redirect: 'manual',
-            signal: AbortSignal.timeout(timeoutMs),
-          });
+          const signal = AbortSignal.timeout(timeoutMs);
+          answer = await fetchThrough(
+            run.transport,
+            request.url,
+            () => ({
+              method: request.method,
+              headers: chunked ? withoutHeader(request.headers, 'transfer-encoding') : request.headers,
+              ...(chunked && rawBody !== undefined ? { body: inChunks(rawBody), duplex: 'half' } : { body: rawBody }),
+              redirect: 'manual',
+              signal,
+            }),
+            (why) => notes.push({ request, response: null, note: why }),
+          );
           body = await readText(answer.body, maxResponseBytes);
         } catch (error) {
           const why = describeFetchError(error, timeoutMs, request.url, run.transport);

@@ -115,26 +115,29 @@ function entityShown(text: string, entity: string): boolean {
 
 /**
  * PAGE-5: the ATM payment page shows a 9-digit reference and its entity; where the API shows the
- * payment (GET /payments/{paymentId}), they are its reference and entity.
+ * payment (GET /payments/{paymentId}), they are its reference and entity. An API reference that is
+ * no 9-digit string, or an entity that is no string, is REF-2's and REF-3's to fail, not compared here.
  *
  * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
-export function checkAtmPageReference(probe: AtmPageProbe, context: { paymentId: string; apiReference?: string; apiEntity?: string }): Problem[] {
+export function checkAtmPageReference(probe: AtmPageProbe, context: { paymentId: string; apiReference?: unknown; apiEntity?: unknown }): Problem[] {
+  const apiReference = typeof context.apiReference === 'string' && /^[0-9]{9}$/.test(context.apiReference) ? context.apiReference : undefined;
+  const apiEntity = typeof context.apiEntity === 'string' ? context.apiEntity : undefined;
   const references = [...numbersShown(probe.referenceText)].filter((number) => /^[0-9]{9}$/.test(number));
   const problems: Problem[] = [];
   if (references.length === 0)
     problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected a 9-digit reference on the ATM page, got ${show(probe.text)}` });
-  else if (context.apiReference && !references.includes(context.apiReference)) {
+  else if (apiReference && !references.includes(apiReference)) {
     problems.push({
       clause: 'PAGE-5',
-      message: `${probe.url}: expected the reference ${context.apiReference} of payment ${context.paymentId}, got ${references.join(', ')}`,
+      message: `${probe.url}: expected the reference ${apiReference} of payment ${context.paymentId}, got ${references.join(', ')}`,
     });
   }
   if (!probe.entityText.trim()) problems.push({ clause: 'PAGE-5', message: `${probe.url}: expected the entity on the ATM page, got none` });
-  else if (context.apiEntity && !entityShown(probe.entityText, context.apiEntity)) {
+  else if (apiEntity && !entityShown(probe.entityText, apiEntity)) {
     problems.push({
       clause: 'PAGE-5',
-      message: `${probe.url}: expected the entity ${context.apiEntity} of payment ${context.paymentId}, got ${show(probe.entityText)}`,
+      message: `${probe.url}: expected the entity ${apiEntity} of payment ${context.paymentId}, got ${show(probe.entityText)}`,
     });
   }
   return problems;

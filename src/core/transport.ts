@@ -193,9 +193,12 @@ export function tlsMaterial(transport: Transport): TlsMaterial {
 
 const dispatchers = new Map<string, Dispatcher>();
 
-/** The process's dispatcher for a transport, made once (it keeps the connections alive between requests). */
-export function dispatcherFor(transport: Transport = directTransport): Dispatcher {
-  const key = JSON.stringify(transport);
+/**
+ * The process's dispatcher for a transport, made once: it keeps connections alive between requests,
+ * unless asked for connections of their own (one per request).
+ */
+export function dispatcherFor(transport: Transport = directTransport, keepAlive = true): Dispatcher {
+  const key = JSON.stringify({ transport, keepAlive });
   let dispatcher = dispatchers.get(key);
   if (!dispatcher) {
     const tls = tlsMaterial(transport);
@@ -205,15 +208,34 @@ export function dispatcherFor(transport: Transport = directTransport): Dispatche
       noProxy: transport.noProxy,
       connect: tls,
       requestTls: tls,
+      ...(!keepAlive && { pipelining: 0 }),
     });
     dispatchers.set(key, dispatcher);
   }
   return dispatcher;
 }
 
-/** fetch() through the transport. */
-export function fetchThrough(transport: Transport | undefined, url: string, init: RequestInit = {}): Promise<Response> {
-  return undiciFetch(url, { ...init, dispatcher: dispatcherFor(transport) });
+/**
+ * fetch() through the transport. A request whose connection closed before any answer goes once more,
+ * on a connection of its own, as browsers resend it: a server may close a kept-alive connection for
+ * idleness just as a request travels on it, however conformant. init is a function where the body
+ * is a stream (a stream is sent once); onResent hears why a request went again.
+ */
+export async function fetchThrough(
+  transport: Transport | undefined,
+  url: string,
+  init: RequestInit | (() => RequestInit) = {},
+  onResent?: (why: string) => void,
+): Promise<Response> {
+  const initOf = typeof init === 'function' ? init : () => init;
+  try {
+    return await undiciFetch(url, { ...initOf(), dispatcher: dispatcherFor(transport) });
+  } catch (error) {
+    const resend = initOf();
+    if (!closedBeforeAnswer(rootCause(error)) || resend.signal?.aborted) throw error;
+    onResent?.(`the connection closed before any answer (${rootCause(error).message}): sent again on a new connection`);
+    return undiciFetch(url, { ...resend, dispatcher: dispatcherFor(transport, false) });
+  }
 }
 
 /** OpenSSL's names for a certificate no trusted authority vouches for. */
@@ -275,6 +297,8 @@ export function describeTransportFailure(error: unknown, url: string, transport:
 function closedUnanswered(cause: Failure & { socket?: { bytesRead?: number } }): boolean {
   return (cause.code === 'UND_ERR_SOCKET' && cause.socket?.bytesRead === 0) || cause.code === 'ECONNRESET';
 }
+
+const closedBeforeAnswer = (cause: Failure) => ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'].includes(cause.code ?? '');
 
 /** A public key as Chromium's --ignore-certificate-errors-spki-list names it: base64 of the SHA-256 of its SubjectPublicKeyInfo. */
 export function spkiPin(certificate: X509Certificate): string {

@@ -71,6 +71,13 @@ const checkCases: CheckCase[] = [
     passes: [atmPage, { paymentId: '1' }],
     fails: [atmPage, { paymentId: '1', apiReference: '002460931' }],
   }),
+  checkCase('PAGE-5', checkAtmPageReference, "a page without a reference, whatever the API's reference is (one that is no 9-digit string is REF-2's)", {
+    passes: [atmPage, { paymentId: '1', apiReference: 2460930, apiEntity: 12797 }],
+    fails: [
+      { ...atmPage, referenceText: 'pay at an ATM' },
+      { paymentId: '1', apiReference: 2460930 },
+    ],
+  }),
   checkCase('PAGE-6', checkConsentOffer, 'no offer with allowRegistration', {
     passes: [{ url: page.url, consentOffered: true }, { allowRegistration: true }],
     fails: [{ url: page.url, consentOffered: false }, { allowRegistration: true }],

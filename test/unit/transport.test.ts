@@ -1,10 +1,13 @@
-/** The transport's pure parts: the proxy a URL takes, the options resolved with the environment, the one-line reasons, the browser's share. */
+/** The transport: the proxy a URL takes, the options resolved with the environment, the one-line reasons, the browser's share, the resend. */
 import assert from 'node:assert/strict';
+import { createServer, type Socket } from 'node:net';
 import { test } from 'node:test';
+import { setTimeout } from 'node:timers/promises';
 import {
   browserContextTransport,
   describeTransportFailure,
   directTransport,
+  fetchThrough,
   proxyFor,
   resolveTransport,
   transportSecrets,
@@ -82,4 +85,58 @@ test("the browser's share: the client certificate for the target's origin only, 
     clientCertificates: [{ origin: 'https://api.example', certPath: 'client.pem', keyPath: 'client.key' }],
     proxy: { server: 'http://proxy.corp:3128', bypass: 'internal,127.0.0.1:4000', username: 'user', password: 's@cret' },
   });
+});
+
+/** A server that answers a connection's first request, then meets the next one on that connection as told. */
+async function closingServer(onSecond: (socket: Socket) => void): Promise<{ url: string; connections: () => number; close: () => void }> {
+  let connections = 0;
+  const server = createServer((socket) => {
+    connections++;
+    let requests = 0;
+    socket.on('data', () => {
+      if (++requests === 1) socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\nkeep-alive: timeout=5\r\n\r\nok');
+      else onSecond(socket);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/`, connections: () => connections, close: () => server.close() };
+}
+
+test('a request that meets a kept-alive connection closing goes once more on a new connection, and says so', async () => {
+  for (const close of [(socket: Socket) => socket.end(), (socket: Socket) => socket.resetAndDestroy()]) {
+    const server = await closingServer(close);
+    try {
+      assert.equal(await (await fetchThrough(directTransport, server.url)).text(), 'ok');
+      await setTimeout(20); // the connection goes back to the pool once its answer has been read
+      const resent: string[] = [];
+      const answer = await fetchThrough(
+        directTransport,
+        server.url,
+        () => ({ method: 'POST', body: '{}' }),
+        (why) => resent.push(why),
+      );
+      assert.equal(await answer.text(), 'ok');
+      assert.equal(server.connections(), 2);
+      assert.match(resent.join(), /^the connection closed before any answer \(.+\): sent again on a new connection$/);
+    } finally {
+      server.close();
+    }
+  }
+});
+
+test('a target that closes every connection unanswered fails on the resend as well', async () => {
+  const server = createServer((socket) => socket.on('data', () => socket.end()));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    let resends = 0;
+    await assert.rejects(
+      fetchThrough(directTransport, `http://127.0.0.1:${port}/`, {}, () => resends++),
+      /fetch failed/,
+    );
+    assert.equal(resends, 1);
+  } finally {
+    server.close();
+  }
 });
