@@ -263,8 +263,11 @@ function brokenClassesByClause(cases: readonly BrokenCase[]): Record<string, str
   return byClause;
 }
 
-/** Every form an action URL may take: a target that glues "?id=" or "&id=" to the end gets one of them wrong. */
-export const actionUrlForms = ['', '?order=7', '#receipt', '?order=7&lang=pt#receipt', '?'];
+/**
+ * Every form an action URL may take: a target that glues "?id=" or "&id=" to the end gets one of
+ * them wrong, and one that decodes or rebuilds the query loses an encoded "&" or a repeated name.
+ */
+export const actionUrlForms = ['', '?order=7', '#receipt', '?order=7&lang=pt#receipt', '?', '/caf%C3%A9?pair=a%26b&note=caf%C3%A9&tag=1&tag=2#receipt'];
 /** The deep links a mobile checkout returns to, opened in a webview; the pay helper is asked of these and two more. */
 export const deepLinks = ['myshop://paid?order=7', 'com.shop.app://paid?order=7#done'];
 export const helperDeepLinks = [...deepLinks, 'myshop://paid', 'com.shop.app://paid#done'];

@@ -136,6 +136,22 @@ export const benignVariants: BenignVariant[] = [
     transform: answerWhen((request) => request.route === 'createCheckout' && /"[^"]{201,}"/.test(request.text), 422),
   },
   {
+    name: 'open-forms-refused',
+    freedom: 'CHK-13',
+    description:
+      "A checkout is refused with 400 where a field takes a form the reference leaves open: an e-mail address beyond ASCII or quoted, a + before the country code, a country code in small letters. Not an action URL on http: the suite's receiver is on http.",
+    transform: answerWhen((request) => {
+      if (request.route !== 'createCheckout') return false;
+      const payment = (request.json as Json)?.payment;
+      const text = (value: unknown) => (typeof value === 'string' ? value : '');
+      return (
+        /[^\x20-\x7e]|"/.test(text(payment?.customer?.email)) ||
+        text(payment?.customer?.phoneNumber).startsWith('+') ||
+        /[a-z]/.test(text(payment?.billingAddress?.country))
+      );
+    }, 400),
+  },
+  {
     name: 'extra-fields-everywhere',
     description: 'Every object of every answer and notification carries an unknown extra field.',
     transform: {

@@ -27,6 +27,9 @@ const phoneLetThrough = (lets: (phone: string) => boolean) =>
     if (typeof customer?.phoneNumber === 'string' && !isPhoneOfRule(customer.phoneNumber) && lets(customer.phoneNumber)) customer.phoneNumber = '351#912345678';
   });
 
+const customerOf = (request: { json: unknown }): Json => (request.json as Json)?.payment?.customer;
+const narrowEmail = /^[a-z0-9.-]+@[a-z0-9.-]+\.[a-z]{2,7}$/;
+
 /** Whether the request's text has a character past the Basic Multilingual Plane (four bytes in UTF-8). */
 const hasAstralCharacter = (request: { text: string }) => [...request.text].some((character) => character.codePointAt(0)! > 0xffff);
 
@@ -211,6 +214,40 @@ export const checkoutMutants: Mutant[] = [
       if (typeof body.page?.layout === 'string' && ['basic', 'default'].includes(body.page.layout.toLowerCase()))
         body.page.layout = body.page.layout.toLowerCase();
     }),
+  },
+  {
+    name: 'email-checked-by-a-narrow-pattern',
+    clause: 'CHK-1',
+    disturbs: ['CHK-6'],
+    description:
+      'A checkout whose e-mail address is not small letters, digits, dots and hyphens before a top-level domain of 2 to 7 letters is refused with 400: a plus tag, capitals, an apostrophe, an underscore, .photography.',
+    transform: answerWhen((request) => request.route === 'createCheckout' && !narrowEmail.test(customerOf(request)?.email ?? 'a@b.pt'), 400),
+  },
+  {
+    name: 'phone-checked-by-a-narrow-pattern',
+    clause: 'CHK-1',
+    disturbs: ['CHK-6'],
+    description:
+      'A checkout whose phone number is not 1 to 3 digits, #, and 9 digits is refused with 400: a country code of 4 digits, a number of 7, 10 or 13.',
+    transform: answerWhen(
+      (request) => request.route === 'createCheckout' && !/^[0-9]{1,3}#[0-9]{9}$/.test(customerOf(request)?.phoneNumber ?? '351#912345678'),
+      400,
+    ),
+  },
+  {
+    name: 'redirect-url-checked-by-a-narrow-pattern',
+    clause: 'CHK-1',
+    disturbs: ['CHK-6'],
+    description:
+      'A checkout whose https action URL is not https://, a host of small letters, digits and dots, then a path of its own is refused with 400: a port, capitals, an IPv4 address, percent-encoding, no path.',
+    transform: answerWhen(
+      (request) =>
+        request.route === 'createCheckout' &&
+        ((request.json as Json)?.redirects ?? []).some(
+          (redirect: Json) => /^https:/i.test(String(redirect?.url)) && !/^https:\/\/[a-z][a-z0-9.-]*\/[\w\-./?=&#]*$/.test(String(redirect?.url)),
+        ),
+      400,
+    ),
   },
   {
     name: 'hash-only-phone-accepted',

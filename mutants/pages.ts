@@ -67,6 +67,15 @@ export const pageMutants: Mutant[] = [
     transform: { redirect: (url) => withQuery(url, (query) => [...query.keys()].filter((name) => name !== 'id').forEach((name) => query.delete(name))) },
   },
   {
+    name: 'redirect-query-decoded',
+    clause: 'PAGE-3',
+    description:
+      "After payment the action URL's query is written back decoded, as string building does: an encoded & splits its value, an encoded é is sent raw.",
+    transform: {
+      redirect: (url) => (/^https?:/i.test(url) && url.includes('%') ? url.replace(/\?[^#]*/, (query) => decodeURIComponent(query)) : url),
+    },
+  },
+  {
     name: 'deep-link-mangled',
     clause: 'PAGE-4',
     description: 'A deep link (custom scheme) loses one slash of its `://`.',

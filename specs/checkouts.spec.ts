@@ -9,6 +9,7 @@ import {
   notObjects,
   rowClassOf,
   textCornerClasses,
+  formatCornerClasses,
   variantTitles,
 } from '../generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
@@ -67,12 +68,16 @@ test.describe('creating checkouts', () => {
     );
   });
 
-  test('a row of 4.1 takes the corners of free text wherever the row leaves text open (every class)', { tag: tags('CHK-1') }, async ({ run, api }) => {
-    await exerciseClasses(run, api, 'CHK-1', textCornerClasses, async (request) => {
-      const exchange = await api.call('createCheckout', { body: request });
-      return refusedWhereFree(exchange) ?? checkoutProblems(exchange, run);
-    });
-  });
+  test(
+    'a row of 4.1 takes the corners of every type wherever the row leaves the value open: free text and formatted fields (every class)',
+    { tag: tags('CHK-1', 'CHK-6') },
+    async ({ run, api }) => {
+      await exerciseClasses(run, api, 'CHK-1', [...textCornerClasses, ...formatCornerClasses], async (request) => {
+        const exchange = await api.call('createCheckout', { body: request });
+        return refusedWhereFree(exchange) ?? checkoutProblems(exchange, run);
+      });
+    },
+  );
 
   // A row of 4.1 must be accepted; a valid checkout beyond the rows may be refused (bounds and
   // required fields are not shown), and what the target refused is recorded (CHK-13).

@@ -124,6 +124,19 @@ function hasContentsOf(leaves: Map<string, unknown>, row: CheckoutRow, code: str
 /** Text the rows are sent with: Latin script, up to 128 characters. Past it the reference sets no bound, and a target may refuse (SEC-2). */
 const everydayText = /^[\u0020-\u024F]{0,128}$/u;
 
+/**
+ * Valid forms of a formatted field that the reference's words do not settle: a target may refuse a
+ * row that takes one (CHK-13). "E-mail address" (RFC 6531 letters, a quoted local part),
+ * "<country_code>#<number>" (a + before the code), "two-letter country code" (ISO 3166 writes
+ * capitals), a redirect `url` (a shop may be required to be on https).
+ */
+const formsNotSettled: Array<{ path: string; form: RegExp; why: string }> = [
+  { path: 'payment.customer.email', form: /[^\x20-\x7e]|"/, why: 'an e-mail address with letters beyond ASCII or a quoted local part' },
+  { path: 'payment.customer.phoneNumber', form: /^\+/, why: 'a phone number with + before its country code' },
+  { path: 'payment.billingAddress.country', form: /[a-z]/, why: 'a country code in small letters' },
+  { path: 'redirects.0.url', form: /^http:/i, why: 'a redirect URL on http' },
+];
+
 /** What a checkout request is (see the file's opening comment). */
 export function classifyCheckout(request: unknown): CheckoutKind {
   const rules = brokenRules('createCheckout', request);
@@ -138,6 +151,8 @@ export function classifyCheckout(request: unknown): CheckoutKind {
     return { kind: 'free', freedom: 'SEC-2', why: `amount ${show(amount)}, past the everyday amounts the rows are sent with` };
   const corner = [...leaves].find(([, value]) => typeof value === 'string' && !everydayText.test(value));
   if (corner) return { kind: 'free', freedom: 'SEC-2', why: `text past the everyday at ${corner[0]} (the reference sets no bound)` };
+  const unsettled = formsNotSettled.find(({ path, form }) => typeof leaves.get(path) === 'string' && form.test(leaves.get(path) as string));
+  if (unsettled) return { kind: 'free', freedom: 'CHK-13', why: `${unsettled.why}, a form the reference leaves open` };
   if (row) return { kind: 'row', row };
   return { kind: 'owed', why: `the row "${checkoutRows[walletRow!].title}" with paymentMethod.code MW, which section 1 and rule 3 name as storable` };
 }

@@ -18,11 +18,15 @@ import {
   checkoutVariants,
   classNamesByClause,
   declinedSuffix,
+  formatCornerClasses,
+  formatCorners,
+  formattedPaths,
   formatWithOffset,
   luhnValid,
   rowCheckout,
   referenceClasses,
   rowEdgeCases,
+  textCornerClasses,
   validReference,
   wallet,
   type BrokenCase,
@@ -264,6 +268,21 @@ test('classifyCheckout: every row of 4.1 and its edge cases is that row; with MW
   assert.deepEqual(classifyCheckout({ ...atmPage, extra: 1 }), { kind: 'free', freedom: 'CHK-13', why: 'a valid checkout beyond the rows of 4.1' });
   assert.equal(classifyCheckout({ ...atmPage, page: { ...atmPage.page, language: 'EN' } }).kind, 'free');
   assert.deepEqual(classifyCheckout('"checkout"').kind, 'broken');
+});
+
+test('type corners: a row where the reference settles the form, free (as the class says) where it leaves it open or the text is past the everyday; every formatted leaf of the web row has corners', () => {
+  for (const { name, arbitrary, mayBeRefused } of [...textCornerClasses, ...formatCornerClasses]) {
+    check(arbitrary, (request) => {
+      assert.deepEqual(validateRequest('createCheckout', request), [], name);
+      const kind = classifyCheckout(request);
+      assert.deepEqual(
+        mayBeRefused ? { kind: kind.kind, freedom: kind.kind === 'free' && kind.freedom } : kind,
+        mayBeRefused ? { kind: 'free', freedom: mayBeRefused } : { kind: 'row', row: 'embedWeb' },
+        name,
+      );
+    });
+  }
+  assert.deepEqual([...formattedPaths].sort(), Object.keys(formatCorners).sort());
 });
 
 test('classifyCheckout: a broken checkout breaks the clause its case names', () => {
