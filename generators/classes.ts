@@ -180,6 +180,38 @@ function referenceFromNow(startMs: number, endMs: number, offsets: [UtcOffset, U
   });
 }
 
+/** A valid reference open now whose window ends at the instant endAt gives for now, written at that offset. */
+function referenceEndingAt(endAt: (now: number) => number, offset: UtcOffset): fc.Arbitrary<ReferenceRequest> {
+  return referenceFromNow(-minute, day).map((request) => ({
+    ...request,
+    validDate: { start: request.validDate!.start, end: formatWithOffset(endAt(Date.now()), offset) },
+  }));
+}
+
+const utcMidnightAfter = (now: number, days: number) => (Math.floor(now / day) + days) * day;
+const nextLeapDay = (now: number) => {
+  for (let year = new Date(now).getUTCFullYear(); ; year++) {
+    const leapDay = Date.UTC(year, 1, 29, 12);
+    if (new Date(leapDay).getUTCMonth() === 1 && leapDay > now + day) return leapDay;
+  }
+};
+
+/**
+ * Calendar and clock corners of a window's end: a date at its offset that is not its UTC date,
+ * midnight at its offset, and 29 February (past the everyday window: a bound is not shown, SEC-2).
+ */
+const calendarClasses = [
+  inputClass(
+    'validDate.end at 03:00 UTC written at -09:30, the day before at its offset',
+    referenceEndingAt((now) => utcMidnightAfter(now, 2) + 3 * 3600_000, '-09:30'),
+  ),
+  inputClass(
+    'validDate.end at midnight at +01:00 (T00:00:00+01:00)',
+    referenceEndingAt((now) => utcMidnightAfter(now, 2) - 3600_000, '+01:00'),
+  ),
+  inputClass('validDate.end on 29 February', referenceEndingAt(nextLeapDay, '+00:00'), 'SEC-2'),
+];
+
 /** A window written to a fraction of a second: past milliseconds, a precision the reference sets no bound for (SEC-2). */
 const fractionClass = ([unit, fraction]: [string, string]) =>
   inputClass(`validDate to ${unit}`, referenceFromNow(-minute, day, ['+05:30', '-03:00'], fraction), fraction.length > 3 ? 'SEC-2' : undefined);
@@ -212,6 +244,8 @@ export const referenceClasses: Record<'REF-1' | 'REF-3' | 'REF-5', InputClass<Re
     ninetyDays,
     widestOffsets,
     inputClass('start at +05:45, end at -09:30', referenceFromNow(-minute, day, ['+05:45', '-09:30'])),
+    // REF-1 judges by the answer alone (judgeAnswer), which owes every window: the leap day's is past the everyday.
+    ...calendarClasses.filter((inputClass) => !inputClass.mayBeRefused),
   ],
   // Confirmed payments (the whole shape is owed once confirmed): windows open now, since only those can be paid.
   'REF-3': [withCallbackUrl, withoutCallbackUrl, endingInTenMinutes, ninetyDays, widestOffsets, ...amountClasses(openNow, withReferenceAmount)],
@@ -219,6 +253,7 @@ export const referenceClasses: Record<'REF-1' | 'REF-3' | 'REF-5', InputClass<Re
     ...amountClasses(openNow, withReferenceAmount),
     ...utcOffsets.map((offset) => inputClass(`validDate at ${offset}`, referenceFromNow(-minute, day, [offset, offset]))),
     ...Object.entries(secondFractions).map(fractionClass),
+    ...calendarClasses,
     openingTomorrow,
     ninetyDays,
     withCallbackUrl,

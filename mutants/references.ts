@@ -62,6 +62,19 @@ export const referenceMutants: Mutant[] = [
     }),
   },
   {
+    name: 'validDate-to-utc-keeping-the-date-written',
+    clause: 'REF-5',
+    description:
+      'validDate is moved to UTC by its time of day alone: the date stays the one written (2026-11-28T17:30:00-09:30 becomes 2026-11-28T03:00:00.000Z, a day early).',
+    transform: editData(payments, (data) => {
+      for (const edge of ['start', 'end']) {
+        const written = data?.validDate?.[edge];
+        if (typeof written === 'string' && !Number.isNaN(Date.parse(written)))
+          data.validDate[edge] = `${written.slice(0, 10)}${new Date(Date.parse(written)).toISOString().slice(10)}`;
+      }
+    }),
+  },
+  {
     name: 'validDate-kept-to-the-second',
     clause: 'REF-5',
     description: 'validDate is echoed without its fraction of a second.',

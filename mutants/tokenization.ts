@@ -16,6 +16,7 @@ import {
 import type { Mutant } from './kinds.ts';
 
 const isRecurring = (body: Json) => body?.payment?.recurring?.amountQualifier === 'ESTM';
+const lastDigitsOf = (method: Json) => `${method?.type}:${method?.last4Digitis ?? method?.last3Digitis}`;
 
 /** A stored method written as a careless target writes another customer's: misspelled fields, a uuid without dashes. */
 function malformed(method: Json): Json {
@@ -110,6 +111,38 @@ export const tokenizationMutants: Mutant[] = [
       response: listsOthersMethods((method, customer, proxy) =>
         proxy.memo.has(`paid:${customer}:${String(method?.last4Digitis ?? method?.last3Digitis ?? '').slice(-3)}`),
       ).response,
+    },
+  },
+  {
+    name: 'methods-shared-by-stored-card',
+    clause: 'TOK-6',
+    disturbs: ['PML-1'],
+    description:
+      "Methods are kept by card or wallet number: a customer's list also holds the methods other customers stored with a card or wallet this customer stored too.",
+    transform: {
+      async response(response, request, proxy) {
+        const own = (response.json as Json)?.data;
+        if (request.route !== 'listMethods' || !Array.isArray(own)) return;
+        const stored = new Set(own.map(lastDigitsOf));
+        await listsOthersMethods((method) => stored.has(lastDigitsOf(method))).response!(response, request, proxy);
+      },
+    },
+  },
+  {
+    name: 'stored-methods-lost-after-five-seconds',
+    clause: 'TOK-1',
+    description: 'Stored methods are listed from a cache that loses each one five seconds after it was first listed, as a store without persistence behind it.',
+    transform: {
+      response(response, request, proxy) {
+        const data = (response.json as Json)?.data;
+        if (request.route !== 'listMethods' || !Array.isArray(data)) return;
+        const now = Date.now();
+        (response.json as Json).data = data.filter((method: Json) => {
+          const key = `first listed:${method?.uuid}`;
+          if (!proxy.memo.has(key)) proxy.memo.set(key, now);
+          return now - (proxy.memo.get(key) as number) < 5_000;
+        });
+      },
     },
   },
   {

@@ -7,9 +7,11 @@
 import {
   checkAllCheckoutsDistinct,
   checkAllReferencesDistinct,
+  checkListStillHolds,
   checkoutOf,
   checkPaymentStillHolds,
   paymentOf,
+  storedMethodsOf,
   type Exchange,
   type LedgerEntry,
 } from '../src/checks/index.ts';
@@ -86,6 +88,30 @@ test.describe('the final audit', { tag: readsBackTag }, () => {
       const readBack = await referencesReadBack(api, readLedger(run.outDir), true);
       test.skip(readBack.length === 0, 'the run saw no payment confirmed');
       api.expectNoProblems(judgeStillHolds(api, readBack));
+    },
+  );
+
+  test(
+    "every stored method the run listed is in its customer's list still, as its last read showed it",
+    { tag: tags('TOK-1', 'PML-5') },
+    async ({ run, api, observe }) => {
+      requires(run, 'stateful');
+      const lastRead = new Map(ofKind(readLedger(run.outDir), 'list read').map(({ customer, exchange }) => [customer, exchange]));
+      const listed = [...lastRead].filter(([, exchange]) => storedMethodsOf(exchange).length > 0);
+      test.skip(listed.length === 0, 'the run listed no stored method');
+      const readBack = await Promise.all(
+        listed.map(async ([customer, last]) => {
+          const now = await api.call('listMethods', { param: customer });
+          return { now, problems: checkListStillHolds(last, now) };
+        }),
+      );
+      api.forget(readBack.filter(({ problems }) => problems.length > 0).map(({ now }) => now));
+      const problems = readBack.flatMap(({ problems }) => problems);
+      await observe.record(`final audit: ${listed.length} lists of stored methods the run read, read back`, {
+        lists: listed.length,
+        problems: problems.length,
+      });
+      api.expectNoProblems(problems);
     },
   );
 });

@@ -13,7 +13,7 @@ const ledgerFile = (dir: string) => join(dir, 'ledger.jsonl');
 
 const withoutHeaders = (exchange: Exchange): Exchange => ({ ...exchange, request: { ...exchange.request, headers: {} } });
 
-/** Writes down an exchange that created or read what the audit reads back: an accepted checkout or reference, a payment read. */
+/** Writes down an exchange that created or read what the audit reads back: an accepted checkout or reference, a payment read, a list read. */
 export function writeDown(dir: string, masked: (text: string) => string, operation: OperationName, exchange: Exchange, param?: string): void {
   if (!isSuccess(exchange.response.status)) return;
   const paymentId = operation === 'createReference' ? paymentIdOf(exchange) : undefined;
@@ -24,7 +24,9 @@ export function writeDown(dir: string, masked: (text: string) => string, operati
         ? { kind: 'reference', paymentId, requested: exchange.request.body as never, answeredAt: Date.now() }
         : operation === 'getPayment' && param
           ? { kind: 'payment read', paymentId: param, exchange: withoutHeaders(exchange) }
-          : null;
+          : operation === 'listMethods' && param
+            ? { kind: 'list read', customer: param, exchange: withoutHeaders(exchange) }
+            : null;
   if (entry) appendFileSync(ledgerFile(dir), `${masked(JSON.stringify(entry))}\n`);
 }
 

@@ -3,6 +3,7 @@ import { card, checkoutVariants, consentRowWithoutRegistration, tokenizationClas
 import type { CheckoutRequest, StoredPaymentMethod } from '../schemas/generated/types.ts';
 import {
   checkMethodStored,
+  checkNoneOfOthers,
   checkNothingStored,
   checkOnlyStorableTypes,
   isSuccess,
@@ -239,7 +240,7 @@ test.describe('storing payment methods', () => {
     );
 
     test(
-      `a ${name} stored for one customer is not in another customer's list, even where the other pays with it too`,
+      `a ${name} stored for one customer is not in another customer's list, even where the other pays with it too, or stores it too`,
       { tag: tags('TOK-6'), annotation: exercises('TOK-6', name) },
       async ({ run, api, browserPages }) => {
         const pays = payer(run, api, browserPages);
@@ -247,7 +248,7 @@ test.describe('storing payment methods', () => {
         const paid = paidWith(run, method);
         const [ownerBefore, otherBefore] = [await storedBefore(api, owner), await storedBefore(api, other)];
         await pays.pay(storing(run, method, 'createRegistration'), owner, paid);
-        await listOnceStored(run, api, owner, paid, 'TOK-1', ownerBefore);
+        const ownerList = await listOnceStored(run, api, owner, paid, 'TOK-1', ownerBefore);
         const problems = checkNothingStored(await listSettled(api, other, () => true, 0), {
           clause: 'TOK-6',
           why: "of another customer's payment",
@@ -265,6 +266,18 @@ test.describe('storing payment methods', () => {
               before: otherBefore,
             }),
           );
+        // The other stores the same card or wallet too: each list holds a method of its own, never the other's.
+        const otherStoredBefore = await storedBefore(api, other);
+        await pays.pay(storing(run, method, 'createRegistration'), other, paid);
+        const othersList = await listOnceStored(run, api, other, paid, 'TOK-1', otherStoredBefore);
+        problems.push(
+          ...checkNoneOfOthers(othersList, { others: methodsAddedSince(ownerList, ownerBefore), why: 'the other customer stored with the same means' }),
+          ...checkNothingStored(await listStoredMethods(api, owner), {
+            clause: 'TOK-6',
+            why: 'after another customer stored the same means',
+            before: storedMethodsOf(ownerList),
+          }),
+        );
         api.expectNoProblems(problems);
       },
     );

@@ -2,13 +2,15 @@
  * The final audit (specs/audit.spec.ts): what the whole run created, from every test, read back at
  * its end. A rule the reference states over a set holds over the whole set the run created (every
  * checkout's ids are new, CHK-7; references valid at the same time are distinct, REF-8), and what a
- * payment's read showed right holds still (REF-3, REF-5, REF-6): data that vanishes or changes later
- * fails the clause that owns it.
+ * payment's read showed right holds still (REF-3, REF-5, REF-6), and so does what a customer's list
+ * showed (TOK-1, PML-5): data that vanishes or changes later fails the clause that owns it.
  */
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
+import { loadSchema, type JsonSchema } from '../core/schemas.ts';
 import { judgeAnswer } from './answers.ts';
 import { checkDistinctCheckouts, checkoutOf } from './checkouts.ts';
-import { isSuccess, type Exchange, type Problem } from './problem.ts';
+import { storedMethodsOf } from './payment-methods.ts';
+import { isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
 import { checkDistinctReferences, checkPaymentEchoes, paymentOf } from './references.ts';
 
 /** What the run created and read, as the tests' client wrote it down (specs/ledger.ts). */
@@ -16,7 +18,8 @@ export type LedgerEntry =
   | { kind: 'checkout'; exchange: Exchange }
   /** A reference accepted, answered at `answeredAt` (ms): it exists from then at the latest. */
   | { kind: 'reference'; paymentId: string; requested: ReferenceRequest; answeredAt: number }
-  | { kind: 'payment read'; paymentId: string; exchange: Exchange };
+  | { kind: 'payment read'; paymentId: string; exchange: Exchange }
+  | { kind: 'list read'; customer: string; exchange: Exchange };
 
 /**
  * CHK-7 over every checkout the run created: no two share an id or a paymentId, whichever tests
@@ -66,4 +69,45 @@ export function checkPaymentStillHolds(last: Exchange, now: Exchange, context: {
   const confirmed = paymentOf(last)?.stateDetails?.state === 'confirmed';
   const failedBefore = new Set(paymentProblems(last, context.requested, confirmed).map((problem) => problem.clause));
   return paymentProblems(now, context.requested, confirmed).filter((problem) => !failedBefore.has(problem.clause));
+}
+
+/**
+ * The documented fields of a stored method (2.4), each with the clause a change of its value breaks:
+ * a value paid with is PML-5's (it matched what was paid with), another its own shape clause's.
+ */
+const storedMethodFields = new Map(
+  Object.values(loadSchema('stored-payment-method.schema.json').$defs as Record<string, JsonSchema>).flatMap((kind) =>
+    Object.entries(kind.properties as Record<string, JsonSchema>).map(([field, schema]): [string, string] => {
+      const clauses = (schema['x-clauses'] as string[] | undefined) ?? ['PML-2'];
+      return [field, clauses.includes('PML-5') ? 'PML-5' : clauses[0]];
+    }),
+  ),
+);
+
+/**
+ * A customer's list read again at the run's end: every method its last read in the run listed is
+ * listed still (TOK-1: stored is stored; the reference shows no way to remove one), told apart by
+ * uuid, with the same documented values (PML-5 for a value paid with). Methods stored since are free.
+ */
+export function checkListStillHolds(last: Exchange, now: Exchange): Problem[] {
+  const methodsOf = (exchange: Exchange) => storedMethodsOf(exchange) as unknown as Array<Record<string, unknown> | null>;
+  const listedNow = new Map(methodsOf(now).map((method) => [method?.uuid, method]));
+  const where = `${operationOf(now.request)} at the run's end`;
+  return methodsOf(last).flatMap((method) => {
+    if (typeof method?.uuid !== 'string') return [];
+    const still = listedNow.get(method.uuid);
+    if (!still)
+      return [
+        {
+          clause: 'TOK-1',
+          message: `${where}: expected the stored method ${method.uuid} listed earlier in the run, got none with that uuid (earlier: ${show(method)})`,
+        },
+      ];
+    return [...storedMethodFields]
+      .filter(([field]) => field in method && JSON.stringify(still[field]) !== JSON.stringify(method[field]))
+      .map(([field, clause]) => ({
+        clause,
+        message: `${where}: expected ${field} of stored method ${method.uuid} as listed earlier in the run, ${show(method[field])}, got ${show(still[field])}`,
+      }));
+  });
 }

@@ -233,6 +233,19 @@ export function checkNothingStored(exchange: Exchange, context: { clause: string
 }
 
 /**
+ * TOK-6: a customer's list holds none of `others`, the methods another customer's list showed. They
+ * are told apart by uuid: the same card stored by two customers is a method in each one's list.
+ *
+ * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ */
+export function checkNoneOfOthers(exchange: Exchange, context: { others: readonly StoredPaymentMethod[]; why: string }): Problem[] {
+  const theirs = new Set(context.others.map((method) => method?.uuid).filter((uuid) => typeof uuid === 'string'));
+  const found = storedMethodsOf(exchange).filter((method) => theirs.has(method?.uuid));
+  if (found.length === 0) return [];
+  return [{ clause: 'TOK-6', message: `${operationOf(exchange.request)} response /data: expected none of the methods ${context.why}, got ${show(found)}` }];
+}
+
+/**
  * TOK-5: only cards and mobile wallets are ever stored.
  *
  * Inputs: the scenario classes of its clauses (generators/classes.ts).

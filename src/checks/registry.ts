@@ -32,6 +32,7 @@ import {
   checkMethodTypeListed,
   checkNothingStored,
   checkOnlyOwnMethods,
+  checkNoneOfOthers,
   checkOnlyStorableTypes,
   checkStoredMethods,
 } from './payment-methods.ts';
@@ -101,6 +102,7 @@ export const registry: readonly RegistryEntry[] = [
   { check: checkNothingStored, clauses: ['TOK-2', 'TOK-3', 'TOK-4', 'TOK-6'], appliesTo: 'exchange' },
   { check: checkOnlyStorableTypes, clauses: ['TOK-5'], appliesTo: 'exchange' },
   { check: checkOnlyOwnMethods, clauses: ['TOK-6'], appliesTo: 'exchange' },
+  { check: checkNoneOfOthers, clauses: ['TOK-6'], appliesTo: 'exchange' },
 
   { check: checkStoredMethods, clauses: ['ENV-1', 'ENV-2', 'PML-1', 'PML-2', 'PML-3', 'PML-4', 'PML-6'], appliesTo: 'exchange' },
   { check: checkListAnswered, clauses: ['PML-1'], appliesTo: 'exchange' },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkAllCheckoutsDistinct, checkAllReferencesDistinct, checkPaymentStillHolds, type Exchange } from '../../src/checks/index.ts';
+import { checkAllCheckoutsDistinct, checkAllReferencesDistinct, checkListStillHolds, checkPaymentStillHolds, type Exchange } from '../../src/checks/index.ts';
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 
 const answer = (method: string, url: string, status: number, data: unknown): Exchange => ({
@@ -67,4 +67,23 @@ test('a payment read again at the end still shows what its last read showed righ
   assert.ok(clauses(confirmed, pending).includes('REF-6'));
   assert.ok(!clauses(pending, pending).includes('REF-6'));
   assert.ok(!clauses(confirmed, confirmed).includes('REF-6'));
+});
+
+test("a customer's list read again: a method listed earlier and gone fails TOK-1, a value paid with changed PML-5; methods stored since, extra fields and another order are free", () => {
+  const card = {
+    type: 'CC',
+    uuid: '2f1f3c1e-8a8e-4c43-9d55-7a9b0b0e7a10',
+    brand: 'VISA',
+    last4Digitis: '0809',
+    holder: 'Ana Silva',
+    expireMonth: '05',
+    expireYear: '2030',
+  };
+  const wallet = { type: 'MW', uuid: '7c9e6679-7425-40de-944b-e07fc1f90ae7', countryCode: '351', last3Digitis: '123' };
+  const list = (...methods: unknown[]) => answer('GET', 'http://target/customers/c1/paymentMethods', 200, methods);
+  const clauses = (last: Exchange, again: Exchange) => checkListStillHolds(last, again).map((problem) => problem.clause);
+  assert.deepEqual(clauses(list(card, wallet), list({ ...wallet, seenAt: 'now' }, card, { ...card, uuid: '0f6c1a52-4bd0-4c3e-a0d4-3b0b8f1a2c77' })), []);
+  assert.deepEqual(clauses(list(card, wallet), list(wallet)), ['TOK-1']);
+  assert.deepEqual(clauses(list(card, wallet), list({ ...card, holder: 'ANA SILVA' }, wallet)), ['PML-5']);
+  assert.deepEqual(clauses(list(card), list({ ...card, brand: 'Visa' })), ['PML-3']);
 });

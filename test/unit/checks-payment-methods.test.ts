@@ -9,6 +9,7 @@ import {
   checkMethodTypeListed,
   checkNothingStored,
   checkOnlyOwnMethods,
+  checkNoneOfOthers,
   checkOnlyStorableTypes,
   checkStoredMethods,
 } from '../../src/checks/index.ts';
@@ -138,6 +139,10 @@ const checkCases: CheckCase[] = [
   checkCase('TOK-6', checkOnlyOwnMethods, 'a method this customer never paid with, beside its own', {
     passes: [methodsAnswer(published.methods()), { before: [], paid: paidForPublished() }],
     fails: [methodsAnswer(published.methods()), { before: [], paid: paidForPublished().slice(0, 1) }],
+  }),
+  checkCase('TOK-6', checkNoneOfOthers, "another customer's method of the same card (its uuid)", {
+    passes: [methodsAnswer(published.methods()), { others: [{ ...published.methods().data[0], uuid: '0f6c1a52-4bd0-4c3e-a0d4-3b0b8f1a2c77' }], why: 'x' }],
+    fails: [methodsAnswer(published.methods()), { others: [published.methods().data[0]], why: 'x' }],
   }),
   checkCase('PML-1', checkStoredMethods, 'data an object', { fails: [methodsAnswer({ ...emptyList, data: {} })] }),
   checkCase('PML-1', checkMethodCount, 'one element for two stored', {
