@@ -15,6 +15,7 @@ import { storedMethodMutants } from './payment-methods.ts';
 import { referenceMutants } from './references.ts';
 import { tokenizationMutants } from './tokenization.ts';
 import * as model from './model.ts';
+import { generatedMutants, operatorTwins } from './operators.ts';
 
 export const mutants: Mutant[] = [
   ...envelopeMutants,
@@ -25,9 +26,13 @@ export const mutants: Mutant[] = [
   ...referenceMutants,
   ...notificationMutants,
   ...model.mutants,
+  ...generatedMutants,
 ];
 
-export const benignVariants: BenignVariant[] = [...sandboxBenignVariants, ...model.benignVariants];
+/** The mutants generated from operators × sites (mutants/operators.ts): each CI run takes a fifth of them. */
+export const generatedNames = new Set(generatedMutants.map((mutant) => mutant.name));
+
+export const benignVariants: BenignVariant[] = [...sandboxBenignVariants, ...model.benignVariants, ...operatorTwins];
 
 /** A target with no test helpers (a real provider's sandbox): every test helper answers 404. */
 export const withoutTestHelpers: Transform = {

@@ -7,7 +7,7 @@
  * runs as on the sandbox, so a candidate runs only the tests that reach it (mutants/run.ts).
  */
 import type { RawTest } from '../src/report/raw-results.ts';
-import { testKeyHeader, testKeyOf } from '../specs/targets.ts';
+import { readingBackHeader, testKeyHeader, testKeyOf } from '../specs/targets.ts';
 import { uuidPattern } from '../src/core/operations.ts';
 import { snapshot, type Delivery, type ProxyContext, type ProxyRequest, type ProxyResponse, type Transform } from './proxy.ts';
 
@@ -142,11 +142,16 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
 
   const transform: Transform = {
     async request(request, proxy) {
-      const header = request.headers[testKeyHeader];
+      const [header, readingBack] = [request.headers[testKeyHeader], request.headers[readingBackHeader]];
       delete request.headers[testKeyHeader];
+      delete request.headers[readingBackHeader];
       const named = header === undefined ? undefined : decodeURIComponentSafely(header);
       const referer = request.headers.referer;
-      const test = named ?? ownerOf([segmentsOf(request.path), [...request.query.values()], referer ? segmentsOf(referer) : [], request.json]);
+      // A read-back goes to the test that created what it reads; what several tests share, to the read-back itself.
+      const test =
+        named ??
+        ownerOf([segmentsOf(request.path), [...request.query.values()], referer ? segmentsOf(referer) : [], request.json]) ??
+        (readingBack === undefined ? null : decodeURIComponentSafely(readingBack));
       testOfRequest.set(request, test);
       if (named) own(named, request.json);
       const original = snapshot(request);

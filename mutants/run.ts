@@ -26,7 +26,9 @@ import { buildReport } from '../src/report/report.ts';
 import { watchInterruption } from '../src/runner/run.ts';
 import { writeReport } from '../src/report/write.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
-import { benignVariants, mutants } from './catalogue.ts';
+import { benignVariants, generatedNames, mutants } from './catalogue.ts';
+import { generatedCatalogue } from './operators.ts';
+import type { Mutant } from './kinds.ts';
 import { targetsEnv, testKeyOf, type TargetEntry } from '../specs/targets.ts';
 import { changedCandidates, type ChangedInputs } from './changed.ts';
 import { loadClauseIndex } from '../src/report/clause-index.ts';
@@ -140,17 +142,20 @@ export function rotationOf(environment = process.env): number {
  * turn's seed (one run of the suite on the sandbox then tells which tests reach each candidate,
  * mutants/reach.ts), and mutant i is fully checked where (i + turn) mod 5 is 0, a benign variant runs
  * a fifth of its tests, another each turn (turnsSlice). Five consecutive turns give each candidate
- * every seed and its full check: a mutant's on one turn, a benign variant's over the five.
+ * every seed and its full check: a mutant's on one turn, a benign variant's over the five. A mutant
+ * generated from operators × sites comes on one turn in five, fully checked (all of them where
+ * `everyGenerated`, as when one is named).
  */
-export function candidates(turn = 0): (Candidate & { seed: number })[] {
+export function candidates(turn = 0, { everyGenerated = false } = {}): (Candidate & { seed: number })[] {
+  const handWritten = mutants.filter(({ name }) => !generatedNames.has(name));
+  const generated = mutants.filter(({ name }) => generatedNames.has(name) && (everyGenerated || turnOfKey(name) === turn % rotationTurns));
+  const seed = catalogueSeeds[turn % rotationTurns];
+  const asCandidate = ({ name, clause, disturbs = [], transform }: Mutant) => ({ name, clause, disturbs, transform, seed });
   return [
-    ...mutants.map(({ name, clause, disturbs = [], transform }) => ({ name, clause, disturbs, transform })),
-    ...benignVariants.map(({ name, transform }) => ({ name, clause: null, disturbs: [], transform })),
-  ].map((candidate, index) => ({
-    ...candidate,
-    seed: catalogueSeeds[turn % rotationTurns],
-    fullCheck: candidate.clause !== null && (index + turn) % rotationTurns === 0,
-  }));
+    ...handWritten.map((mutant, index) => ({ ...asCandidate(mutant), fullCheck: (index + turn) % rotationTurns === 0 })),
+    ...generated.map((mutant) => ({ ...asCandidate(mutant), fullCheck: true })),
+    ...benignVariants.map(({ name, transform }) => ({ name, clause: null, disturbs: [], transform, seed, fullCheck: false })),
+  ];
 }
 
 /** The catalogue as `npm test` runs it: every candidate once, on this turn's seed and full checks. */
@@ -166,6 +171,9 @@ export function checkedOf(candidate: Candidate): Checked {
   return chosenByReach(candidate) ? 'a fifth of its tests' : 'every test';
 }
 
+/** The turn a key falls to, the same whatever else changes. */
+const turnOfKey = (key: string) => createHash('sha256').update(key).digest()[0] % rotationTurns;
+
 /**
  * The tests a benign variant runs on a turn: the fifth of `tests` whose key falls to this turn (a
  * test falls to the same turn whatever the seed, so five consecutive turns run every test that
@@ -173,7 +181,7 @@ export function checkedOf(candidate: Candidate): Checked {
  * reach the whole suite), with at least one test known to reach its change, so that it fires.
  */
 export function turnsSlice<T>(tests: T[], turn: number, keyOf: (test: T) => string, known: (test: T) => boolean = () => true): T[] {
-  const ownTurn = (test: T) => createHash('sha256').update(keyOf(test)).digest()[0] % rotationTurns === turn % rotationTurns;
+  const ownTurn = (test: T) => turnOfKey(keyOf(test)) === turn % rotationTurns;
   const slice = tests.filter(ownTurn);
   const reaching = tests.filter(known).sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
   if (reaching.length > 0 && !slice.some(known)) slice.push(reaching[turn % reaching.length]);
@@ -343,6 +351,8 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
   const interruption = watchInterruption();
   const configDir = mkdtempSync(join(tmpdir(), 'mutants-'));
   const seeded = list.map((candidate) => ({ ...candidate, seed: options.seed ?? candidate.seed ?? catalogueSeeds[0] }));
+  const generated = list.filter((candidate) => generatedNames.has(candidate.name)).length;
+  if (generated > 0) console.error(`mutants: ${generated} of ${generatedCatalogue} in this run`);
   const targets = new Map<Candidate, Target>();
   const selections = new Map<Candidate, Selection>();
   const effects = new Map<string, number>();
@@ -594,7 +604,7 @@ async function main(args: string[]): Promise<void> {
   const turn = rotationOf(values.rotation === undefined ? process.env : { [rotationEnv]: values.rotation });
   // Named candidates are a developer's question about them: each runs every test of its clause.
   if (values.changed && names.length > 0) throw new Error('--changed chooses the candidates itself: name none');
-  const named = candidates(turn)
+  const named = candidates(turn, { everyGenerated: names.length > 0 || values.changed })
     .filter((candidate) => names.length === 0 || names.includes(candidate.name))
     .map((candidate) => (names.length > 0 ? { ...candidate, fullCheck: true } : candidate));
   if (named.length === 0) throw new Error(`no mutant or variant named ${names.join(', ')}`);

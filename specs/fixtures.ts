@@ -18,7 +18,7 @@ import { helperClient, type Helpers } from './helpers.ts';
 import { createPacer, defaultConcurrentRequests, type Pacer } from './pace.ts';
 import { propertyRunner, type Property } from './property.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { onEveryTarget, readsBackTag, targetOf, targetsOfRun, testKeyHeader, testKeyOf, testRefOf, type TargetEntry } from './targets.ts';
+import { onEveryTarget, readsBackTag, targetOf, targetsOfRun, testKeyHeader, readingBackHeader, testKeyOf, testRefOf, type TargetEntry } from './targets.ts';
 
 export { lastsEventMs, waitsOutEventMs } from './pools.ts';
 
@@ -138,7 +138,7 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
     const testKey = testKeyOf(testRefOf(testInfo.config.rootDir, testInfo.file, testInfo.titlePath.slice(1), targets !== null));
     const readsBack = testInfo.tags.includes(readsBackTag);
     const api = createApi(run, pacer, {
-      marks: target?.marksTests && !readsBack ? { [testKeyHeader]: encodeURIComponent(testKey) } : {},
+      marks: target?.marksTests ? { [readsBack ? readingBackHeader : testKeyHeader]: encodeURIComponent(testKey) } : {},
       ledger: !readsBack,
       beforeWrite: () => requires(run, 'writes'),
       // Playwright starts a new worker after every unexpected failure, which costs seconds of CPU (a

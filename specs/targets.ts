@@ -14,10 +14,13 @@ export const targetsEnv = 'CHECKOUT_CONFORMANCE_TARGETS';
 export const targetAnnotation = 'target';
 /** The header that names the test a request comes from (URI-encoded), on a target that records which tests reach what (mutants/reach.ts). */
 export const testKeyHeader = 'x-checkout-conformance-test';
+/** The header of a test that reads back what others created (readsBackTag), naming it for what no creating test owns. */
+export const readingBackHeader = 'x-checkout-conformance-reads-back';
 
 /**
- * The tag of a test that reads back what other tests created (the final audit): its requests do not
- * name it, so that what a candidate changes in them reaches the tests that created what they read.
+ * The tag of a test that reads back what other tests created (the final audit): its requests name it
+ * apart (readingBackHeader), so that what a candidate changes in them reaches the tests that created
+ * what they read, and only what no one test created reaches the read-back itself.
  */
 export const readsBackTag = '@reads-back-the-run';
 

@@ -91,7 +91,8 @@ export function checkPaymentEchoes(exchange: Exchange, context: { requested: Ref
     }
   }
   const wanted = [...new Set(requested.availableMethods.map((method) => method.code))].sort();
-  const got = [...new Set((payment?.availableMethods ?? []).map((method) => method?.code))].sort();
+  const listed: unknown = payment?.availableMethods;
+  const got = [...new Set((Array.isArray(listed) ? listed : []).map((method) => method?.code))].sort();
   if (show(wanted) !== show(got)) {
     problems.push({ clause: 'REF-5', message: `${where}/availableMethods: expected the codes ${show(wanted)} as requested, got ${show(got)}` });
   }

@@ -1,21 +1,29 @@
 /** Which candidates a catalogue run takes, on which seed, how fully: the rotation, --changed and the seed sample. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { generatedNames } from '../../mutants/catalogue.ts';
 import { changedCandidates, type ChangedInputs } from '../../mutants/changed.ts';
 import { candidates, catalogueSeeds, rotationEnv, rotationOf, rotationTurns, seedSample } from '../../mutants/run.ts';
 import type { ClauseIndexEntry } from '../../src/report/clause-index.ts';
 
-test('over five consecutive turns every candidate meets every seed once, and every mutant is fully checked once (a benign variant over the five)', () => {
+test('over five consecutive turns every candidate written by hand meets every seed once, every such mutant is fully checked once (a benign variant over the five), and every generated mutant comes on one turn, fully checked', () => {
   const turns = Array.from({ length: rotationTurns }, (_, turn) => candidates(turn));
-  for (const [index, candidate] of turns[0].entries()) {
-    const mine = turns.map((list) => list[index]);
-    assert.ok(
-      mine.every((each) => each.name === candidate.name),
-      'the same order on every turn',
-    );
-    assert.deepEqual([...new Set(mine.map((each) => each.seed))].sort(), [...catalogueSeeds].sort(), candidate.name);
-    assert.equal(mine.filter((each) => each.fullCheck).length, candidate.clause === null ? 0 : 1, candidate.name);
+  const names = new Set(turns.flat().map((candidate) => candidate.name));
+  for (const name of names) {
+    const mine = turns.flatMap((list) => list.filter((candidate) => candidate.name === name));
+    if (generatedNames.has(name)) {
+      assert.equal(mine.length, 1, name);
+      assert.ok(mine[0].fullCheck, name);
+      continue;
+    }
+    assert.deepEqual([...new Set(mine.map((each) => each.seed))].sort(), [...catalogueSeeds].sort(), name);
+    assert.equal(mine.filter((each) => each.fullCheck).length, mine[0].clause === null ? 0 : 1, name);
   }
+  assert.deepEqual(
+    [...generatedNames].filter((name) => !names.has(name)),
+    [],
+  );
+  assert.equal(candidates(0, { everyGenerated: true }).filter((candidate) => generatedNames.has(candidate.name)).length, generatedNames.size);
 });
 
 test('the turn comes from the environment where given, else from the commit, and a bad one is refused', () => {

@@ -50,6 +50,15 @@ test('validDate is echoed as the same instant to every digit sent, in any offset
   assert.deepEqual(echoed('2030-01-01T10:00:00.123456+05:30', '2030-01-02T10:00:00-03:00'), ['REF-5']);
 });
 
+test('an echo that is not of the type sent is REF-5, not a crash: availableMethods an object, validDate a string', () => {
+  const requested = payload('reference-request--payment-multibanco--1');
+  const answer = payload('payment-response--payment-multibanco--1');
+  answer.data.amount = requested.amount;
+  answer.data.availableMethods = answer.data.availableMethods[0];
+  answer.data.validDate = 'soon';
+  assert.deepEqual([...new Set(clausesOf(checkPaymentEchoes(exchange('GET', '/payments/50438', answer), { requested })))], ['REF-5']);
+});
+
 test('benign variants of payments produce no problems', () => {
   const withoutApiVersion = payload('payment-response--payment-multibanco--1');
   delete withoutApiVersion.apiVersion;

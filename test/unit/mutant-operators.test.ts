@@ -1,0 +1,59 @@
+/** The catalogue generated from operators × sites: every documented answer field with clauses is a site, and every operator changes what it fits. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { generatedMutants, operators, sitesOf } from '../../mutants/operators.ts';
+import type { ProxyContext, ProxyRequest, ProxyResponse } from '../../mutants/proxy.ts';
+
+const answer = (data: unknown): ProxyResponse => ({
+  status: 200,
+  headers: {},
+  text: '',
+  json: { apiVersion: '1.0', date: '2026-01-01T00:00:00Z', success: true, data },
+});
+const samples: Record<string, unknown> = {
+  createCheckout: {
+    id: 'c1',
+    paymentId: 'p1',
+    checkoutUrl: 'https://pay.example/c1',
+    createdAt: '2026-01-01 10:00:00',
+    stateDetails: { state: 'PaymentReady', timestamp: '2026-01-01T10:00:00Z' },
+  },
+  getPayment: {
+    id: 'p1',
+    type: 'payment',
+    referenceDetails: { entity: '12345', reference: '012345678' },
+    stateDetails: { state: 'pending', createdAt: '2026-01-01T10:00:00Z' },
+    amount: 500,
+    createdAt: '2026-01-01T10:00:00Z',
+    updatedAt: '2026-01-01T10:00:00Z',
+    validDate: { start: '2026-01-01T10:00:00Z', end: '2026-01-02T10:00:00Z' },
+    availableMethods: [{ code: 'MB', type: 'ATM', name: 'Multibanco' }],
+  },
+  listMethods: [
+    { type: 'CC', uuid: '2f1f3c1e-8a8e-4c43-9d55-7a9b0b0e7a10', brand: 'VISA', last4Digitis: '0809', holder: 'Ana', expireMonth: '05', expireYear: '2030' },
+    { type: 'MW', uuid: '7c9e6679-7425-40de-944b-e07fc1f90ae7', countryCode: '351', last3Digitis: '123' },
+  ],
+  createReference: { id: 'p1' },
+};
+
+test('the sites are the answer fields the schemas give clauses to, each operator at each site it fits, named site-operator', () => {
+  const sites = sitesOf();
+  assert.ok(sites.some((site) => site.name === 'payment.referenceDetails.reference' && site.clauses[0] === 'REF-2'));
+  assert.ok(sites.some((site) => site.name === 'stored-method.last3Digitis' && site.clauses[0] === 'PML-4'));
+  assert.ok(sites.some((site) => site.name === 'checkout.stateDetails.timestamp' && site.clauses[0] === 'CHK-4'));
+  const expected = sites.flatMap((site) => operators.filter((operator) => operator.fits(site)).map((operator) => `${site.name}-${operator.name}`));
+  assert.deepEqual(generatedMutants.map((mutant) => mutant.name).sort(), expected.sort());
+});
+
+test('every generated mutant changes the answer of an operation its site is in', async () => {
+  for (const mutant of generatedMutants) {
+    let changed = false;
+    for (const [route, data] of Object.entries(samples)) {
+      const response = answer(structuredClone(data));
+      const before = JSON.stringify(response.json);
+      await mutant.transform.response?.(response, { route } as ProxyRequest, {} as ProxyContext);
+      changed ||= JSON.stringify(response.json) !== before;
+    }
+    assert.ok(changed, mutant.name);
+  }
+});
