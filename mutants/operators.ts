@@ -1,15 +1,17 @@
 /**
  * The catalogue that nobody has to imagine: mutation operators applied to every site where they fit.
  * A site is a documented field of an answer, read from the schemas (the one source of the fields);
- * an operator is a way real implementations get such a field wrong (the values family: a field left
- * out, answered null, of another JSON type, or under another spelling of its name). A generated
- * mutant must fail the first clause its site's schema names (x-clauses), and may disturb the site's
- * other clauses, those of the objects that hold it and those of the fields it holds. Each operator has a benign twin where the
- * reference leaves that behaviour free: a field beside the documented ones, of any name and value.
- */
+ * an operator is a way real implementations get such a field wrong: a field left out, answered null,
+ * of another JSON type, under another spelling of its name, cut by a character where its text has a
+ * pattern, a timestamp without its offset, or a value read again that changes a little later. A
+ * generated mutant must fail the first clause its site's schema names (x-clauses), or for a changed
+ * value the clause a change breaks (changeClause), and may disturb the site's other clauses, those
+ * of the objects that hold it and those of the fields it holds. The operators' benign twin is what
+ * the reference leaves free: a field beside the documented ones, of any name and value. */
+import { changeClause, changedByConfirmation } from '../src/checks/audit.ts';
 import { loadSchema, type JsonSchema, type SchemaFile } from '../src/core/schemas.ts';
 import { editBody, envelopes, type Json } from './edits.ts';
-import type { Route } from './proxy.ts';
+import type { ProxyContext, Route } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 
 export interface Site {
@@ -19,6 +21,12 @@ export interface Site {
   path: string[];
   routes: Route[];
   required: boolean;
+  /** The pattern its text must match, if the schemas give one. */
+  pattern: string | null;
+  /** An ISO 8601 date and time with its UTC offset. */
+  timestamp: boolean;
+  /** A string, number or boolean, not an object or array. */
+  scalar: boolean;
   /** The field's clauses; then those of the objects that hold it, and of the fields it holds. */
   clauses: string[];
   relatedClauses: string[];
@@ -37,15 +45,30 @@ export function sitesOf(): Site[] {
   const sites = new Map<string, Site>();
   for (const { object, schema: file, routes, at } of answered) {
     const root = loadSchema(file);
-    const resolve = (schema: JsonSchema): JsonSchema =>
-      typeof schema.$ref === 'string' && schema.$ref.startsWith('#/$defs/') ? (root.$defs as Record<string, JsonSchema>)[schema.$ref.slice(8)] : schema;
+    // A property that refers to a definition is the definition with the property's own keywords (its clauses) on top.
+    const resolve = (schema: JsonSchema): JsonSchema => {
+      const match = typeof schema.$ref === 'string' ? /^([^#]*)#\/\$defs\/(.+)$/.exec(schema.$ref) : null;
+      if (!match) return schema;
+      const definitions = (match[1] ? loadSchema(match[1] as SchemaFile) : root).$defs as Record<string, JsonSchema>;
+      return { ...definitions[match[2]], ...schema };
+    };
     const walk = (schema: JsonSchema, path: string[], required: boolean, relatedClauses: string[]) => {
       const resolved = resolve(schema);
       const clauses = (resolved['x-clauses'] as string[] | undefined) ?? [];
       if (path.length > at.length && clauses.length > 0 && path.at(-1) !== 'data') {
         const name = [object, ...path.slice(at.length).filter((key) => key !== '[]')].join('.');
         const known = sites.get(name);
-        sites.set(name, { name, path, routes, required, clauses, relatedClauses: [...new Set([...(known?.relatedClauses ?? []), ...relatedClauses])] });
+        sites.set(name, {
+          name,
+          path,
+          routes,
+          required,
+          pattern: typeof resolved.pattern === 'string' ? resolved.pattern : null,
+          timestamp: resolved.format === 'date-time',
+          scalar: resolved.type !== 'object' && resolved.type !== 'array' && !resolved.properties,
+          clauses,
+          relatedClauses: [...new Set([...(known?.relatedClauses ?? []), ...relatedClauses])],
+        });
       }
       const holding = [...relatedClauses, ...clauses];
       const requiredHere = new Set((resolved.required as string[] | undefined) ?? []);
@@ -94,7 +117,22 @@ interface Operator {
   says: string;
   fits: (site: Site) => boolean;
   edit: (holder: Json, name: string) => void;
+  /** Only in answers about a resource first answered this long ago: what was right when first read is wrong later. */
+  laterMs?: number;
+  /** The clause of its site it breaks (else the site's first). */
+  breaks?: (clauses: readonly string[]) => string;
 }
+
+/** The value a little changed: a number one more, a boolean the other, text a character short (or one longer where empty). */
+function changed(value: Json): Json {
+  if (typeof value === 'number') return value + 1;
+  if (typeof value === 'boolean') return !value;
+  if (typeof value === 'string') return value === '' ? 'x' : value.slice(0, -1);
+  return null;
+}
+
+/** The resources read again (a payment, a customer's list): which one an answer is about. */
+const readAgain: Partial<Record<Route, true>> = { getPayment: true, listMethods: true };
 
 export const operators: Operator[] = [
   { name: 'absent', says: 'is left out', fits: (site) => site.required, edit: (holder, name) => delete holder[name] },
@@ -104,6 +142,31 @@ export const operators: Operator[] = [
     says: 'has another JSON type (text for a number, a number for digits, an array around a value)',
     fits: () => true,
     edit: (holder, name) => (holder[name] = retyped(holder[name])),
+  },
+  {
+    name: 'trimmed',
+    says: 'loses its last character (a digit of a reference or a card, the last of an offset)',
+    fits: (site) => site.pattern !== null,
+    edit: (holder, name) => typeof holder[name] === 'string' && (holder[name] = holder[name].slice(0, -1)),
+  },
+  {
+    name: 'offset-dropped',
+    says: 'is written without its UTC offset, as a local time is',
+    fits: (site) => site.timestamp,
+    edit: (holder, name) => typeof holder[name] === 'string' && (holder[name] = holder[name].replace(/(Z|[+-]\d{2}(:?\d{2})?)$/i, '')),
+  },
+  {
+    name: 'decays',
+    says: 'changes a little once the resource was first answered a second before (a cache that loses precision, a record rewritten)',
+    // An identifier that changes is another resource, of the identity family; what a confirmation changes may change.
+    fits: (site) =>
+      site.scalar &&
+      site.routes.every((route) => readAgain[route]) &&
+      !/^(id|uuid)$/.test(site.path.at(-1)!) &&
+      !(site.routes.includes('getPayment') && changedByConfirmation.has(site.path[1])),
+    edit: (holder, name) => (holder[name] = changed(holder[name])),
+    laterMs: 1_000,
+    breaks: changeClause,
   },
   {
     name: 'respelled',
@@ -116,6 +179,13 @@ export const operators: Operator[] = [
   },
 ];
 
+/** Whether the resource was first answered at least ms ago (the first answer about it is remembered now). */
+function firstAnsweredBefore(proxy: ProxyContext, resource: string, ms: number): boolean {
+  const key = `first answered: ${resource}`;
+  if (!proxy.memo.has(key)) proxy.memo.set(key, Date.now());
+  return Date.now() - (proxy.memo.get(key) as number) >= ms;
+}
+
 const routeNames = (site: Site) => (site.routes === envelopes ? 'every answer' : site.routes.join(', '));
 
 /** Every operator at every site where it fits: mutants named `<site>-<operator>`. */
@@ -124,12 +194,16 @@ const sites = sitesOf();
 export const generatedMutants: Mutant[] = sites.flatMap((site) =>
   operators
     .filter((operator) => operator.fits(site))
-    .map((operator) => ({
+    .map((operator) => ({ operator, clause: (operator.breaks ?? (([first]) => first))(site.clauses) }))
+    .map(({ operator, clause }) => ({
       name: `${site.name}-${operator.name}`,
-      clause: site.clauses[0],
-      disturbs: [...new Set([...site.clauses.slice(1), ...site.relatedClauses])].filter((clause) => clause !== site.clauses[0]),
+      clause,
+      disturbs: [...new Set([...site.clauses, ...site.relatedClauses])].filter((other) => other !== clause),
       description: `Generated (${operator.name} at ${site.name}): in the answers of ${routeNames(site)}, ${site.name} ${operator.says}.`,
-      transform: editBody(site.routes, (body) => atSite(body, site.path, operator.edit)),
+      transform: editBody(site.routes, (body, proxy, request) => {
+        if (operator.laterMs !== undefined && !firstAnsweredBefore(proxy, `${request.route} ${request.param}`, operator.laterMs)) return;
+        atSite(body, site.path, operator.edit);
+      }),
     })),
 );
 

@@ -9,7 +9,7 @@ import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 import { loadSchema, type JsonSchema } from '../core/schemas.ts';
 import { judgeAnswer } from './answers.ts';
 import { checkDistinctCheckouts, checkoutOf } from './checkouts.ts';
-import { storedMethodsOf } from './payment-methods.ts';
+import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
 import { isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
 import { checkDistinctReferences, checkPaymentEchoes, paymentOf } from './references.ts';
 
@@ -61,35 +61,69 @@ const paymentProblems = (exchange: Exchange, requested: ReferenceRequest, confir
   ...(isSuccess(exchange.response.status) ? checkPaymentEchoes(exchange, { requested }) : []),
 ];
 
+/** What a confirmation changes in a payment (REF-6): everything else of it stays as first read. */
+export const changedByConfirmation = new Set(['stateDetails', 'updatedAt']);
+
 /**
- * A payment read again at the run's end: what its last read in the run showed right is still right.
- * Once shown confirmed it stays so (REF-6); a clause its last read already failed is that test's, not the audit's.
+ * The documented fields of a payment that differ between two reads, each as a problem of its field's
+ * first clause; timestamps compare as instants (another offset is the same value).
+ */
+function paymentChanges(last: unknown, now: unknown, schema: JsonSchema, path: string[], where: string): Problem[] {
+  return Object.entries((schema.properties as Record<string, JsonSchema> | undefined) ?? {}).flatMap(([name, field]) => {
+    if (path.length === 0 && changedByConfirmation.has(name)) return [];
+    const [before, after] = [(last as Record<string, unknown> | null)?.[name], (now as Record<string, unknown> | null)?.[name]];
+    if (before === undefined) return [];
+    if (field.properties) return paymentChanges(before, after, field, [...path, name], where);
+    const same = String(field.$ref).endsWith('timestampWithOffset')
+      ? Date.parse(String(before)) === Date.parse(String(after))
+      : JSON.stringify(before) === JSON.stringify(after);
+    if (same) return [];
+    const clause = ((field['x-clauses'] as string[] | undefined) ?? (schema['x-clauses'] as string[] | undefined) ?? ['REF-3'])[0];
+    return [{ clause, message: `${where}/${[...path, name].join('/')}: expected ${show(before)} as its last read in the run showed it, got ${show(after)}` }];
+  });
+}
+
+/**
+ * A payment read again at the run's end: what its last read in the run showed right is still right,
+ * and what it showed is still what it shows, but for what a confirmation changes. Once shown
+ * confirmed it stays so (REF-6); a clause its last read already failed is that test's, not the audit's.
  */
 export function checkPaymentStillHolds(last: Exchange, now: Exchange, context: { requested: ReferenceRequest }): Problem[] {
   const confirmed = paymentOf(last)?.stateDetails?.state === 'confirmed';
   const failedBefore = new Set(paymentProblems(last, context.requested, confirmed).map((problem) => problem.clause));
-  return paymentProblems(now, context.requested, confirmed).filter((problem) => !failedBefore.has(problem.clause));
+  const changes =
+    isSuccess(last.response.status) && isSuccess(now.response.status)
+      ? paymentChanges(paymentOf(last), paymentOf(now), loadSchema('payment.schema.json'), [], `${operationOf(now.request)} at the run's end: data`)
+      : [];
+  return [...paymentProblems(now, context.requested, confirmed), ...changes].filter((problem) => !failedBefore.has(problem.clause));
 }
 
-/**
- * The documented fields of a stored method (2.4), each with the clause a change of its value breaks:
- * a value paid with is PML-5's (it matched what was paid with), another its own shape clause's.
- */
+/** The clause a change of a field's value breaks, of the field's clauses: a value paid with is PML-5's (it matched what was paid with), another the field's first. */
+export const changeClause = (clauses: readonly string[]) => (clauses.includes('PML-5') ? 'PML-5' : clauses[0]);
+
+/** The documented fields of a stored method (2.4), each with the clause a change of its value breaks. */
 const storedMethodFields = new Map(
   Object.values(loadSchema('stored-payment-method.schema.json').$defs as Record<string, JsonSchema>).flatMap((kind) =>
-    Object.entries(kind.properties as Record<string, JsonSchema>).map(([field, schema]): [string, string] => {
-      const clauses = (schema['x-clauses'] as string[] | undefined) ?? ['PML-2'];
-      return [field, clauses.includes('PML-5') ? 'PML-5' : clauses[0]];
-    }),
+    Object.entries(kind.properties as Record<string, JsonSchema>).map(([field, schema]): [string, string] => [
+      field,
+      changeClause((schema['x-clauses'] as string[] | undefined) ?? ['PML-2']),
+    ]),
   ),
 );
 
 /**
- * A customer's list read again at the run's end: every method its last read in the run listed is
- * listed still (TOK-1: stored is stored; the reference shows no way to remove one), told apart by
- * uuid, with the same documented values (PML-5 for a value paid with). Methods stored since are free.
+ * A customer's list read again at the run's end: what its last read in the run showed right is
+ * still right (PML-1..4, PML-6), and every method it listed is listed still (TOK-1: stored is
+ * stored; the reference shows no way to remove one), told apart by uuid, with the same documented
+ * values (PML-5 for a value paid with). Methods stored since are free; a clause the last read
+ * already failed is that test's, not the audit's.
  */
 export function checkListStillHolds(last: Exchange, now: Exchange): Problem[] {
+  const failedBefore = new Set(checkStoredMethods(last).map((problem) => problem.clause));
+  return [...checkStoredMethods(now), ...listChanges(last, now)].filter((problem) => !failedBefore.has(problem.clause));
+}
+
+function listChanges(last: Exchange, now: Exchange): Problem[] {
   const methodsOf = (exchange: Exchange) => storedMethodsOf(exchange) as unknown as Array<Record<string, unknown> | null>;
   const listedNow = new Map(methodsOf(now).map((method) => [method?.uuid, method]));
   const where = `${operationOf(now.request)} at the run's end`;

@@ -90,10 +90,13 @@ export interface PropertyRun {
 /** Headers whose values are credentials: masked in every report, and learnt as secrets by observe. */
 export const credentialHeaders = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key|paypay-clientid)$/i;
 const cardLike = /\b(?:\d[ -]?){12,18}\d\b/g;
+const uuidLike = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 
-/** Replaces every Luhn-valid card number in a text by its last four digits. */
+/** Replaces every Luhn-valid card number in a text by its last four digits; digits of a UUID (its last groups may read as one) are kept. */
 export function maskCardNumbers(text: string): string {
-  return text.replace(cardLike, (match) => {
+  const uuids = [...text.matchAll(uuidLike)].map((found) => [found.index, found.index + found[0].length]);
+  return text.replace(cardLike, (match, offset: number) => {
+    if (uuids.some(([from, to]) => offset >= from && offset < to)) return match;
     const digits = match.replace(/[ -]/g, '');
     return digits.length >= 13 && luhnValid(digits) ? `************${digits.slice(-4)}` : match;
   });

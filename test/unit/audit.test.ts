@@ -87,3 +87,42 @@ test("a customer's list read again: a method listed earlier and gone fails TOK-1
   assert.deepEqual(clauses(list(card, wallet), list({ ...card, holder: 'ANA SILVA' }, wallet)), ['PML-5']);
   assert.deepEqual(clauses(list(card), list({ ...card, brand: 'Visa' })), ['PML-3']);
 });
+
+test('a payment read again shows what its last read showed, but for what a confirmation changes: an entity changed fails REF-3, the reference REF-2; another offset for the same instant is the same value', () => {
+  const now = Date.now();
+  const requested = {
+    type: 'payment',
+    amount: 100,
+    availableMethods: [{ code: 'MB' }],
+    validDate: { start: at(now - hour), end: at(now + hour) },
+  } as ReferenceRequest;
+  const last = payment('p1', '123456789', now - hour, now + hour);
+  const again = (edit: (data: any) => void) => {
+    const read = structuredClone(last);
+    edit((read.response.body as { data: unknown }).data);
+    return checkPaymentStillHolds(last, read, { requested }).map((problem) => problem.clause);
+  };
+  assert.deepEqual(
+    again(() => undefined),
+    [],
+  );
+  assert.deepEqual(
+    again((data) => {
+      data.stateDetails = { state: 'confirmed', createdAt: at(now) };
+      data.updatedAt = at(now);
+    }),
+    [],
+  );
+  assert.deepEqual(
+    again((data) => (data.validDate.end = new Date(now + hour).toISOString().replace('Z', '+00:00'))),
+    [],
+  );
+  assert.deepEqual(
+    again((data) => (data.referenceDetails.entity = '54321')),
+    ['REF-3'],
+  );
+  assert.deepEqual(
+    again((data) => (data.referenceDetails.reference = '987654321')),
+    ['REF-2'],
+  );
+});

@@ -45,15 +45,26 @@ test('the sites are the answer fields the schemas give clauses to, each operator
   assert.deepEqual(generatedMutants.map((mutant) => mutant.name).sort(), expected.sort());
 });
 
-test('every generated mutant changes the answer of an operation its site is in', async () => {
+test('every generated mutant changes the answer of an operation its site is in (a value that decays, once its resource was first answered long enough ago)', async () => {
+  const longAgo = { memo: new Map(Object.keys(samples).map((route) => [`first answered: ${route} p1`, 0])) } as unknown as ProxyContext;
   for (const mutant of generatedMutants) {
     let changed = false;
     for (const [route, data] of Object.entries(samples)) {
       const response = answer(structuredClone(data));
       const before = JSON.stringify(response.json);
-      await mutant.transform.response?.(response, { route } as ProxyRequest, {} as ProxyContext);
+      await mutant.transform.response?.(response, { route, param: 'p1' } as ProxyRequest, longAgo);
       changed ||= JSON.stringify(response.json) !== before;
     }
     assert.ok(changed, mutant.name);
   }
+});
+
+test('a value that decays is right in the first answers about its resource', async () => {
+  const decays = generatedMutants.find((mutant) => mutant.name === 'payment.amount-decays')!;
+  const proxy = { memo: new Map() } as unknown as ProxyContext;
+  const response = answer(structuredClone(samples.getPayment));
+  await decays.transform.response?.(response, { route: 'getPayment', param: 'p1' } as ProxyRequest, proxy);
+  assert.equal((response.json as { data: { amount: number } }).data.amount, 500);
+  assert.equal(decays.clause, 'REF-5');
+  assert.equal(generatedMutants.find((mutant) => mutant.name === 'stored-method.holder-decays')!.clause, 'PML-5');
 });

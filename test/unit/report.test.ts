@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clauses } from '../../src/core/clauses.ts';
-import { secretsOf } from '../../src/core/evidence.ts';
+import { maskCardNumbers, secretsOf } from '../../src/core/evidence.ts';
 import type { RawResults, RawTest } from '../../src/report/raw-results.ts';
 import { buildReport, clauseStatus, exitCodeOf } from '../../src/report/report.ts';
 import { renderJunit } from '../../src/report/junit.ts';
@@ -405,4 +405,12 @@ test('the HTML report says under each clause what proves it: checks, tests and t
   assert.match(row, /<code>checkCheckoutCreated<\/code>/);
   assert.match(row, /<code>default-layout-without-page_layout<\/code>/);
   assert.match(row, /specs\/checkouts\.spec\.ts: creating checkouts › for layout default/);
+});
+
+test('a card number is masked to its last four digits; a UUID whose last groups read as one is kept whole', () => {
+  assert.equal(maskCardNumbers('paid with 4111 1111 1111 1111'), 'paid with ************1111');
+  assert.equal(
+    maskCardNumbers('/customers/f6e56005-6ef2-4cff-4111-111111111111/paymentMethods'),
+    '/customers/f6e56005-6ef2-4cff-4111-111111111111/paymentMethods',
+  );
 });
