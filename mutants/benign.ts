@@ -417,6 +417,15 @@ export const benignVariants: BenignVariant[] = [
     },
   },
   {
+    name: 'answers-gzipped',
+    description: 'Every answer to a request that accepts gzip comes gzipped (Content-Encoding: gzip), as a server behind a compressing proxy sends it.',
+    transform: {
+      response(response, request) {
+        if (/\bgzip\b/i.test(request.headers['accept-encoding'] ?? '')) response.headers['content-encoding'] = 'gzip';
+      },
+    },
+  },
+  {
     name: 'creations-accepted-202',
     freedom: 'ENV-5',
     description: `${titleOf('createCheckout')} and ${titleOf('createReference')} answer 202 Accepted on success, as asynchronous APIs do.`,

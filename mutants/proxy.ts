@@ -10,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readText } from '../src/core/http.ts';
 import { operationAt, operations, requestOf, type CallArguments, type OperationName } from '../src/core/operations.ts';
@@ -134,7 +135,7 @@ export interface RunningProxy {
 
 const relayPath = '/__relay/';
 /** The size of each chunk of an answer a transform asks to send in chunks. */
-const answerChunkChars = 64;
+const answerChunkBytes = 64;
 const hopByHop = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'accept-encoding', 'expect', 'content-encoding']);
 
 function parseJson(text: string): unknown {
@@ -349,15 +350,16 @@ export async function startProxy(options: { upstream: string; transform?: Transf
         effects++;
         await sleep(transform.delayMs);
       }
-      const body = bodyOf(response);
+      const text = bodyOf(response);
+      const body = response.headers['content-encoding'] === 'gzip' ? gzipSync(text) : Buffer.from(text);
       if (response.headers['transfer-encoding'] === 'chunked') {
         // Node codes the body in chunks itself where the answer says so: one chunk per write.
         outgoing.writeHead(response.status, response.headers);
-        for (let at = 0; at < body.length; at += answerChunkChars) outgoing.write(body.slice(at, at + answerChunkChars));
+        for (let at = 0; at < body.length; at += answerChunkBytes) outgoing.write(body.subarray(at, at + answerChunkBytes));
         outgoing.end();
         return;
       }
-      outgoing.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(body) });
+      outgoing.writeHead(response.status, { ...response.headers, 'content-length': body.length });
       outgoing.end(body);
     } catch (error) {
       outgoing.writeHead(502, { 'content-type': 'text/plain' });

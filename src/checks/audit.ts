@@ -66,7 +66,8 @@ export const changedByConfirmation = new Set(['stateDetails', 'updatedAt']);
 
 /**
  * The documented fields of a payment that differ between two reads, each as a problem of its field's
- * first clause; timestamps compare as instants (another offset is the same value).
+ * first clause; timestamps compare as instants (another offset is the same value). A field the
+ * earlier read lacked is free (a payment not yet paid may show fewer, REF-10).
  */
 function paymentChanges(last: unknown, now: unknown, schema: JsonSchema, path: string[], where: string): Problem[] {
   return Object.entries((schema.properties as Record<string, JsonSchema> | undefined) ?? {}).flatMap(([name, field]) => {
@@ -74,6 +75,11 @@ function paymentChanges(last: unknown, now: unknown, schema: JsonSchema, path: s
     const [before, after] = [(last as Record<string, unknown> | null)?.[name], (now as Record<string, unknown> | null)?.[name]];
     if (before === undefined) return [];
     if (field.properties) return paymentChanges(before, after, field, [...path, name], where);
+    const items = field.items as JsonSchema | undefined;
+    if (items?.properties && Array.isArray(before) && Array.isArray(after) && before.length === after.length)
+      return before.flatMap((element, at) =>
+        paymentChanges(element, after[at], { ...items, 'x-clauses': items['x-clauses'] ?? field['x-clauses'] }, [...path, name, String(at)], where),
+      );
     const same = String(field.$ref).endsWith('timestampWithOffset')
       ? Date.parse(String(before)) === Date.parse(String(after))
       : JSON.stringify(before) === JSON.stringify(after);

@@ -23,6 +23,10 @@ const payment = (id: string, reference: string, start: number, end: number, stat
     updatedAt: at(start),
   });
 
+/** The request of a payment whose window is the hour either side of now, as payment() answers it. */
+const requestedAround = (now: number) =>
+  ({ type: 'payment', amount: 100, availableMethods: [{ code: 'MB' }], validDate: { start: at(now - hour), end: at(now + hour) } }) as ReferenceRequest;
+
 test('CHK-7 holds over every checkout of the run: a paymentId met twice, in whichever tests, fails it', () => {
   assert.deepEqual(checkAllCheckoutsDistinct([checkout('a', '1'), checkout('b', '2'), checkout('c', '3')]), []);
   const found = checkAllCheckoutsDistinct([checkout('a', '1'), checkout('b', '2'), checkout('c', '1')]);
@@ -55,12 +59,7 @@ test('REF-8 holds over every reference of the run valid at the same time while b
 
 test('a payment read again at the end still shows what its last read showed right: once confirmed, confirmed (REF-6)', () => {
   const now = Date.now();
-  const requested = {
-    type: 'payment',
-    amount: 100,
-    availableMethods: [{ code: 'MB' }],
-    validDate: { start: at(now - hour), end: at(now + hour) },
-  } as ReferenceRequest;
+  const requested = requestedAround(now);
   const confirmed = payment('p1', '123456789', now - hour, now + hour, 'confirmed');
   const pending = payment('p1', '123456789', now - hour, now + hour, 'pending');
   const clauses = (last: Exchange, again: Exchange) => checkPaymentStillHolds(last, again, { requested }).map((problem) => problem.clause);
@@ -90,12 +89,7 @@ test("a customer's list read again: a method listed earlier and gone fails TOK-1
 
 test('a payment read again shows what its last read showed, but for what a confirmation changes: an entity changed fails REF-3, the reference REF-2; another offset for the same instant is the same value', () => {
   const now = Date.now();
-  const requested = {
-    type: 'payment',
-    amount: 100,
-    availableMethods: [{ code: 'MB' }],
-    validDate: { start: at(now - hour), end: at(now + hour) },
-  } as ReferenceRequest;
+  const requested = requestedAround(now);
   const last = payment('p1', '123456789', now - hour, now + hour);
   const again = (edit: (data: any) => void) => {
     const read = structuredClone(last);
@@ -120,6 +114,15 @@ test('a payment read again shows what its last read showed, but for what a confi
   assert.deepEqual(
     again((data) => (data.referenceDetails.entity = '54321')),
     ['REF-3'],
+  );
+  const sparse = structuredClone(last);
+  (sparse.response.body as { data: { availableMethods: unknown } }).data.availableMethods = [{ code: 'MB' }];
+  const full = structuredClone(sparse);
+  (full.response.body as { data: { availableMethods: unknown } }).data.availableMethods = [{ code: 'MB', type: 'REALTIME', name: 'Multibanco' }];
+  assert.deepEqual(checkPaymentStillHolds(sparse, full, { requested }), []);
+  assert.deepEqual(
+    checkPaymentStillHolds(full, sparse, { requested }).map((problem) => problem.clause),
+    ['REF-3', 'REF-3'],
   );
   assert.deepEqual(
     again((data) => (data.referenceDetails.reference = '987654321')),
