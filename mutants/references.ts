@@ -20,7 +20,7 @@ import type { Transform } from './proxy.ts';
 const referenceOf = (data: Json): Json => data?.referenceDetails ?? {};
 
 /** How long a confirmation kept only in a cache lasts. */
-const confirmationCachedMs = 3000;
+const confirmationCachedMs = 1000;
 
 /** A confirmation is kept in a cache only: the payment reads confirmed for a few seconds after it, then pending again. */
 const confirmationForgottenLater: Transform = {
@@ -37,7 +37,7 @@ export const referenceMutants: Mutant[] = [
   {
     name: 'confirmation-forgotten-later',
     clause: 'REF-6',
-    description: 'A confirmation is kept in a cache only: the payment reads confirmed for three seconds after it, then pending again.',
+    description: 'A confirmation is kept in a cache only: the payment reads confirmed for a second after it, then pending again.',
     transform: confirmationForgottenLater,
   },
   {
