@@ -57,7 +57,8 @@ test.describe('the final audit', { tag: readsBackTag }, () => {
 
   test(
     'every reference the run created, read back: distinct from those valid beside it, and as its last read showed it',
-    { tag: tags('REF-2', 'REF-3', 'REF-4', 'REF-5', 'REF-8') },
+    // REF-3 is owed whole by a confirmed payment (the next test's); a field that changed fails it here too.
+    { tag: tags('REF-2', 'REF-4', 'REF-5', 'REF-8') },
     async ({ run, api, observe }) => {
       requires(run, 'stateful');
       const ledger = readLedger(run.outDir);
