@@ -243,9 +243,10 @@ describe('observe', () => {
   it('writes the four report files from the command line after --duration', async () => {
     const out = mkdtempSync(join(tmpdir(), 'observe-cli-'));
     try {
+      // Long enough for the script's requests on a loaded 2-core machine: past it the observer closes its connections.
       const child = spawn(
         process.execPath,
-        ['bin/checkout-conformance.js', 'observe', '--upstream', sandbox.url, '--duration', '3', '--out', out, '--allow-partial'],
+        ['bin/checkout-conformance.js', 'observe', '--upstream', sandbox.url, '--duration', '10', '--out', out, '--allow-partial'],
         {
           cwd: new URL('../../', import.meta.url),
           stdio: ['ignore', 'pipe', 'pipe'],
