@@ -26,8 +26,21 @@ export const referenceSchemaFiles = [
 export const schemaFiles = [...referenceSchemaFiles, testHelperSchemaFile] as const;
 export type SchemaFile = (typeof schemaFiles)[number];
 
+const loaded = new Map<SchemaFile, JsonSchema>();
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** A schema file, read once and frozen: every caller shares it, and none may change it. */
 export function loadSchema(file: SchemaFile): JsonSchema {
-  return JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8'));
+  let schema = loaded.get(file);
+  if (!schema) loaded.set(file, (schema = deepFreeze(JSON.parse(readFileSync(new URL(file, schemaDir), 'utf8')) as JsonSchema)));
+  return schema;
 }
 
 /** A file whose root has no type of its own only gathers its $defs (test-helpers.schema.json). */
