@@ -330,6 +330,10 @@ export const actionFormName = (form: string) => `pay helper, action URL ${form =
  * test names the classes it exercises (specs/fixtures.ts, exercises), and the report counts a class
  * once its test reached its judgement.
  */
+/** The classes of the model's covering arrays (src/model/combinations.ts): one for what a payment stores, one for what a reference does. */
+export const paymentCombinationsClass = 'every 3-way combination of layout, method, registration, outcome, consent and customer';
+export const referenceCombinationsClass = 'every 3-way combination of window, notification address, payment time and offset';
+
 export const scenarioClasses = {
   'ENV-1': answersOf('createCheckout', 'getPayment', 'listMethods'),
   'ENV-2': answersOf('createCheckout', 'listMethods'),
@@ -344,14 +348,15 @@ export const scenarioClasses = {
   'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser'],
   'CHK-7': ['checkouts created at once'],
   'TOK-1': [
+    paymentCombinationsClass,
     'a stored method, then a declined payment of its customer',
     'two cards and two wallets of one customer paid at once',
     'payments of one customer at once, the list read meanwhile',
   ],
-  'TOK-2': ['consent given by one customer, then declined by the same'],
-  'TOK-3': ['a declined payment of a customer who stored a method before'],
-  'TOK-4': ['a payment without registration of a customer who stored a method before'],
-  'TOK-5': ['an ATM payment asked to be stored, beside a stored card'],
+  'TOK-2': [paymentCombinationsClass, 'consent given by one customer, then declined by the same'],
+  'TOK-3': [paymentCombinationsClass, 'a declined payment of a customer who stored a method before'],
+  'TOK-4': [paymentCombinationsClass, 'a payment without registration of a customer who stored a method before'],
+  'TOK-5': [paymentCombinationsClass, 'an ATM payment asked to be stored, beside a stored card'],
   'TOK-6': ['card', 'mobile wallet', 'two customers storing in turn'],
   'PML-1': ['a customer with 2 cards and a wallet', 'a customer with 12 methods', notSetUp],
   'PML-2': [twoOfEach, notSetUp],
@@ -359,6 +364,7 @@ export const scenarioClasses = {
   'PML-4': [twoOfEach, notSetUp],
   'PML-6': [twoOfEach, 'a customer with 12 methods', notSetUp],
   'REF-6': [
+    referenceCombinationsClass,
     'confirmed through the interbank helper',
     'confirmed and notified at its callbackUrl',
     'an older reference confirmed after later ones were created',
@@ -366,6 +372,7 @@ export const scenarioClasses = {
     'confirmed several times at once, read meanwhile',
   ],
   'REF-7': [
+    referenceCombinationsClass,
     'paid after the window closed',
     'paid before the window opens',
     'paid one second before validDate.start',
@@ -375,8 +382,14 @@ export const scenarioClasses = {
     'paid after its end, beside open ones',
   ],
   'REF-8': ['the references of the property', 'many references created at once', 'references created at once beside checkouts'],
-  'EVT-1': ['created before a webhook was set, confirmed after', 'created while a webhook was set', 'confirmed after the webhook was removed'],
+  'EVT-1': [
+    referenceCombinationsClass,
+    'created before a webhook was set, confirmed after',
+    'created while a webhook was set',
+    'confirmed after the webhook was removed',
+  ],
   'EVT-2': [
+    referenceCombinationsClass,
     'without callbackUrl, a webhook configured',
     'created before the webhook was set, confirmed after',
     'created while the webhook was set',
@@ -384,6 +397,7 @@ export const scenarioClasses = {
   ],
   'EVT-3': ['at its callbackUrl', 'at the webhook'],
   'EVT-4': [
+    referenceCombinationsClass,
     'not paid, with callbackUrl',
     'paid outside its window, with callbackUrl',
     'not paid, a webhook configured',

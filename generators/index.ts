@@ -8,3 +8,4 @@ export * from './classes.ts';
 export * from './input-class.ts';
 export * from './framings.ts';
 export * from './corners.ts';
+export * from './covering.ts';

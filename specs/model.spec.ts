@@ -7,7 +7,7 @@
  * fast-check to the shortest sequence that shows it, and that sequence, replayed, is the evidence.
  * Paying on the hosted page too: model-pages.spec.ts.
  */
-import { directedCommands, helperCommands, helperSequences, modelClauses, modelClausesWithoutHelpers } from '../src/model/index.ts';
+import { combinationsCovered, directedCommands, helperCommands, helperSequences, modelClauses, modelClausesWithoutHelpers } from '../src/model/index.ts';
 import { exercises, helpersUsable, lastsEventMs, requires, tags, test } from './fixtures.ts';
 import { defaultModelRuns, modelTimeoutMs, runModel } from './model-run.ts';
 
@@ -22,6 +22,7 @@ test.describe('a model of the whole service', { tag: lastsEventMs }, () => {
       void interbank;
       const runs = run.modelRuns ?? defaultModelRuns;
       test.setTimeout(modelTimeoutMs(runs + helperSequences.length));
+      await observe.record(`dimensions combined 3-way, every row run: ${combinationsCovered.join('; ')}`, combinationsCovered);
       await runModel(run, api, receiver, property, observe, { helpers: true, runs, directed: directedCommands(helperSequences, run.seed) });
     },
   );

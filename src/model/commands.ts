@@ -182,7 +182,7 @@ export class CreateCheckout implements Command {
     settle(model, world, problems);
   }
   toString = () =>
-    `createCheckout(${this.kind}, ${this.code}, customer ${this.#customer ?? `#${this.customer}`}, amount ${this.request.payment?.amount})${createdAs('checkout', this.#created)}`;
+    `createCheckout(${this.kind === 'beyondRows' ? `layout ${this.request.page?.layout ?? 'none'}, ${this.request.payment?.paymentMethod?.code}, registration ${Object.keys(this.request.payment?.paymentMethod?.details ?? {})[0] ?? 'none'}` : `${this.kind}, ${this.code}`}, customer ${this.#customer ?? `#${this.customer}`}, amount ${this.request.payment?.amount})${createdAs('checkout', this.#created)}`;
 }
 
 export class Pay implements Command {

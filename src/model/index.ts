@@ -6,3 +6,4 @@ export * from './sequences.ts';
 export * from './at-once.ts';
 export * from './arbitraries.ts';
 export * from './linearizability.ts';
+export * from './combinations.ts';

@@ -5,11 +5,18 @@
  * class of generators/classes.ts, met here whatever the seed draws.
  */
 import fc from 'fast-check';
-import { amount, checkoutVariants, utcOffset, type ScenarioClause, type scenarioClasses } from '../../generators/index.ts';
+import {
+  amount,
+  checkoutVariants,
+  paymentCombinationsClass,
+  referenceCombinationsClass,
+  utcOffset,
+  type ScenarioClause,
+  type scenarioClasses,
+} from '../../generators/index.ts';
+import { paymentCombinations, paymentRow, referenceCombinations, referenceRow, type Draw } from './combinations.ts';
 import { ConfirmAtOnce, CreateAtOnce, PayAtOnce } from './at-once.ts';
 import { Confirm, CreateCheckout, CreateReference, ListMethods, Pay, PayOnPage, RemoveWebhook, SetWebhook, type Command } from './commands.ts';
-
-type Draw = <T>(arbitrary: fc.Arbitrary<T>) => T;
 
 /** One scenario class of a clause, by its name in generators/classes.ts. */
 export type ScenarioClass = { [C in ScenarioClause]: { clause: C; name: (typeof scenarioClasses)[C][number] } }[ScenarioClause];
@@ -64,6 +71,39 @@ const atOnceSequence: DirectedSequence = {
     new ConfirmAtOnce(0, [0, 0, 2], [0, 5]),
   ],
 };
+/** Rows of a covering array per sequence: the sequences of the first pass run side by side, so a slow target takes a few rows' time, not the array's. */
+const rowsPerSequence = 8;
+
+function inChunks<T>(rows: readonly T[]): T[][] {
+  return Array.from({ length: Math.ceil(rows.length / rowsPerSequence) }, (_, at) => rows.slice(at * rowsPerSequence, (at + 1) * rowsPerSequence));
+}
+
+const paymentClasses: ScenarioClass[] = (['TOK-1', 'TOK-2', 'TOK-3', 'TOK-4', 'TOK-5'] as const).map((clause) => ({ clause, name: paymentCombinationsClass }));
+const referenceClasses: ScenarioClass[] = (['REF-6', 'REF-7', 'EVT-1', 'EVT-2', 'EVT-4'] as const).map((clause) => ({
+  clause,
+  name: referenceCombinationsClass,
+}));
+
+/**
+ * The rows of the covering arrays (./combinations.ts) in sequences of a few each. References notified
+ * at the webhook go in sequences that set it (in their turn with the webhook); the others in
+ * sequences that leave it alone.
+ */
+export const combinationSequences: DirectedSequence[] = [
+  ...inChunks(paymentCombinations.rows).map((rows, at) => ({
+    title: `3-way combinations of a payment's dimensions, part ${at + 1}`,
+    classes: paymentClasses,
+    commands: (draw: Draw) => rows.flatMap((row) => paymentRow(row, draw)),
+  })),
+  ...(['webhook', 'elsewhere'] as const).flatMap((where) =>
+    inChunks(referenceCombinations.rows.filter((row) => (row.notifiedAt === 'webhook') === (where === 'webhook'))).map((rows, at) => ({
+      title: `3-way combinations of a reference's dimensions, ${where === 'webhook' ? 'notified at the webhook' : 'not at the webhook'}, part ${at + 1}`,
+      classes: referenceClasses,
+      commands: (draw: Draw) => [...(where === 'webhook' ? [new SetWebhook()] : []), ...rows.flatMap((row) => referenceRow(row, draw))],
+    })),
+  ),
+];
+
 /** Through the test helpers: what the model runs where the target has them. */
 export const helperSequences: DirectedSequence[] = [
   {
@@ -148,6 +188,7 @@ export const helperSequences: DirectedSequence[] = [
     ],
   },
   atOnceSequence,
+  ...combinationSequences,
 ];
 
 /**

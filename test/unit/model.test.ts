@@ -20,6 +20,7 @@ import {
   burstSequences,
   CreateCheckout,
   Departure,
+  combinationSequences,
   directedCommands,
   finish,
   helperSequences,
@@ -127,6 +128,8 @@ async function problemsOf(world: World, commands: fc.AsyncCommand<never, World>[
 const storing = (): CheckoutRequest => fc.sample(checkoutVariants.storeMethod, { seed: 2, numRuns: 1 })[0];
 const consenting = (): CheckoutRequest => fc.sample(checkoutVariants.storeWithConsent, { seed: 3, numRuns: 1 })[0];
 const allSequences = [...helperSequences, pageSequence];
+// The covering arrays' sequences add coverage of combinations to a run, not a departure of their own: each model mutant is met without them.
+const namedSequences = allSequences.filter((sequence) => !combinationSequences.includes(sequence));
 const commandsOf = (sequence: DirectedSequence) => directedCommands([sequence], 1)[0] as fc.AsyncCommand<never, World>[];
 
 describe('the model of the whole service', { concurrency: true }, () => {
@@ -139,7 +142,7 @@ describe('the model of the whole service', { concurrency: true }, () => {
 
   for (const mutant of mutants) {
     test(`the directed sequences meet ${mutant.name}, on ${mutant.clause}`, async () => {
-      const found = await Promise.all(allSequences.map(async (sequence) => problemsOf(await worldBehind(mutant.transform, page), commandsOf(sequence))));
+      const found = await Promise.all(namedSequences.map(async (sequence) => problemsOf(await worldBehind(mutant.transform, page), commandsOf(sequence))));
       const clauses = new Set(found.flat().map((problem) => problem.clause));
       assert.ok(clauses.has(mutant.clause), `no departure on ${mutant.clause}: ${JSON.stringify(found, null, 2)}`);
       assert.deepEqual(
