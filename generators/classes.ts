@@ -155,13 +155,19 @@ export const storedMeansClasses: InputClass<CardPayRequest | WalletPayRequest>[]
   inputClass('a wallet of country code 351 (three digits)', paidByWallet('351')),
 ];
 
-/** EVT-1: the queries a callbackUrl may carry, each of which the notification must keep (appended to an address of the suite's receiver). */
-export const callbackQueryClasses: InputClass<string>[] = [
-  inputClass('callbackUrl without a query', fc.constant('')),
-  inputClass('callbackUrl with a query of its own', fc.constant('?shop=7&channel=callback')),
-  inputClass('callbackUrl whose query has encoded characters (%26, %C3%A9, %20)', fc.constant('?pair=a%26b&note=caf%C3%A9&space=a%20b')),
-  inputClass('callbackUrl whose query repeats a name', fc.constant('?tag=first&tag=second')),
-];
+/** The queries a notification address may carry, each of which the notification must keep (appended to an address of the suite's receiver). */
+function addressQueryClasses(address: string): InputClass<string>[] {
+  return [
+    inputClass(`${address} without a query`, fc.constant('')),
+    inputClass(`${address} with a query of its own`, fc.constant('?shop=7&channel=callback')),
+    inputClass(`${address} whose query has encoded characters (%26, %C3%A9, %20)`, fc.constant('?pair=a%26b&note=caf%C3%A9&space=a%20b')),
+    inputClass(`${address} whose query repeats a name`, fc.constant('?tag=first&tag=second')),
+  ];
+}
+
+/** EVT-1: a reference's callbackUrl; EVT-2: the webhook's URL. */
+export const callbackQueryClasses = addressQueryClasses('callbackUrl');
+export const webhookQueryClasses = addressQueryClasses('the webhook URL');
 
 const minute = 60_000;
 const day = 24 * 60 * minute;
@@ -416,6 +422,7 @@ for (const [clause, names] of [
     'REF-4': timestampClasses,
     'PML-5': storedMeansClasses,
     'EVT-1': callbackQueryClasses,
+    'EVT-2': webhookQueryClasses,
   }).map(([clause, classes]): [string, readonly string[]] => [clause, classes.map((c) => c.name)]),
   ...Object.entries(framingClasses).map(([clause, classes]): [string, readonly string[]] => [clause, classes.map((c) => c.name)]),
   ...Object.entries(scenarioClasses),

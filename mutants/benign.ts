@@ -26,7 +26,7 @@ import {
   envelopes,
   payments,
   amountOf,
-  rewriteCallbackQuery,
+  withQueryRewritten,
   int32Limit,
   timestampParts,
 } from './edits.ts';
@@ -350,10 +350,10 @@ export const benignVariants: BenignVariant[] = [
     },
   },
   {
-    name: 'callback-query-reencoded',
+    name: 'notification-query-reencoded',
     description:
-      'The notification goes to callbackUrl with its query encoded anew (a space as +, names and values otherwise as sent): the same query, written otherwise.',
-    transform: rewriteCallbackQuery((query) => new URLSearchParams(query).toString()),
+      'Notifications go to callbackUrl or the webhook with the query of the address encoded anew (a space as +, names and values otherwise as sent): the same query, written otherwise.',
+    transform: editNotifications((delivery) => [withQueryRewritten(delivery, (query) => new URLSearchParams(query).toString())]),
   },
   {
     name: 'empty-list-404',

@@ -81,13 +81,10 @@ export function takeAsSuccess(body: Json): void {
   if (typeof body.card?.number === 'string' && body.card.number.endsWith('0002')) body.card.number = '4111111111111111';
 }
 
-/** Notifications to a callbackUrl with a query go to the same address with its query rewritten. */
-export function rewriteCallbackQuery(rewrite: (query: string) => string): Transform {
-  return editNotifications((delivery) => {
-    const url = new URL(delivery.to);
-    if (delivery.channel !== 'callback' || url.search === '') return [delivery];
-    return [{ ...delivery, to: `${url.origin}${url.pathname}?${rewrite(url.search.slice(1))}` }];
-  });
+/** A notification's address with its query rewritten (none where it has no query). */
+export function withQueryRewritten(delivery: Delivery, rewrite: (query: string) => string): Delivery {
+  const url = new URL(delivery.to);
+  return url.search === '' ? delivery : { ...delivery, to: `${url.origin}${url.pathname}?${rewrite(url.search.slice(1))}` };
 }
 
 /** The hosted page's form posts storeConsent on, whatever the customer answered. */

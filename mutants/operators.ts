@@ -10,8 +10,8 @@
  * the reference leaves free: a field beside the documented ones, of any name and value. */
 import { changeClause, changedByConfirmation } from '../src/checks/audit.ts';
 import { loadSchema, type JsonSchema, type SchemaFile } from '../src/core/schemas.ts';
-import { editBody, envelopes, type Json } from './edits.ts';
-import type { ProxyContext, Route } from './proxy.ts';
+import { editBody, editNotifications, eachObject, envelopes, withQueryRewritten, type Json } from './edits.ts';
+import type { Delivery, ProxyContext, Route } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 
 export interface Site {
@@ -191,7 +191,7 @@ const routeNames = (site: Site) => (site.routes === envelopes ? 'every answer' :
 /** Every operator at every site where it fits: mutants named `<site>-<operator>`. */
 const sites = sitesOf();
 
-export const generatedMutants: Mutant[] = sites.flatMap((site) =>
+export const fieldMutants: Mutant[] = sites.flatMap((site) =>
   operators
     .filter((operator) => operator.fits(site))
     .map((operator) => ({ operator, clause: (operator.breaks ?? (([first]) => first))(site.clauses) }))
@@ -207,8 +207,68 @@ export const generatedMutants: Mutant[] = sites.flatMap((site) =>
     })),
 );
 
+/**
+ * The delivery family: the sites are the destinations of section 6, a reference's callbackUrl
+ * (EVT-1) and the merchant's webhook (EVT-2); the operators, the ways a notification goes astray.
+ */
+const destinations: Array<{ channel: Delivery['channel']; clause: 'EVT-1' | 'EVT-2'; otherAddress: (proxy: ProxyContext) => string | null }> = [
+  { channel: 'callback', clause: 'EVT-1', otherAddress: (proxy) => proxy.webhookUrl },
+  { channel: 'webhook', clause: 'EVT-2', otherAddress: (proxy) => proxy.lastCallbackUrl },
+];
+
+interface DeliveryOperator {
+  name: string;
+  says: string;
+  edit: (delivery: Delivery, proxy: ProxyContext, destination: (typeof destinations)[number]) => Delivery[];
+  /** The clause it breaks, where not its destination's. */
+  breaks?: string;
+}
+
+export const deliveryOperators: DeliveryOperator[] = [
+  { name: 'dropped', says: 'are never sent', edit: () => [] },
+  {
+    name: 'misaddressed',
+    says: "go to the other destination (a callbackUrl's to the webhook, the webhook's to the last callbackUrl), or nowhere where there is none",
+    edit: (delivery, proxy, destination) => {
+      const to = destination.otherAddress(proxy);
+      return to ? [{ ...delivery, to }] : [];
+    },
+  },
+  { name: 'query-dropped', says: 'go to their address without its query', edit: (delivery) => [{ ...delivery, to: delivery.to.replace(/\?.*$/, '') }] },
+  {
+    name: 'query-decoded',
+    says: 'go to their address with its query percent-decoded (an encoded & or space is lost)',
+    edit: (delivery) => [withQueryRewritten(delivery, decodeURIComponent)],
+  },
+  {
+    name: 'unidentified',
+    says: 'carry no id and no reference of any kind',
+    breaks: 'EVT-3',
+    edit: (delivery) => {
+      eachObject(delivery.json as Json, (object) =>
+        Object.keys(object)
+          .filter((key) => /id$/i.test(key) || key === 'reference')
+          .forEach((key) => delete object[key]),
+      );
+      return [delivery];
+    },
+  },
+];
+
+export const deliveryMutants: Mutant[] = destinations.flatMap((destination) =>
+  deliveryOperators.map((operator) => ({
+    name: `${destination.channel}-notification-${operator.name}`,
+    clause: operator.breaks ?? destination.clause,
+    disturbs: [],
+    description: `Generated (${operator.name} at the ${destination.channel}): notifications meant for the ${destination.channel} ${operator.says}.`,
+    transform: editNotifications((delivery, proxy) => (delivery.channel === destination.channel ? operator.edit(delivery, proxy, destination) : [delivery])),
+  })),
+);
+
+export const generatedMutants: Mutant[] = [...fieldMutants, ...deliveryMutants];
+
 /** How the report names the generated catalogue: its sites, operators and mutants. */
-export const generatedCatalogue = `the ${generatedMutants.length} mutants generated from ${sites.length} sites × ${operators.length} operators (${operators.map(({ name }) => name).join(', ')})`;
+export const generatedCatalogue = `the ${generatedMutants.length} mutants generated from ${sites.length} answer fields × ${operators.length} operators (${operators.map(({ name }) => name).join(', ')}) and ${destinations.length} notification destinations × ${deliveryOperators.length} operators (${deliveryOperators.map(({ name }) => name).join(', ')})`;
 
 /** The twin of every operator: beside each site's field, one the reference does not show (a conforming target may add any), under a respelled name with a retyped value. */
 export const operatorTwins: BenignVariant[] = [

@@ -1,5 +1,5 @@
 /** Reference 1 and 6: notifications of confirmed references, to callbackUrl or to the webhook. */
-import { callbackQueryClasses, validReference } from '../generators/index.ts';
+import { callbackQueryClasses, validReference, webhookQueryClasses } from '../generators/index.ts';
 import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, identifiesPayment, paymentOf, type PaymentNames } from '../src/checks/index.ts';
 import { exercises, tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
 import { createClosedReference, createReference, exerciseClasses, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
@@ -102,13 +102,17 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
     run: RunConfig,
     interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> },
     receiver: Receiver,
-    body: (webhookPath: string) => Promise<void>,
+    body: (pointAt: (query?: string) => Promise<{ path: string; address: string }>) => Promise<void>,
   ) {
-    const webhookPath = receiver.newPath('webhook');
+    const pointAt = async (query = '') => {
+      const path = receiver.newPath('webhook');
+      const address = `${receiver.urlOf(path)}${query}`;
+      await interbank.setWebhook(address);
+      return { path, address };
+    };
     await holdingWebhook(run, async () => {
-      await interbank.setWebhook(receiver.urlOf(webhookPath));
       try {
-        await body(webhookPath);
+        await body(pointAt);
       } finally {
         await interbank.removeWebhook();
       }
@@ -119,7 +123,8 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
     'no notification reaches the webhook for a reference that was not paid',
     { tag: tags('EVT-4'), annotation: exercises('EVT-4', 'not paid, a webhook configured') },
     async ({ run, api, interbank, receiver }) => {
-      await withWebhook(run, interbank, receiver, async (webhookPath) => {
+      await withWebhook(run, interbank, receiver, async (pointAt) => {
+        const { path: webhookPath } = await pointAt();
         const payment = await referenceFor(run, api, undefined);
         const received = await receivedAt(api, receiver, webhookPath, { until: naming(payment), timeoutMs: quietMs(run), note: 'received at the webhook' });
         api.expectNoProblems(checkNotNotified(received, { why: 'for an unpaid reference', about: payment }));
@@ -129,18 +134,21 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
 
   // The webhook hears of every reference without callbackUrl, other tests' included: what counts is what names this payment.
   test(
-    'a confirmed reference without callbackUrl is notified at the configured webhook, naming the payment',
+    'a confirmed reference without callbackUrl is notified at the configured webhook, its query kept, naming the payment (every class)',
     {
       tag: tags('EVT-2', 'EVT-3'),
       annotation: [...exercises('EVT-2', 'without callbackUrl, a webhook configured'), ...exercises('EVT-3', 'at the webhook')],
     },
     async ({ run, api, interbank, receiver }) => {
-      await withWebhook(run, interbank, receiver, async (webhookPath) => {
-        const payment = await referenceFor(run, api, undefined);
-        await mustSucceed(api, interbank.confirm(payment.id));
-        const withinMs = run.profile.timeouts.eventMs;
-        const received = await receivedAt(api, receiver, webhookPath, { until: naming(payment), timeoutMs: withinMs, note: 'received at the webhook' });
-        api.expectNoProblems(checkNotified(received, { payment, clause: 'EVT-2', where: 'the webhook', address: receiver.urlOf(webhookPath), withinMs }));
+      await withWebhook(run, interbank, receiver, async (pointAt) => {
+        await exerciseClasses(run, api, 'EVT-2', webhookQueryClasses, async (query) => {
+          const { path, address } = await pointAt(query);
+          const payment = await referenceFor(run, api, undefined);
+          await mustSucceed(api, interbank.confirm(payment.id));
+          const withinMs = run.profile.timeouts.eventMs;
+          const received = await receivedAt(api, receiver, path, { until: naming(payment), timeoutMs: withinMs, note: 'received at the webhook' });
+          return checkNotified(received, { payment, clause: 'EVT-2', where: 'the webhook', address, withinMs });
+        });
       });
     },
   );
@@ -150,7 +158,8 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
     'a reference with callbackUrl is notified at its callbackUrl even where a webhook is configured',
     { tag: tags('EVT-1') },
     async ({ run, api, interbank, receiver }) => {
-      await withWebhook(run, interbank, receiver, async () => {
+      await withWebhook(run, interbank, receiver, async (pointAt) => {
+        await pointAt();
         const callback = callbackAddress(receiver);
         const payment = await referenceFor(run, api, callback.url);
         await mustSucceed(api, interbank.confirm(payment.id));

@@ -1,8 +1,8 @@
 /** The catalogue generated from operators × sites: every documented answer field with clauses is a site, and every operator changes what it fits. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { generatedMutants, operators, sitesOf } from '../../mutants/operators.ts';
-import type { ProxyContext, ProxyRequest, ProxyResponse } from '../../mutants/proxy.ts';
+import { deliveryMutants, deliveryOperators, fieldMutants, generatedMutants, operators, sitesOf } from '../../mutants/operators.ts';
+import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse } from '../../mutants/proxy.ts';
 
 const answer = (data: unknown): ProxyResponse => ({
   status: 200,
@@ -42,12 +42,13 @@ test('the sites are the answer fields the schemas give clauses to, each operator
   assert.ok(sites.some((site) => site.name === 'stored-method.last3Digitis' && site.clauses[0] === 'PML-4'));
   assert.ok(sites.some((site) => site.name === 'checkout.stateDetails.timestamp' && site.clauses[0] === 'CHK-4'));
   const expected = sites.flatMap((site) => operators.filter((operator) => operator.fits(site)).map((operator) => `${site.name}-${operator.name}`));
-  assert.deepEqual(generatedMutants.map((mutant) => mutant.name).sort(), expected.sort());
+  assert.deepEqual(fieldMutants.map((mutant) => mutant.name).sort(), expected.sort());
+  assert.equal(generatedMutants.length, fieldMutants.length + deliveryMutants.length);
 });
 
 test('every generated mutant changes the answer of an operation its site is in (a value that decays, once its resource was first answered long enough ago)', async () => {
   const longAgo = { memo: new Map(Object.keys(samples).map((route) => [`first answered: ${route} p1`, 0])) } as unknown as ProxyContext;
-  for (const mutant of generatedMutants) {
+  for (const mutant of fieldMutants) {
     let changed = false;
     for (const [route, data] of Object.entries(samples)) {
       const response = answer(structuredClone(data));
@@ -67,4 +68,21 @@ test('a value that decays is right in the first answers about its resource', asy
   assert.equal((response.json as { data: { amount: number } }).data.amount, 500);
   assert.equal(decays.clause, 'REF-5');
   assert.equal(generatedMutants.find((mutant) => mutant.name === 'stored-method.holder-decays')!.clause, 'PML-5');
+});
+
+test('every delivery mutant changes the notifications meant for its destination, and only those', () => {
+  const proxy = { webhookUrl: 'http://127.0.0.1:1/hook?w=1', lastCallbackUrl: 'http://127.0.0.1:1/callback?c=1' } as unknown as ProxyContext;
+  const delivery = (channel: Delivery['channel']): Delivery => ({
+    channel,
+    to: channel === 'callback' ? 'http://127.0.0.1:1/callback?pair=a%26b' : 'http://127.0.0.1:1/hook?pair=a%26b',
+    json: { webhook: { id: 'w1' }, payments: [{ id: 'p1', referenceDetails: { reference: '012345678' } }] },
+    headers: {},
+  });
+  assert.equal(deliveryMutants.length, 2 * deliveryOperators.length);
+  for (const mutant of deliveryMutants) {
+    const [own, other] = mutant.name.startsWith('callback-') ? (['callback', 'webhook'] as const) : (['webhook', 'callback'] as const);
+    const changed = mutant.transform.notification!(delivery(own), proxy);
+    assert.notDeepEqual(changed, [delivery(own)], mutant.name);
+    assert.deepEqual(mutant.transform.notification!(delivery(other), proxy), [delivery(other)], mutant.name);
+  }
 });

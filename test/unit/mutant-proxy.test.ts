@@ -296,7 +296,7 @@ describe('mutant proxy against a stub upstream', () => {
     assert.equal(delivered.path, '/callback?shop=1');
     assert.equal(delivered.json.payments[0].id, paymentId);
 
-    const stripped = await proxyWith(transformOf('notification-without-ids'));
+    const stripped = await proxyWith(transformOf('callback-notification-unidentified'));
     await createWithCallback(stripped);
     await notify(stripped);
     assert.deepEqual((await receiver.next()).json, { webhook: {}, payments: [{}] });
@@ -306,7 +306,7 @@ describe('mutant proxy against a stub upstream', () => {
     await notify(twice);
     assert.deepEqual((await receiver.next()).json, (await receiver.next()).json);
 
-    const misrouted = await proxyWith(transformOf('callback-notification-sent-to-webhook'));
+    const misrouted = await proxyWith(transformOf('callback-notification-misaddressed'));
     await call(misrouted, 'PUT', '/test-helpers/webhook', { url: `${receiver.url}/hook` });
     assert.match(lastReceived().json.url, /__relay\/webhook/);
     await createWithCallback(misrouted);
