@@ -42,21 +42,6 @@ export const checkoutMutants: Mutant[] = [
     transform: answerWhen((request) => request.route === 'createCheckout' && hasAstralCharacter(request), 500),
   },
   {
-    name: 'checkout-media-type-parameters-refused',
-    clause: 'CHK-1',
-    // The row it refuses is a row of 4.1.
-    disturbs: ['CHK-6'],
-    description: 'A checkout whose Content-Type is not exactly `application/json` (a charset, capitals) is refused with 415.',
-    transform: answerWhen((request) => request.route === 'createCheckout' && request.headers['content-type'] !== 'application/json', 415),
-  },
-  {
-    name: 'checkout-escaped-slashes-refused',
-    clause: 'CHK-1',
-    disturbs: ['CHK-6'],
-    description: 'A checkout whose JSON escapes a slash (`\\/`, as PHP writes URLs) is refused with 400, as a hand-made parser would.',
-    transform: answerWhen((request) => request.route === 'createCheckout' && request.text.includes('\\/'), 400),
-  },
-  {
     name: 'checkout-data-in-array',
     clause: 'CHK-1',
     description: `${titleOf('createCheckout')} answers \`data\` as a one-element array instead of the checkout object.`,

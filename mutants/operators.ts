@@ -10,7 +10,8 @@
  * the reference leaves free: a field beside the documented ones, of any name and value. */
 import { changeClause, changedByConfirmation } from '../src/checks/audit.ts';
 import { loadSchema, type JsonSchema, type SchemaFile } from '../src/core/schemas.ts';
-import { editBody, editNotifications, eachObject, envelopes, withQueryRewritten, type Json } from './edits.ts';
+import { framingSites } from '../generators/framings.ts';
+import { answerWhen, editBody, editNotifications, eachObject, envelopes, withQueryRewritten, type Json } from './edits.ts';
 import type { Delivery, ProxyContext, Route } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 
@@ -265,10 +266,26 @@ export const deliveryMutants: Mutant[] = destinations.flatMap((destination) =>
   })),
 );
 
-export const generatedMutants: Mutant[] = [...fieldMutants, ...deliveryMutants];
+/**
+ * The framing family: the sites are the operations a valid request must be accepted by (CHK-1, REF-1,
+ * REF-3, PML-1), the operator a framing of generators/framings.ts that a target refuses (415 for a
+ * media type, else 400), as a parser or a gateway that knows only one way to write a request does.
+ */
+export const framingMutants: Mutant[] = framingSites.flatMap(({ clause, operation, framings }) =>
+  framings.map((framing) => ({
+    name: `${operation}-refuses-${framing.id}`,
+    clause,
+    // The checkout framed so is a row of 4.1: refused, it fails CHK-6 as well.
+    disturbs: clause === 'CHK-1' ? ['CHK-6'] : [],
+    description: `Generated (refuses ${framing.id} at ${operation}): a request framed so (${framing.name}) is refused.`,
+    transform: answerWhen((request) => request.route === operation && framing.seenIn(request), framing.headers?.['content-type'] ? 415 : 400),
+  })),
+);
+
+export const generatedMutants: Mutant[] = [...fieldMutants, ...deliveryMutants, ...framingMutants];
 
 /** How the report names the generated catalogue: its sites, operators and mutants. */
-export const generatedCatalogue = `the ${generatedMutants.length} mutants generated from ${sites.length} answer fields × ${operators.length} operators (${operators.map(({ name }) => name).join(', ')}) and ${destinations.length} notification destinations × ${deliveryOperators.length} operators (${deliveryOperators.map(({ name }) => name).join(', ')})`;
+export const generatedCatalogue = `the ${generatedMutants.length} mutants generated from ${sites.length} answer fields × ${operators.length} operators (${operators.map(({ name }) => name).join(', ')}), ${destinations.length} notification destinations × ${deliveryOperators.length} operators (${deliveryOperators.map(({ name }) => name).join(', ')}) and ${framingSites.length} operations × the framings of their requests`;
 
 /** The twin of every operator: beside each site's field, one the reference does not show (a conforming target may add any), under a respelled name with a retyped value. */
 export const operatorTwins: BenignVariant[] = [

@@ -41,6 +41,8 @@ export interface ProxyRequest {
   path: string;
   query: URLSearchParams;
   headers: Record<string, string>;
+  /** The header names as the client wrote them (headers has them in small letters). */
+  headerNames: string[];
   /** The parsed body; undefined when the body is empty or not JSON. */
   json: unknown;
   /** The raw body, forwarded as is when `json` is undefined. */
@@ -325,6 +327,7 @@ export async function startProxy(options: { upstream: string; transform?: Transf
       path: url.pathname,
       query: url.searchParams,
       headers: plainHeaders(incoming.headers, true),
+      headerNames: incoming.rawHeaders.filter((_, at) => at % 2 === 0),
       json: parseJson(text),
       text,
     };

@@ -303,9 +303,31 @@ test('every framing of a body sends JSON with the same meaning, and its headers 
       }
     }),
   );
-  const titled = frameRequest({ 'content-type': 'application/json', 'x-api-key': 'k' }, { a: 1 }, { name: 'title case', titleCase: true });
+  const framing = (id: string) => bodyFramings.find((one) => one.id === id)!;
+  const titled = frameRequest({ 'content-type': 'application/json', 'x-api-key': 'k' }, { a: 1 }, framing('title-case-names'));
   assert.deepEqual(titled.headers, { 'Content-Type': 'application/json', 'X-Api-Key': 'k' });
   const charset = frameRequest({ 'Content-Type': 'application/json' }, { a: 1 }, bodyFramings[0]);
   assert.deepEqual(charset.headers, { 'content-type': 'application/json; charset=utf-8' });
-  assert.equal(frameRequest({}, undefined, { name: 'chunked', chunked: true }).chunked, false);
+  assert.equal(frameRequest({}, undefined, framing('chunked')).chunked, false);
+});
+
+test('each framing is seen on the wire in a request the specs send framed so (a row with URLs, a reference with callbackUrl), and in none the suite frames otherwise (what the generated mutants refuse)', () => {
+  const suiteHeaders = { 'content-type': 'application/json', accept: 'application/json', authorization: 'Basic x' };
+  const bodies = [
+    fc.sample(checkoutVariants.embedWeb, { seed: 1, numRuns: 1 })[0],
+    fc.sample(validReference({ callback: 'with' }), { seed: 1, numRuns: 1 })[0],
+  ];
+  const onTheWire = (framed: ReturnType<typeof frameRequest>) => ({
+    headers: Object.fromEntries(
+      [...Object.entries(framed.headers), ...(framed.chunked ? [['transfer-encoding', 'chunked']] : [])].map(([name, value]) => [name.toLowerCase(), value]),
+    ),
+    headerNames: Object.keys(framed.headers),
+    text: framed.text ?? '',
+  });
+  const plain = (body: unknown) => onTheWire({ headers: suiteHeaders, text: JSON.stringify(body), chunked: false });
+  for (const framing of bodyFramings)
+    for (const body of bodies) {
+      assert.ok(framing.seenIn(onTheWire(frameRequest(suiteHeaders, body, framing))), `${framing.id} framing ${JSON.stringify(body)}`);
+      assert.ok(!framing.seenIn(plain(body)), `${framing.id} in the suite's own framing of ${JSON.stringify(body)}`);
+    }
 });

@@ -1,7 +1,7 @@
 /** The catalogue generated from operators × sites: every documented answer field with clauses is a site, and every operator changes what it fits. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deliveryMutants, deliveryOperators, fieldMutants, generatedMutants, operators, sitesOf } from '../../mutants/operators.ts';
+import { deliveryMutants, deliveryOperators, fieldMutants, framingMutants, generatedMutants, operators, sitesOf } from '../../mutants/operators.ts';
 import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse } from '../../mutants/proxy.ts';
 
 const answer = (data: unknown): ProxyResponse => ({
@@ -43,7 +43,7 @@ test('the sites are the answer fields the schemas give clauses to, each operator
   assert.ok(sites.some((site) => site.name === 'checkout.stateDetails.timestamp' && site.clauses[0] === 'CHK-4'));
   const expected = sites.flatMap((site) => operators.filter((operator) => operator.fits(site)).map((operator) => `${site.name}-${operator.name}`));
   assert.deepEqual(fieldMutants.map((mutant) => mutant.name).sort(), expected.sort());
-  assert.equal(generatedMutants.length, fieldMutants.length + deliveryMutants.length);
+  assert.equal(generatedMutants.length, fieldMutants.length + deliveryMutants.length + framingMutants.length);
 });
 
 test('every generated mutant changes the answer of an operation its site is in (a value that decays, once its resource was first answered long enough ago)', async () => {
