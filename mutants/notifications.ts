@@ -21,4 +21,17 @@ export const notificationMutants: Mutant[] = [
       if (to) setTimeout(() => proxy.postInBackground(to, fabricatedConfirmation(data)), 2000);
     }),
   },
+  {
+    name: 'expired-reference-notified',
+    clause: 'EVT-4',
+    description:
+      'A reference whose window closes unpaid is notified a second after it closed (an "expired" notification, which section 6 does not send), at its callbackUrl or the webhook.',
+    transform: editData(['createReference'], (data, proxy, request) => {
+      const closesInMs = Date.parse(String((request.json as { validDate?: { end?: unknown } } | undefined)?.validDate?.end)) - Date.now();
+      if (!(closesInMs >= 0 && closesInMs < 60_000)) return;
+      const to = proxy.payments.get(data.id)?.callbackUrl ?? proxy.webhookUrl;
+      const expired = { webhook: { id: data.id, action: 'payment_expired' }, payments: [{ ...data, stateDetails: { state: 'expired' } }] };
+      if (to) setTimeout(() => proxy.postInBackground(to, expired), closesInMs + 1000);
+    }),
+  },
 ];

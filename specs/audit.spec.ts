@@ -8,6 +8,7 @@ import {
   checkAllCheckoutsDistinct,
   checkAllReferencesDistinct,
   checkListStillHolds,
+  checkNothingNotifiedUnpaid,
   checkoutOf,
   checkPaymentStillHolds,
   paymentOf,
@@ -91,6 +92,29 @@ test.describe('the final audit', { tag: readsBackTag }, () => {
       api.expectNoProblems(judgeStillHolds(api, readBack));
     },
   );
+
+  test('nothing the run received, at any of its addresses, notifies a reference the run never paid', { tag: tags('EVT-4') }, async ({ run, api, observe }) => {
+    requires(run, 'stateful');
+    const ledger = readLedger(run.outDir);
+    const references = ofKind(ledger, 'reference');
+    test.skip(references.length === 0, 'the run created no reference');
+    const received = ofKind(ledger, 'notification').map(({ request }) => request);
+    const lastRead = new Map(ofKind(ledger, 'payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
+    const paid = new Set(ofKind(ledger, 'confirmation').map(({ paymentId }) => paymentId));
+    const problems = checkNothingNotifiedUnpaid(
+      received,
+      references.map(({ paymentId }) => ({ paymentId, read: lastRead.get(paymentId) })),
+      paid,
+    );
+    await observe.record(`final audit: ${received.length} requests the run's receivers took, judged against ${references.length} references`, {
+      received: received.length,
+      references: references.length,
+      problems: problems.length,
+    });
+    for (const request of received.filter(({ url }) => problems.some((problem) => problem.message.includes(url))))
+      api.note({ request, response: null, note: 'received during the run' });
+    api.expectNoProblems(problems);
+  });
 
   test(
     "every stored method the run listed is in its customer's list still, as its last read showed it",

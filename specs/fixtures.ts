@@ -18,6 +18,7 @@ import { helperClient, type Helpers } from './helpers.ts';
 import { createPacer, defaultConcurrentRequests, type Pacer } from './pace.ts';
 import { propertyRunner, type Property } from './property.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
+import { writeDownNotification } from './ledger.ts';
 import { onEveryTarget, readsBackTag, targetOf, targetsOfRun, testKeyHeader, readingBackHeader, testKeyOf, testRefOf, type TargetEntry } from './targets.ts';
 
 export { lastsEventMs, waitsOutEventMs } from './pools.ts';
@@ -80,6 +81,8 @@ interface TestFixtures {
   /** The target this test runs against, where the run has several (specs/targets.ts). */
   target: TargetEntry | null;
   run: RunConfig;
+  /** The worker's receiver, each path it makes claimed for this test's target. */
+  receiver: Receiver;
   stopAtProof: void;
 }
 
@@ -88,7 +91,8 @@ interface WorkerFixtures {
   runOfWorker: RunConfig;
   /** Paces the worker's requests to the target: overlapping, bounded, capped (specs/pace.ts). */
   pacer: Pacer;
-  receiver: Receiver;
+  /** The worker's receiver, and which target's run made each of its paths. */
+  receiverOfWorker: { receiver: Receiver; owners: Map<string, RunConfig> };
   sharedChromium: Browser | null;
 }
 
@@ -125,14 +129,33 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  receiver: [
+  // What comes to a path goes to the ledger of the target whose test made the path, for its final audit.
+  receiverOfWorker: [
     async ({ runOfWorker: run }, use) => {
-      const receiver = await startReceiver({ host: run.callbackHost, publicUrl: run.publicCallbackUrl });
-      await use(receiver);
+      const owners = new Map<string, RunConfig>();
+      const receiver = await startReceiver({
+        host: run.callbackHost,
+        publicUrl: run.publicCallbackUrl,
+        onReceived(request) {
+          const owner = owners.get(request.path);
+          if (owner) writeDownNotification(owner.outDir, (text) => mask(text, secretsOfRun(owner.headers, owner.profile)), request);
+        },
+      });
+      await use({ receiver, owners });
       await receiver.close();
     },
     { scope: 'worker' },
   ],
+  receiver: async ({ receiverOfWorker: { receiver, owners }, run }, use) => {
+    await use({
+      ...receiver,
+      newPath(prefix) {
+        const path = receiver.newPath(prefix);
+        owners.set(path, run);
+        return path;
+      },
+    });
+  },
 
   api: async ({ run, pacer, target }, use, testInfo) => {
     const testKey = testKeyOf(testRefOf(testInfo.config.rootDir, testInfo.file, testInfo.titlePath.slice(1), targets !== null));

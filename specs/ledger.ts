@@ -1,19 +1,21 @@
 /**
- * The run's ledger: what every test's client created and read, one JSON line each, in the run's
- * folder, for the final audit (./audit.spec.ts). Requests are written without their headers, and
- * the run's secrets and full card numbers masked, as in every file of the run.
+ * The run's ledger: what every test's client created and read, and every notification the run's
+ * receivers took, one JSON line each, in the run's folder, for the final audit (./audit.spec.ts).
+ * Requests are written without their headers, and the run's secrets and full card numbers masked,
+ * as in every file of the run.
  */
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerEntry } from '../src/checks/audit.ts';
 import { checkoutOf, isSuccess, paymentIdOf, type Exchange } from '../src/checks/index.ts';
 import type { OperationName } from '../src/core/operations.ts';
+import type { RecordedRequest } from '../src/core/evidence.ts';
 
 const ledgerFile = (dir: string) => join(dir, 'ledger.jsonl');
 
 const withoutHeaders = (exchange: Exchange): Exchange => ({ ...exchange, request: { ...exchange.request, headers: {} } });
 
-/** Writes down an exchange that created or read what the audit reads back: an accepted checkout or reference, a payment read, a list read. */
+/** Writes down an exchange that created or read what the audit reads back: an accepted checkout or reference, a payment read, a list read, a confirmation taken. */
 export function writeDown(dir: string, masked: (text: string) => string, operation: OperationName, exchange: Exchange, param?: string): void {
   if (!isSuccess(exchange.response.status)) return;
   const paymentId = operation === 'createReference' ? paymentIdOf(exchange) : undefined;
@@ -26,8 +28,17 @@ export function writeDown(dir: string, masked: (text: string) => string, operati
           ? { kind: 'payment read', paymentId: param, exchange: withoutHeaders(exchange) }
           : operation === 'listMethods' && param
             ? { kind: 'list read', customer: param, exchange: withoutHeaders(exchange) }
-            : null;
+            : operation === 'confirmPayment' && param
+              ? { kind: 'confirmation', paymentId: param }
+              : null;
   if (entry) appendFileSync(ledgerFile(dir), `${masked(JSON.stringify(entry))}\n`);
+}
+
+/** Writes down a request the receiver took at a notification address (a POST: pages and redirects are GETs), without its headers. */
+export function writeDownNotification(dir: string, masked: (text: string) => string, request: RecordedRequest): void {
+  if (request.method !== 'POST') return;
+  const entry: LedgerEntry = { kind: 'notification', request: { ...request, headers: {} } };
+  appendFileSync(ledgerFile(dir), `${masked(JSON.stringify(entry))}\n`);
 }
 
 export function readLedger(dir: string): LedgerEntry[] {

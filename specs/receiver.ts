@@ -44,7 +44,7 @@ function parse(text: string, contentType: string | undefined): unknown {
   return recordedBody(text);
 }
 
-export async function startReceiver(options: { host: string; publicUrl: string | null }): Promise<Receiver> {
+export async function startReceiver(options: { host: string; publicUrl: string | null; onReceived?: (request: ReceivedRequest) => void }): Promise<Receiver> {
   const all: ReceivedRequest[] = [];
   const waiters = new Set<(request: ReceivedRequest) => void>();
 
@@ -62,6 +62,7 @@ export async function startReceiver(options: { host: string; publicUrl: string |
       receivedAt: Date.now(),
     };
     all.push(received);
+    options.onReceived?.(received);
     for (const waiter of waiters) waiter(received);
     if (url.pathname === '/merchant/embed') {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(merchantPage(url.searchParams.get('checkoutUrl') ?? ''));

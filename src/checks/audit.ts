@@ -3,12 +3,15 @@
  * its end. A rule the reference states over a set holds over the whole set the run created (every
  * checkout's ids are new, CHK-7; references valid at the same time are distinct, REF-8), and what a
  * payment's read showed right holds still (REF-3, REF-5, REF-6), and so does what a customer's list
- * showed (TOK-1, PML-5): data that vanishes or changes later fails the clause that owns it.
+ * showed (TOK-1, PML-5): data that vanishes or changes later fails the clause that owns it. Nothing
+ * the run received, at any of its addresses and at any time, notifies a payment nobody paid (EVT-4).
  */
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
+import type { RecordedRequest } from '../core/evidence.ts';
 import { loadSchema, type JsonSchema } from '../core/schemas.ts';
 import { judgeAnswer } from './answers.ts';
 import { checkDistinctCheckouts, checkoutOf } from './checkouts.ts';
+import { checkNotNotified } from './notifications.ts';
 import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
 import { isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
 import { checkDistinctReferences, checkPaymentEchoes, paymentOf } from './references.ts';
@@ -19,7 +22,11 @@ export type LedgerEntry =
   /** A reference accepted, answered at `answeredAt` (ms): it exists from then at the latest. */
   | { kind: 'reference'; paymentId: string; requested: ReferenceRequest; answeredAt: number }
   | { kind: 'payment read'; paymentId: string; exchange: Exchange }
-  | { kind: 'list read'; customer: string; exchange: Exchange };
+  | { kind: 'list read'; customer: string; exchange: Exchange }
+  /** A confirmation the interbank helper took (2xx): the payment was paid, inside its window or not. */
+  | { kind: 'confirmation'; paymentId: string }
+  /** A request the suite's receiver took at a notification address, wherever and whenever it came. */
+  | { kind: 'notification'; request: RecordedRequest };
 
 /**
  * CHK-7 over every checkout the run created: no two share an id or a paymentId, whichever tests
@@ -150,4 +157,25 @@ function listChanges(last: Exchange, now: Exchange): Problem[] {
         message: `${where}: expected ${field} of stored method ${method.uuid} as listed earlier in the run, ${show(method[field])}, got ${show(still[field])}`,
       }));
   });
+}
+
+/**
+ * EVT-4 over every notification the run received, at whichever of its addresses and whenever it came
+ * (after the test that waited for none had ended, at another test's address): none names a reference
+ * of the run that was never paid, no confirmation of it having been taken. A reference is named by
+ * its 9 digits where its read shows them (an id such as "12" is also another payment's amount), else
+ * by its id.
+ */
+export function checkNothingNotifiedUnpaid(
+  received: readonly RecordedRequest[],
+  references: readonly { paymentId: string; read: Exchange | undefined }[],
+  paid: ReadonlySet<string>,
+): Problem[] {
+  return references
+    .filter(({ paymentId }) => !paid.has(paymentId))
+    .flatMap(({ paymentId, read }) => {
+      const digits = read && paymentOf(read)?.referenceDetails?.reference;
+      const about = typeof digits === 'string' && /^[0-9]{9}$/.test(digits) ? { id: digits } : { id: paymentId };
+      return checkNotNotified(received, { why: `for payment ${paymentId}, which the run never paid`, about });
+    });
 }

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkAllCheckoutsDistinct, checkAllReferencesDistinct, checkListStillHolds, checkPaymentStillHolds, type Exchange } from '../../src/checks/index.ts';
+import {
+  checkAllCheckoutsDistinct,
+  checkAllReferencesDistinct,
+  checkListStillHolds,
+  checkNothingNotifiedUnpaid,
+  checkPaymentStillHolds,
+  type Exchange,
+} from '../../src/checks/index.ts';
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 
 const answer = (method: string, url: string, status: number, data: unknown): Exchange => ({
@@ -127,5 +134,30 @@ test('a payment read again shows what its last read showed, but for what a confi
   assert.deepEqual(
     again((data) => (data.referenceDetails.reference = '987654321')),
     ['REF-2'],
+  );
+});
+
+test('EVT-4 holds over every notification of the run: one naming a reference nobody paid fails it, wherever it came', () => {
+  const now = Date.now();
+  const notification = (path: string, body: unknown) => ({ method: 'POST', url: path, headers: {}, body });
+  const references = [
+    { paymentId: 'p1', read: payment('p1', '012345678', now - hour, now + hour) },
+    { paymentId: 'p2', read: payment('p2', '987654321', now - hour, now + hour) },
+    { paymentId: 'p3', read: undefined },
+  ];
+  const paidFirst = new Set(['p1']);
+  const aboutFirst = notification('/webhook/a', { payments: [{ id: 'p1', referenceDetails: { reference: '012345678' } }] });
+  assert.deepEqual(checkNothingNotifiedUnpaid([aboutFirst], references, paidFirst), []);
+  // Its amount is the id of p3 only by chance: a read's digits name a reference, its id only where it was never read.
+  assert.deepEqual(checkNothingNotifiedUnpaid([notification('/callback/b', { amount: 'p2' })], references, paidFirst), []);
+  const aboutSecond = notification('/callback/other-test', { payments: [{ referenceDetails: { reference: '987654321' } }] });
+  const aboutThird = notification('/callback/c?payment=p3', {});
+  const found = checkNothingNotifiedUnpaid([aboutFirst, aboutSecond, aboutThird], references, paidFirst);
+  assert.deepEqual(
+    found.map((problem) => [problem.clause, problem.message.includes('p2') || problem.message.includes('p3')]),
+    [
+      ['EVT-4', true],
+      ['EVT-4', true],
+    ],
   );
 });
