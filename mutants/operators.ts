@@ -3,15 +3,19 @@
  * A site is a documented field of an answer, read from the schemas (the one source of the fields);
  * an operator is a way real implementations get such a field wrong: a field left out, answered null,
  * of another JSON type, under another spelling of its name, cut by a character where its text has a
- * pattern, a timestamp without its offset, or a value read again that changes a little later. A
- * generated mutant must fail the first clause its site's schema names (x-clauses), or for a changed
- * value the clause a change breaks (changeClause), and may disturb the site's other clauses, those
- * of the objects that hold it and those of the fields it holds. The operators' benign twin is what
- * the reference leaves free: a field beside the documented ones, of any name and value. */
+ * pattern, a timestamp without its offset, a value read again that changes a little later, or an
+ * identifier repeated from another resource. A generated mutant must fail the first clause its
+ * site's schema names (x-clauses), for a changed value the clause a change breaks (changeClause),
+ * for a repeated one the clause that owns its being distinct (x-distinct), and may disturb the
+ * site's other clauses, those of the objects that hold it and those of the fields it holds. The
+ * operators' benign twin is what the reference leaves free: a field beside the documented ones, of
+ * any name and value. Two more families follow the fields': notification destinations × the ways a
+ * notification goes astray, and operations × the framings of their requests.
+ */
 import { changeClause, changedByConfirmation } from '../src/checks/audit.ts';
 import { loadSchema, type JsonSchema, type SchemaFile } from '../src/core/schemas.ts';
 import { framingSites } from '../generators/framings.ts';
-import { answerWhen, editBody, editNotifications, eachObject, envelopes, withQueryRewritten, type Json } from './edits.ts';
+import { answerWhen, editBody, editNotifications, eachObject, envelopes, first, withQueryRewritten, type Json } from './edits.ts';
 import type { Delivery, ProxyContext, Route } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 
@@ -30,6 +34,8 @@ export interface Site {
   scalar: boolean;
   /** The field's clauses; then those of the objects that hold it, and of the fields it holds. */
   clauses: string[];
+  /** The clause that owns the field's being distinct over the resources that carry it (x-distinct), if any. */
+  distinct: string | null;
   relatedClauses: string[];
 }
 
@@ -68,6 +74,7 @@ export function sitesOf(): Site[] {
           timestamp: resolved.format === 'date-time',
           scalar: resolved.type !== 'object' && resolved.type !== 'array' && !resolved.properties,
           clauses,
+          distinct: typeof resolved['x-distinct'] === 'string' ? resolved['x-distinct'] : null,
           relatedClauses: [...new Set([...(known?.relatedClauses ?? []), ...relatedClauses])],
         });
       }
@@ -117,11 +124,12 @@ interface Operator {
   /** What the mutant's description says happens to the field. */
   says: string;
   fits: (site: Site) => boolean;
-  edit: (holder: Json, name: string) => void;
+  /** Changes the field `name` of `holder`; `answer` is what the operator may keep across the fields and answers it meets. */
+  edit: (holder: Json, name: string, answer: { proxy: ProxyContext; site: Site; inAnswer: Map<string, Json> }) => void;
   /** Only in answers about a resource first answered this long ago: what was right when first read is wrong later. */
   laterMs?: number;
   /** The clause of its site it breaks (else the site's first). */
-  breaks?: (clauses: readonly string[]) => string;
+  breaks?: (site: Site) => string;
 }
 
 /** The value a little changed: a number one more, a boolean the other, text a character short (or one longer where empty). */
@@ -167,7 +175,18 @@ export const operators: Operator[] = [
       !(site.routes.includes('getPayment') && changedByConfirmation.has(site.path[1])),
     edit: (holder, name) => (holder[name] = changed(holder[name])),
     laterMs: 1_000,
-    breaks: changeClause,
+    breaks: (site) => changeClause(site.clauses),
+  },
+  {
+    name: 'repeated',
+    says: "repeats another resource's: in a list, the first element's; elsewhere, the first answer's (an id taken from a counter that was never moved on)",
+    fits: (site) => site.distinct !== null,
+    edit: (holder, name, { proxy, site, inAnswer }) => {
+      if (!site.path.includes('[]')) holder[name] = first(proxy, `repeated: ${site.name}`, holder[name]);
+      else if (inAnswer.has(site.name)) holder[name] = inAnswer.get(site.name)!;
+      else inAnswer.set(site.name, holder[name]);
+    },
+    breaks: (site) => site.distinct!,
   },
   {
     name: 'respelled',
@@ -195,7 +214,7 @@ const sites = sitesOf();
 export const fieldMutants: Mutant[] = sites.flatMap((site) =>
   operators
     .filter((operator) => operator.fits(site))
-    .map((operator) => ({ operator, clause: (operator.breaks ?? (([first]) => first))(site.clauses) }))
+    .map((operator) => ({ operator, clause: operator.breaks?.(site) ?? site.clauses[0] }))
     .map(({ operator, clause }) => ({
       name: `${site.name}-${operator.name}`,
       clause,
@@ -203,7 +222,8 @@ export const fieldMutants: Mutant[] = sites.flatMap((site) =>
       description: `Generated (${operator.name} at ${site.name}): in the answers of ${routeNames(site)}, ${site.name} ${operator.says}.`,
       transform: editBody(site.routes, (body, proxy, request) => {
         if (operator.laterMs !== undefined && !firstAnsweredBefore(proxy, `${request.route} ${request.param}`, operator.laterMs)) return;
-        atSite(body, site.path, operator.edit);
+        const inAnswer = new Map<string, Json>();
+        atSite(body, site.path, (holder, name) => operator.edit(holder, name, { proxy, site, inAnswer }));
       }),
     })),
 );

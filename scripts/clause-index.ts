@@ -27,7 +27,20 @@ const modelJudgeFile = 'src/model/judge.ts';
 export const clauseIndexJsonFile = clauseIndexJson;
 
 /** Keywords that say nothing a target is judged by. */
-const notJudged = new Set(['$schema', '$id', '$defs', '$ref', 'title', 'description', 'examples', 'properties', 'items', 'x-clauses', 'x-not-before']);
+const notJudged = new Set([
+  '$schema',
+  '$id',
+  '$defs',
+  '$ref',
+  'title',
+  'description',
+  'examples',
+  'properties',
+  'items',
+  'x-clauses',
+  'x-distinct',
+  'x-not-before',
+]);
 
 /** Every keyword annotated with x-clauses, as "file#pointer: keywords", by clause. */
 function schemaKeywords(): Map<string, string[]> {

@@ -29,8 +29,8 @@ test.describe('a model of the whole service', { tag: lastsEventMs }, () => {
     async ({ run, api, receiver, interbank, property, observe, target }) => {
       void interbank;
       const runs = run.modelRuns ?? defaultModelRuns;
-      // A mutant of the catalogue run to its first kill needs the proof, not the coverage: the combinations' rows are for targets nobody has seen.
-      const proofOnly = Boolean(target?.stopOnceFailed);
+      // A mutant of the catalogue (a target with a clause to fail) needs the proof, not the coverage: the combinations' rows are for targets nobody has seen.
+      const proofOnly = Boolean(target?.clause);
       const sequences = proofOnly ? helperSequences.filter((sequence) => !combinationSequences.includes(sequence)) : helperSequences;
       test.setTimeout(modelTimeoutMs(runs + sequences.length));
       if (!proofOnly) await observe.record(`dimensions combined 3-way, every row run: ${combinationsCovered.join('; ')}`, combinationsCovered);

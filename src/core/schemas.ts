@@ -88,6 +88,8 @@ export function createAjv() {
   // which ajv-formats' pattern refuses: only what is no address at all breaks CHK-11.
   ajv.addFormat('email', /^[^\s@]+@[^\s@]+$/);
   ajv.addKeyword({ keyword: 'x-clauses', schemaType: 'array' });
+  // The clause that owns a field's being distinct over the resources that carry it (what mutants/operators.ts repeats).
+  ajv.addKeyword({ keyword: 'x-distinct', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-not-before', schemaType: 'string', errors: true, validate: notBeforeSibling });
   for (const file of schemaFiles) ajv.addSchema(loadSchema(file));
   return ajv;

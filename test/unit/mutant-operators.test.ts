@@ -48,8 +48,18 @@ test('the sites are the answer fields the schemas give clauses to, each operator
 
 test('every generated mutant changes the answer of an operation its site is in (a value that decays, once its resource was first answered long enough ago)', async () => {
   const longAgo = { memo: new Map(Object.keys(samples).map((route) => [`first answered: ${route} p1`, 0])) } as unknown as ProxyContext;
+  // Another resource answered first, with other ids: what an operator that repeats a value repeats.
+  const another = (data: unknown) =>
+    JSON.parse(
+      JSON.stringify(data)
+        .replace(/"c1"/g, '"c0"')
+        .replace(/"p1"/g, '"p0"')
+        .replace(/"012345678"/g, '"987654321"'),
+    );
   for (const mutant of fieldMutants) {
     let changed = false;
+    for (const [route, data] of Object.entries(samples))
+      await mutant.transform.response?.(answer(another(data)), { route, param: 'p0' } as ProxyRequest, longAgo);
     for (const [route, data] of Object.entries(samples)) {
       const response = answer(structuredClone(data));
       const before = JSON.stringify(response.json);
@@ -57,6 +67,26 @@ test('every generated mutant changes the answer of an operation its site is in (
       changed ||= JSON.stringify(response.json) !== before;
     }
     assert.ok(changed, mutant.name);
+  }
+});
+
+test("an identifier repeated is the first answer's, or in a list the first element's, on the clause that owns its being distinct", async () => {
+  const proxy = { memo: new Map() } as unknown as ProxyContext;
+  const repeated = (name: string) => generatedMutants.find((mutant) => mutant.name === name)!;
+  assert.deepEqual(
+    ['checkout.id-repeated', 'checkout.paymentId-repeated', 'stored-method.uuid-repeated', 'payment.referenceDetails.reference-repeated'].map(
+      (name) => repeated(name).clause,
+    ),
+    ['CHK-7', 'CHK-7', 'PML-6', 'REF-8'],
+  );
+  const list = answer(structuredClone(samples.listMethods));
+  await repeated('stored-method.uuid-repeated').transform.response?.(list, { route: 'listMethods', param: 'u1' } as ProxyRequest, proxy);
+  const [one, two] = (list.json as { data: { uuid: string }[] }).data;
+  assert.equal(two.uuid, one.uuid);
+  for (const id of ['c0', 'c1']) {
+    const created = answer({ ...(samples.createCheckout as object), id });
+    await repeated('checkout.id-repeated').transform.response?.(created, { route: 'createCheckout', param: null } as ProxyRequest, proxy);
+    assert.equal((created.json as { data: { id: string } }).data.id, 'c0');
   }
 });
 
