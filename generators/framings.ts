@@ -18,6 +18,8 @@ export interface OnTheWire {
 export interface Framing {
   /** How mutants and the report name it: a few words in kebab case. */
   id: string;
+  /** Public reports of services that refused it, where the framing was taken from one. */
+  refusedIn?: string[];
   name: string;
   /**
    * How a target tells this framing from the suite's own, on the wire: what a target that refuses it
@@ -95,6 +97,7 @@ export const headerFramings: readonly Framing[] = [
 export const bodyFramings: readonly Framing[] = [
   {
     id: 'charset',
+    refusedIn: ['https://github.com/aws/chalice/issues/306', 'https://github.com/bestarch-ae/cacherpc/issues/118'],
     name: 'Content-Type: application/json; charset=utf-8',
     headers: { 'content-type': 'application/json; charset=utf-8' },
     seenIn: ({ headers }) => (headers['content-type'] ?? '').includes('; charset'),

@@ -121,6 +121,8 @@ function retyped(value: Json): Json {
 
 interface Operator {
   name: string;
+  /** Public reports of the fault in real services, where the operator was taken from one. */
+  reported?: string[];
   /** What the mutant's description says happens to the field. */
   says: string;
   fits: (site: Site) => boolean;
@@ -148,6 +150,7 @@ export const operators: Operator[] = [
   { name: 'null', says: 'is null', fits: () => true, edit: (holder, name) => (holder[name] = null) },
   {
     name: 'retyped',
+    reported: ['https://github.com/apache/trafficcontrol/issues/2483', 'https://github.com/archivematica/Issues/issues/1094'],
     says: 'has another JSON type (text for a number, a number for digits, an array around a value)',
     fits: () => true,
     edit: (holder, name) => (holder[name] = retyped(holder[name])),
@@ -160,6 +163,7 @@ export const operators: Operator[] = [
   },
   {
     name: 'offset-dropped',
+    reported: ['https://github.com/teng-lin/notebooklm-py/issues/1519', 'https://github.com/traceroot-ai/traceroot/issues/1054'],
     says: 'is written without its UTC offset, as a local time is',
     fits: (site) => site.timestamp,
     edit: (holder, name) => typeof holder[name] === 'string' && (holder[name] = holder[name].replace(/(Z|[+-]\d{2}(:?\d{2})?)$/i, '')),
@@ -179,6 +183,7 @@ export const operators: Operator[] = [
   },
   {
     name: 'repeated',
+    reported: ['https://github.com/AbsaOSS/enceladus/issues/694', 'https://github.com/zouharvi/last-translation-benchmark/issues/119'],
     says: "repeats another resource's: in a list, the first element's; elsewhere, the first answer's (an id taken from a counter that was never moved on)",
     fits: (site) => site.distinct !== null,
     edit: (holder, name, { proxy, site, inAnswer }) => {
@@ -190,6 +195,7 @@ export const operators: Operator[] = [
   },
   {
     name: 'respelled',
+    reported: ['https://github.com/googleapis/python-genai/issues/1514', 'https://github.com/linuxfoundation/crowd.dev/pull/4258'],
     says: 'is spelled another way (snake_case, a capital)',
     fits: (site) => site.path.at(-1) !== '[]',
     edit: (holder, name) => {
@@ -208,6 +214,9 @@ function firstAnsweredBefore(proxy: ProxyContext, resource: string, ms: number):
 
 const routeNames = (site: Site) => (site.routes === envelopes ? 'every answer' : site.routes.join(', '));
 
+/** Where a description names the public reports its fault was taken from. */
+const reportedIn = (reports: string[] | undefined) => (reports ? ` Reported of real services: ${reports.join(', ')}.` : '');
+
 /** Every operator at every site where it fits: mutants named `<site>-<operator>`. */
 const sites = sitesOf();
 
@@ -219,7 +228,7 @@ export const fieldMutants: Mutant[] = sites.flatMap((site) =>
       name: `${site.name}-${operator.name}`,
       clause,
       disturbs: [...new Set([...site.clauses, ...site.relatedClauses])].filter((other) => other !== clause),
-      description: `Generated (${operator.name} at ${site.name}): in the answers of ${routeNames(site)}, ${site.name} ${operator.says}.`,
+      description: `Generated (${operator.name} at ${site.name}): in the answers of ${routeNames(site)}, ${site.name} ${operator.says}.${reportedIn(operator.reported)}`,
       transform: editBody(site.routes, (body, proxy, request) => {
         if (operator.laterMs !== undefined && !firstAnsweredBefore(proxy, `${request.route} ${request.param}`, operator.laterMs)) return;
         const inAnswer = new Map<string, Json>();
@@ -239,6 +248,8 @@ const destinations: Array<{ channel: Delivery['channel']; clause: 'EVT-1' | 'EVT
 
 interface DeliveryOperator {
   name: string;
+  /** Public reports of the fault in real services, where the operator was taken from one. */
+  reported?: string[];
   says: string;
   edit: (delivery: Delivery, proxy: ProxyContext, destination: (typeof destinations)[number]) => Delivery[];
   /** The clause it breaks, where not its destination's. */
@@ -246,18 +257,25 @@ interface DeliveryOperator {
 }
 
 export const deliveryOperators: DeliveryOperator[] = [
-  { name: 'dropped', says: 'are never sent', edit: () => [] },
+  { name: 'dropped', reported: ['https://github.com/lnbits/lnbits/issues/3114'], says: 'are never sent', edit: () => [] },
   {
     name: 'misaddressed',
+    reported: ['https://github.com/KickEngineering/KickDevDocs/issues/294'],
     says: "go to the other destination (a callbackUrl's to the webhook, the webhook's to the last callbackUrl), or nowhere where there is none",
     edit: (delivery, proxy, destination) => {
       const to = destination.otherAddress(proxy);
       return to ? [{ ...delivery, to }] : [];
     },
   },
-  { name: 'query-dropped', says: 'go to their address without its query', edit: (delivery) => [{ ...delivery, to: delivery.to.replace(/\?.*$/, '') }] },
+  {
+    name: 'query-dropped',
+    reported: ['https://github.com/getlago/lago/issues/123'],
+    says: 'go to their address without its query',
+    edit: (delivery) => [{ ...delivery, to: delivery.to.replace(/\?.*$/, '') }],
+  },
   {
     name: 'query-decoded',
+    reported: ['https://github.com/dlang/dub-registry/issues/614'],
     says: 'go to their address with its query percent-decoded (an encoded & or space is lost)',
     edit: (delivery) => [withQueryRewritten(delivery, decodeURIComponent)],
   },
@@ -281,7 +299,7 @@ export const deliveryMutants: Mutant[] = destinations.flatMap((destination) =>
     name: `${destination.channel}-notification-${operator.name}`,
     clause: operator.breaks ?? destination.clause,
     disturbs: [],
-    description: `Generated (${operator.name} at the ${destination.channel}): notifications meant for the ${destination.channel} ${operator.says}.`,
+    description: `Generated (${operator.name} at the ${destination.channel}): notifications meant for the ${destination.channel} ${operator.says}.${reportedIn(operator.reported)}`,
     transform: editNotifications((delivery, proxy) => (delivery.channel === destination.channel ? operator.edit(delivery, proxy, destination) : [delivery])),
   })),
 );
@@ -297,7 +315,7 @@ export const framingMutants: Mutant[] = framingSites.flatMap(({ clause, operatio
     clause,
     // The checkout framed so is a row of 4.1: refused, it fails CHK-6 as well.
     disturbs: clause === 'CHK-1' ? ['CHK-6'] : [],
-    description: `Generated (refuses ${framing.id} at ${operation}): a request framed so (${framing.name}) is refused.`,
+    description: `Generated (refuses ${framing.id} at ${operation}): a request framed so (${framing.name}) is refused.${reportedIn(framing.refusedIn)}`,
     transform: answerWhen((request) => request.route === operation && framing.seenIn(request), framing.headers?.['content-type'] ? 415 : 400),
   })),
 );
