@@ -18,3 +18,10 @@ export interface BenignVariant {
   description: string;
   transform: Transform;
 }
+
+/**
+ * The profile's time-out for an event (a notification, a redirect) in every candidate's run, and how
+ * long the suite waits where one must not happen: the sandbox behind the proxy answers within
+ * milliseconds.
+ */
+export const catalogueEventMs = 3000;

@@ -17,7 +17,7 @@ import { loadSchema, type JsonSchema, type SchemaFile } from '../src/core/schema
 import { framingSites } from '../generators/framings.ts';
 import { answerWhen, editBody, editNotifications, eachObject, envelopes, first, withQueryRewritten, type Json } from './edits.ts';
 import type { Delivery, ProxyContext, Route } from './proxy.ts';
-import type { BenignVariant, Mutant } from './kinds.ts';
+import { catalogueEventMs, type BenignVariant, type Mutant } from './kinds.ts';
 
 export interface Site {
   /** The answer's object and the field's path in it: checkout.stateDetails.state. */
@@ -278,6 +278,15 @@ export const deliveryOperators: DeliveryOperator[] = [
     reported: ['https://github.com/dlang/dub-registry/issues/614'],
     says: 'go to their address with its query percent-decoded (an encoded & or space is lost)',
     edit: (delivery) => [withQueryRewritten(delivery, decodeURIComponent)],
+  },
+  {
+    name: 'late',
+    reported: ['https://github.com/lnbits/lnbits/issues/1643'],
+    says: "arrive three times the run's eventMs after the confirmation, long after the merchant stopped waiting",
+    edit: (delivery, proxy) => {
+      setTimeout(() => void proxy.deliver(delivery).catch(() => undefined), 3 * catalogueEventMs).unref();
+      return [];
+    },
   },
   {
     name: 'unidentified',

@@ -28,7 +28,7 @@ import { writeReport } from '../src/report/write.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { benignVariants, generatedNames, mutants } from './catalogue.ts';
 import { generatedCatalogue } from './operators.ts';
-import type { Mutant } from './kinds.ts';
+import { catalogueEventMs, type Mutant } from './kinds.ts';
 import { targetsEnv, testKeyOf, type TargetEntry } from '../specs/targets.ts';
 import { changedCandidates, type ChangedInputs } from './changed.ts';
 import { loadClauseIndex } from '../src/report/clause-index.ts';
@@ -45,11 +45,6 @@ export const catalogueSeeds = [1, 42, 20240501, 987_654_321, 2_147_483_647];
 /** The catalogue's turns: over five runs of consecutive turns each candidate meets every seed once and is fully checked once. */
 export const rotationTurns = catalogueSeeds.length;
 export const rotationEnv = 'CHECKOUT_CONFORMANCE_ROTATION';
-/**
- * The profile's time-out for an event (a notification, a redirect), and how long the suite waits
- * where one must not happen: the sandbox behind the proxy answers within milliseconds.
- */
-export const catalogueEventMs = 3000;
 /**
  * fast-check cases per property, for every candidate: every run exercises every input class of every
  * clause (generators/classes.ts) and the model's directed sequences, so the draws only come on top,

@@ -101,7 +101,11 @@ test('a value that decays is right in the first answers about its resource', asy
 });
 
 test('every delivery mutant changes the notifications meant for its destination, and only those', () => {
-  const proxy = { webhookUrl: 'http://127.0.0.1:1/hook?w=1', lastCallbackUrl: 'http://127.0.0.1:1/callback?c=1' } as unknown as ProxyContext;
+  const proxy = {
+    webhookUrl: 'http://127.0.0.1:1/hook?w=1',
+    lastCallbackUrl: 'http://127.0.0.1:1/callback?c=1',
+    deliver: async () => 200,
+  } as unknown as ProxyContext;
   const delivery = (channel: Delivery['channel']): Delivery => ({
     channel,
     to: channel === 'callback' ? 'http://127.0.0.1:1/callback?pair=a%26b' : 'http://127.0.0.1:1/hook?pair=a%26b',
