@@ -182,7 +182,7 @@ export class PayAtOnce implements Command {
             outcome: drawn.outcome,
             storeConsent: drawn.storeConsent,
             at: operation.call,
-            settledBy: operation.call + world.eventMs,
+            settledBy: operation.return + world.eventMs,
             unknown: !isSuccess(output.response.status),
           };
           return { ...operation, input: { pay: payment }, output };

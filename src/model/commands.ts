@@ -204,14 +204,14 @@ export class Pay implements Command {
     const at = world.now();
     const answer = await world.helpers!.pay(checkout.id, { outcome: this.outcome, ...paidWith, storeConsent: this.storeConsent } as PayRequest);
     checkout.paid = true;
-    // Stored methods may show up to eventMs after the payment, after a 200 as after a 202.
+    // Stored methods may show up to eventMs after the payment was answered, after a 200 as after a 202.
     model.payments.push({
       checkout,
       paidWith,
       outcome: this.outcome,
       storeConsent: this.storeConsent,
       at,
-      settledBy: at + world.eventMs,
+      settledBy: world.now() + world.eventMs,
       unknown: !isSuccess(answer.response.status),
     });
     settle(model, world, []);
@@ -251,7 +251,7 @@ export class PayOnPage implements Command {
       outcome: 'success',
       storeConsent: consentOffered && this.storeConsent,
       at,
-      settledBy: at + world.eventMs,
+      settledBy: world.now() + world.eventMs,
       unknown: false,
     });
     settle(model, world, []);

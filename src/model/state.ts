@@ -28,7 +28,7 @@ export interface Payment {
   paidWith: PaidWith | { method: 'MB' };
   outcome: 'success' | 'failure';
   storeConsent: boolean;
-  /** When it was paid (ms), and until when its effects may still show (eventMs later: a 202, or a late stored method). */
+  /** When it was paid (ms), and until when its effects may still show (eventMs after its answer: a 202, or a late stored method). */
   at: number;
   settledBy: number;
   /** The helper did not take the payment (not 2xx): its effects are unknown. */
