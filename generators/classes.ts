@@ -331,15 +331,15 @@ const twoOfEach = 'a customer with 2 cards and 2 wallets';
 const notSetUp = 'a customer the suite did not set up';
 export const actionFormName = (form: string) => `pay helper, action URL ${form === '' ? 'without query or fragment' : `ending ${form}`}`;
 
+/** The classes of the model's covering arrays (src/model/combinations.ts): one for what a payment stores, one for what a reference does. */
+export const paymentCombinationsClass = 'every 3-way combination of layout, method, registration, outcome, consent and customer';
+export const referenceCombinationsClass = 'every 3-way combination of window, notification address, payment time and offset';
+
 /**
  * The classes of the clauses whose inputs are scenarios a test sets up, not values it draws: each
  * test names the classes it exercises (specs/fixtures.ts, exercises), and the report counts a class
  * once its test reached its judgement.
  */
-/** The classes of the model's covering arrays (src/model/combinations.ts): one for what a payment stores, one for what a reference does. */
-export const paymentCombinationsClass = 'every 3-way combination of layout, method, registration, outcome, consent and customer';
-export const referenceCombinationsClass = 'every 3-way combination of window, notification address, payment time and offset';
-
 export const scenarioClasses = {
   'ENV-1': answersOf('createCheckout', 'getPayment', 'listMethods'),
   'ENV-2': answersOf('createCheckout', 'listMethods'),

@@ -35,21 +35,22 @@ export function coveringArray<D extends Dimensions>(dimensions: D, strength: num
   const rowOf = (levels: number[]) => Object.fromEntries(names.map((name, at) => [name, dimensions[name][levels[at]]])) as Row<D>;
   let product: number[][] = [[]];
   for (const size of sizes) product = product.flatMap((levels) => Array.from({ length: size }, (_, level) => [...levels, level]));
-  const candidates = product.filter((levels) => allowed(rowOf(levels)));
   const subsets = subsetsOf(Math.min(strength, names.length), names.length);
-  const keysOf = (levels: number[]) => subsets.map((subset) => subset.map((at) => `${at}=${levels[at]}`).join(' '));
-  const uncovered = new Set(candidates.flatMap(keysOf));
+  const candidates = product
+    .filter((levels) => allowed(rowOf(levels)))
+    .map((levels) => ({ levels, keys: subsets.map((subset) => subset.map((at) => `${at}=${levels[at]}`).join(' ')) }));
+  const uncovered = new Set(candidates.flatMap(({ keys }) => keys));
   const combinations = uncovered.size;
   const rows: Row<D>[] = [];
   while (uncovered.size > 0) {
     let best = candidates[0];
     let bestGain = -1;
-    for (const levels of candidates) {
-      const gain = keysOf(levels).filter((key) => uncovered.has(key)).length;
-      if (gain > bestGain) [best, bestGain] = [levels, gain];
+    for (const candidate of candidates) {
+      const gain = candidate.keys.filter((key) => uncovered.has(key)).length;
+      if (gain > bestGain) [best, bestGain] = [candidate, gain];
     }
-    for (const key of keysOf(best)) uncovered.delete(key);
-    rows.push(rowOf(best));
+    for (const key of best.keys) uncovered.delete(key);
+    rows.push(rowOf(best.levels));
   }
   return { rows, combinations, strength };
 }

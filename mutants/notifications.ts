@@ -1,6 +1,10 @@
 /** Mutants of the EVT clauses that no operator of the delivery family (operators.ts) generates: notifications of section 6 about a reference never paid. */
 import { editData, fabricatedConfirmation } from './edits.ts';
 import type { Mutant } from './kinds.ts';
+import type { ProxyContext } from './proxy.ts';
+
+/** Where the service notifies a reference: its callbackUrl, else the webhook (section 6). */
+const notificationAddressOf = (proxy: ProxyContext, paymentId: string) => proxy.payments.get(paymentId)?.callbackUrl ?? proxy.webhookUrl;
 
 export const notificationMutants: Mutant[] = [
   {
@@ -8,7 +12,7 @@ export const notificationMutants: Mutant[] = [
     clause: 'EVT-4',
     description: 'A "payment confirmed" notification is sent right after a reference is created.',
     transform: editData(['createReference'], (data, proxy) => {
-      const to = proxy.payments.get(data.id)?.callbackUrl ?? proxy.webhookUrl;
+      const to = notificationAddressOf(proxy, data.id);
       if (to) proxy.postInBackground(to, fabricatedConfirmation(data));
     }),
   },
@@ -17,7 +21,7 @@ export const notificationMutants: Mutant[] = [
     clause: 'EVT-4',
     description: 'A "payment confirmed" notification is sent two seconds after a reference is created, unpaid.',
     transform: editData(['createReference'], (data, proxy) => {
-      const to = proxy.payments.get(data.id)?.callbackUrl ?? proxy.webhookUrl;
+      const to = notificationAddressOf(proxy, data.id);
       if (to) setTimeout(() => proxy.postInBackground(to, fabricatedConfirmation(data)), 2000);
     }),
   },
@@ -29,7 +33,7 @@ export const notificationMutants: Mutant[] = [
     transform: editData(['createReference'], (data, proxy, request) => {
       const closesInMs = Date.parse(String((request.json as { validDate?: { end?: unknown } } | undefined)?.validDate?.end)) - Date.now();
       if (!(closesInMs >= 0 && closesInMs < 60_000)) return;
-      const to = proxy.payments.get(data.id)?.callbackUrl ?? proxy.webhookUrl;
+      const to = notificationAddressOf(proxy, data.id);
       const expired = { webhook: { id: data.id, action: 'payment_expired' }, payments: [{ ...data, stateDetails: { state: 'expired' } }] };
       if (to) setTimeout(() => proxy.postInBackground(to, expired), closesInMs + 1000);
     }),

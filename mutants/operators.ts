@@ -126,8 +126,8 @@ interface Operator {
   /** What the mutant's description says happens to the field. */
   says: string;
   fits: (site: Site) => boolean;
-  /** Changes the field `name` of `holder`; `answer` is what the operator may keep across the fields and answers it meets. */
-  edit: (holder: Json, name: string, answer: { proxy: ProxyContext; site: Site; inAnswer: Map<string, Json> }) => void;
+  /** Changes the field `name` of `holder`; `answer` is what the operator may keep across the fields of one answer, and across answers. */
+  edit: (holder: Json, name: string, answer: { proxy: ProxyContext; site: Site; firstInAnswer: { value?: Json } }) => void;
   /** Only in answers about a resource first answered this long ago: what was right when first read is wrong later. */
   laterMs?: number;
   /** The clause of its site it breaks (else the site's first). */
@@ -186,10 +186,10 @@ export const operators: Operator[] = [
     reported: ['https://github.com/AbsaOSS/enceladus/issues/694', 'https://github.com/zouharvi/last-translation-benchmark/issues/119'],
     says: "repeats another resource's: in a list, the first element's; elsewhere, the first answer's (an id taken from a counter that was never moved on)",
     fits: (site) => site.distinct !== null,
-    edit: (holder, name, { proxy, site, inAnswer }) => {
+    edit: (holder, name, { proxy, site, firstInAnswer }) => {
       if (!site.path.includes('[]')) holder[name] = first(proxy, `repeated: ${site.name}`, holder[name]);
-      else if (inAnswer.has(site.name)) holder[name] = inAnswer.get(site.name)!;
-      else inAnswer.set(site.name, holder[name]);
+      else if ('value' in firstInAnswer) holder[name] = firstInAnswer.value;
+      else firstInAnswer.value = holder[name];
     },
     breaks: (site) => site.distinct!,
   },
@@ -231,8 +231,8 @@ export const fieldMutants: Mutant[] = sites.flatMap((site) =>
       description: `Generated (${operator.name} at ${site.name}): in the answers of ${routeNames(site)}, ${site.name} ${operator.says}.${reportedIn(operator.reported)}`,
       transform: editBody(site.routes, (body, proxy, request) => {
         if (operator.laterMs !== undefined && !firstAnsweredBefore(proxy, `${request.route} ${request.param}`, operator.laterMs)) return;
-        const inAnswer = new Map<string, Json>();
-        atSite(body, site.path, (holder, name) => operator.edit(holder, name, { proxy, site, inAnswer }));
+        const firstInAnswer = {};
+        atSite(body, site.path, (holder, name) => operator.edit(holder, name, { proxy, site, firstInAnswer }));
       }),
     })),
 );

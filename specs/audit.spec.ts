@@ -23,11 +23,14 @@ import { readsBackTag } from './targets.ts';
 type Of<Kind extends LedgerEntry['kind']> = Extract<LedgerEntry, { kind: Kind }>;
 const ofKind = <Kind extends LedgerEntry['kind']>(ledger: LedgerEntry[], kind: Kind) => ledger.filter((entry): entry is Of<Kind> => entry.kind === kind);
 
+/** Each payment's last read in the run, by its id. */
+const lastPaymentReads = (ledger: LedgerEntry[]) => new Map(ofKind(ledger, 'payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
+
 const readConfirmed = (read: Exchange | undefined) => read !== undefined && paymentOf(read)?.stateDetails?.state === 'confirmed';
 
 /** The references the run created, each with its last read in the run (if any) and a read now; `shownConfirmed` picks those whose last read showed them confirmed, or not. */
 async function referencesReadBack(api: Api, ledger: LedgerEntry[], shownConfirmed: boolean | 'all') {
-  const lastRead = new Map(ofKind(ledger, 'payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
+  const lastRead = lastPaymentReads(ledger);
   const chosen = ofKind(ledger, 'reference').filter(({ paymentId }) => shownConfirmed === 'all' || readConfirmed(lastRead.get(paymentId)) === shownConfirmed);
   return Promise.all(
     chosen.map(async (reference) => ({
@@ -99,7 +102,7 @@ test.describe('the final audit', { tag: readsBackTag }, () => {
     const references = ofKind(ledger, 'reference');
     test.skip(references.length === 0, 'the run created no reference');
     const received = ofKind(ledger, 'notification').map(({ request }) => request);
-    const lastRead = new Map(ofKind(ledger, 'payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
+    const lastRead = lastPaymentReads(ledger);
     const paid = new Set(ofKind(ledger, 'confirmation').map(({ paymentId }) => paymentId));
     const problems = checkNothingNotifiedUnpaid(
       received,

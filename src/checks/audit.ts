@@ -162,9 +162,8 @@ function listChanges(last: Exchange, now: Exchange): Problem[] {
 /**
  * EVT-4 over every notification the run received, at whichever of its addresses and whenever it came
  * (after the test that waited for none had ended, at another test's address): none names a reference
- * of the run that was never paid, no confirmation of it having been taken. A reference is named by
- * its 9 digits where its read shows them (an id such as "12" is also another payment's amount), else
- * by its id.
+ * of the run that was never paid, no confirmation of it having been taken (named by its 9 digits
+ * where its read shows them, as checkNotNotified names it, else by its id).
  */
 export function checkNothingNotifiedUnpaid(
   received: readonly RecordedRequest[],
@@ -175,7 +174,7 @@ export function checkNothingNotifiedUnpaid(
     .filter(({ paymentId }) => !paid.has(paymentId))
     .flatMap(({ paymentId, read }) => {
       const digits = read && paymentOf(read)?.referenceDetails?.reference;
-      const about = typeof digits === 'string' && /^[0-9]{9}$/.test(digits) ? { id: digits } : { id: paymentId };
+      const about = { id: paymentId, ...(typeof digits === 'string' && /^[0-9]{9}$/.test(digits) && { reference: digits }) };
       return checkNotNotified(received, { why: `for payment ${paymentId}, which the run never paid`, about });
     });
 }

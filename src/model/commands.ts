@@ -181,8 +181,14 @@ export class CreateCheckout implements Command {
     }
     settle(model, world, problems);
   }
+  /** A row of 4.1 by its kind and code; a checkout beyond the rows by its layout, code and registration. */
+  private described() {
+    if (this.kind !== 'beyondRows') return `${this.kind}, ${this.code}`;
+    const method = this.request.payment?.paymentMethod;
+    return `layout ${this.request.page?.layout ?? 'none'}, ${method?.code}, registration ${Object.keys(method?.details ?? {})[0] ?? 'none'}`;
+  }
   toString = () =>
-    `createCheckout(${this.kind === 'beyondRows' ? `layout ${this.request.page?.layout ?? 'none'}, ${this.request.payment?.paymentMethod?.code}, registration ${Object.keys(this.request.payment?.paymentMethod?.details ?? {})[0] ?? 'none'}` : `${this.kind}, ${this.code}`}, customer ${this.#customer ?? `#${this.customer}`}, amount ${this.request.payment?.amount})${createdAs('checkout', this.#created)}`;
+    `createCheckout(${this.described()}, customer ${this.#customer ?? `#${this.customer}`}, amount ${this.request.payment?.amount})${createdAs('checkout', this.#created)}`;
 }
 
 export class Pay implements Command {
