@@ -225,7 +225,7 @@ async function startTarget(
   configDir: string,
 ): Promise<Target> {
   const sandbox = await startSandbox({ port: 0, db: ':memory:', retryDelaysMs: [200, 200] });
-  const proxy = await startProxy({ upstream: sandbox.url, transform }).catch(async (error: unknown) => {
+  const proxy = await startProxy({ upstream: sandbox, transform }).catch(async (error: unknown) => {
     await sandbox.close();
     throw error;
   });

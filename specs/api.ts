@@ -9,21 +9,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pacer } from './pace.ts';
 import { writeDown } from './ledger.ts';
 import { describeFetchError } from '../src/core/http.ts';
-import { fetchThrough } from '../src/core/transport.ts';
+import { requestThrough } from '../src/core/transport.ts';
 import { requestOf, type CallArguments, type OperationName } from '../src/core/operations.ts';
 import { frameRequest, type Framing } from '../generators/framings.ts';
 
-/** A body as a stream of small chunks: fetch sends it with Transfer-Encoding: chunked, without Content-Length. */
-function inChunks(text: string, size = 16): ReadableStream<Uint8Array> {
+/** A body in small chunks: sent with Transfer-Encoding: chunked, without Content-Length. */
+async function* inChunks(text: string, size = 16): AsyncIterable<Uint8Array> {
   const bytes = new TextEncoder().encode(text);
-  let at = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (at >= bytes.length) return controller.close();
-      controller.enqueue(bytes.slice(at, at + size));
-      at += size;
-    },
-  });
+  for (let at = 0; at < bytes.length; at += size) yield bytes.slice(at, at + size);
 }
 
 const withoutHeader = (headers: Record<string, string>, name: string) =>
@@ -143,19 +136,18 @@ export function createApi(
     return pacer.send(
       async () => {
         const started = Date.now();
-        let answer: Awaited<ReturnType<typeof fetchThrough>>;
+        let answer: Awaited<ReturnType<typeof requestThrough>>;
         let body: { text: string; cut: boolean };
         try {
           // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
           const signal = AbortSignal.timeout(timeoutMs);
-          answer = await fetchThrough(
+          answer = await requestThrough(
             run.transport,
             request.url,
             () => ({
               method: request.method,
               headers: chunked ? withoutHeader(request.headers, 'transfer-encoding') : request.headers,
-              ...(chunked && rawBody !== undefined ? { body: inChunks(rawBody), duplex: 'half' } : { body: rawBody }),
-              redirect: 'manual',
+              body: chunked && rawBody !== undefined ? inChunks(rawBody) : rawBody,
               signal,
             }),
             (why) => notes.push({ request, response: null, note: why }),
@@ -172,7 +164,7 @@ export function createApi(
           request,
           response: {
             status: answer.status,
-            headers: Object.fromEntries(answer.headers),
+            headers: answer.headers,
             body: body.cut ? body.text : recordedBody(body.text),
             durationMs: Date.now() - started,
           },
@@ -194,7 +186,7 @@ export function createApi(
       ...hooks.marks,
     };
     const framed = options.framing && frameRequest(headers, options.body, options.framing);
-    // The evidence shows the transfer coding, which fetch adds itself to a body sent in chunks.
+    // The evidence shows the transfer coding, which the client adds itself to a body sent in chunks.
     const sentHeaders = framed ? { ...framed.headers, ...(framed.chunked && { 'transfer-encoding': 'chunked' }) } : headers;
     const request: RecordedRequest = { method: options.method, url: `${baseUrl}${options.path}`, headers: sentHeaders, body: options.body ?? options.rawBody };
     const rawBody = options.rawBody ?? framed?.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));

@@ -1,14 +1,18 @@
-/** The transport: the proxy a URL takes, the options resolved with the environment, the one-line reasons, the browser's share, the resend. */
+/** The transport: the proxy a URL takes, the options resolved with the environment, the one-line reasons, the browser's share, the resend, the plain client's requests and answers. */
 import assert from 'node:assert/strict';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
+import { readText } from '../../src/core/http.ts';
 import {
   browserContextTransport,
   describeTransportFailure,
   directTransport,
   fetchThrough,
   proxyFor,
+  requestThrough,
   resolveTransport,
   transportSecrets,
   type Transport,
@@ -136,6 +140,45 @@ test('a target that closes every connection unanswered fails on the resend as we
       /fetch failed/,
     );
     assert.equal(resends, 1);
+  } finally {
+    server.close();
+  }
+});
+
+test('requestThrough sends what fetch() sends, a body in chunks without a length, and reads the answer decoded as fetch() does', async () => {
+  const seen: Array<{ headers: Record<string, string | string[] | undefined>; body: string }> = [];
+  const encoders: Record<string, (text: string) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
+  const server = createHttpServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    seen.push({ headers: request.headers, body: Buffer.concat(chunks).toString() });
+    const coding = new URL(request.url ?? '/', 'http://x').searchParams.get('coding') ?? '';
+    const body = '{"données":"ç"}';
+    response.writeHead(200, { 'content-type': 'application/json', 'set-cookie': ['a=1', 'b=2'], ...(coding && { 'content-encoding': coding }) });
+    response.end(encoders[coding]?.(body) ?? body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    for (const coding of ['', 'gzip', 'deflate', 'br']) {
+      const answer = await requestThrough(directTransport, `http://127.0.0.1:${port}/?coding=${coding}`, () => ({
+        method: 'GET',
+        headers: { Accept: 'application/json' },
+      }));
+      assert.equal((await readText(answer.body)).text, '{"données":"ç"}', coding);
+      assert.equal(answer.headers['set-cookie'], 'a=1, b=2');
+    }
+    assert.deepEqual(
+      [seen[0].headers.accept, seen[0].headers['user-agent'], seen[0].headers['accept-encoding']],
+      ['application/json', 'undici', 'gzip, deflate'],
+    );
+    async function* chunks() {
+      yield new TextEncoder().encode('{"a":');
+      yield new TextEncoder().encode('1}');
+    }
+    await readText((await requestThrough(directTransport, `http://127.0.0.1:${port}/`, () => ({ method: 'POST', headers: {}, body: chunks() }))).body);
+    const chunked = seen.at(-1)!;
+    assert.deepEqual([chunked.body, chunked.headers['transfer-encoding'], chunked.headers['content-length']], ['{"a":1}', 'chunked', undefined]);
   } finally {
     server.close();
   }
