@@ -6,8 +6,8 @@
  * taken one at a time, or the racing one refused where the test helpers' contract allows it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { answer, editData, memoSet, payerOf, succeeded, type Json } from './edits.ts';
-import { callOperation, snapshot, type ProxyContext, type ProxyRequest, type Transform } from './proxy.ts';
+import { answer, atPath, editData, memoSet, payerOf, succeeded, type Json } from './edits.ts';
+import { callOperation, snapshot, type ProxyContext, type ProxyRequest, type Route, type Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 
 /** How long a racing handler takes between its read and its write. */
@@ -101,43 +101,73 @@ const concurrentStoresLoseOne: Transform = {
 
 const customerOf = (request: ProxyRequest): string | undefined => (request.json as Json)?.payment?.customer?.uuid;
 
-/** A checkout of a customer created while another of theirs is under way takes the paymentId the other took (a per-customer counter read, then written). */
-const paymentIdsCollideAtOnce: Transform = {
-  async request(request, proxy) {
-    const customer = customerOf(request);
-    if (request.route === 'createCheckout' && customer) await collideOn(proxy, `checkout ${customer}`, request);
+/** A field of an answer's object, where the operation that creates the object gives it a value. */
+export interface CreatedField {
+  name: string;
+  /** Where the field is in an answer's body. */
+  path: string[];
+  /** The answers that show the object, the creation's own among them or not. */
+  routes: Route[];
+}
+
+export interface Creation {
+  route: Route;
+  raceKey: (request: ProxyRequest) => string | undefined;
+  /** What races it, for a description. */
+  racing: string;
+}
+
+/**
+ * The creations whose racing requests may be given one value, by the object they create: the
+ * operation, and what the requests that race share (a counter of the customer's, the references' one).
+ */
+export const creations: Partial<Record<string, Creation>> = {
+  checkout: {
+    route: 'createCheckout',
+    raceKey: (request) => customerOf(request) && `checkout ${customerOf(request)}`,
+    racing: 'a checkout of the same customer',
   },
-  async response(response, request, proxy) {
-    const data = (response.json as Json)?.data;
-    const customer = customerOf(request);
-    if (request.route !== 'createCheckout' || !customer) return;
-    raceOver(proxy, `checkout ${customer}`, bodyOf(request));
-    if (!succeeded(response) || typeof data?.paymentId !== 'string') return;
-    const taken = await takenFrom(proxy, 'paymentId', request, data.paymentId);
-    if (typeof taken === 'string') data.paymentId = taken;
-  },
+  payment: { route: 'createReference', raceKey: () => 'reference', racing: 'a reference' },
 };
 
-/** A reference created while another is under way takes the other's 9 digits (the next free number read by both), as its payment shows them. */
-const referenceDigitsCollideAtOnce: Transform = {
-  async request(request, proxy) {
-    if (request.route === 'createReference') await collideOn(proxy, 'reference', request);
-  },
-  async response(response, request, proxy) {
-    const data = (response.json as Json)?.data;
-    if (request.route === 'createReference') raceOver(proxy, 'reference', bodyOf(request));
-    if (request.route === 'createReference' && succeeded(response) && typeof data?.id === 'string') {
-      const other = await takenFrom(proxy, 'payment', request, data.id);
-      const digits =
-        typeof other === 'string' &&
-        (((await callOperation(proxy, 'getPayment', { param: other })).json as Json)?.data?.referenceDetails?.reference as unknown);
-      if (typeof digits === 'string') proxy.memo.set(`digits ${data.id}`, digits);
-    }
-    const digits = typeof data?.id === 'string' && proxy.memo.get(`digits ${data.id}`);
-    if ((request.route === 'createReference' || request.route === 'getPayment') && typeof digits === 'string' && data.referenceDetails)
-      data.referenceDetails.reference = digits;
-  },
-};
+/**
+ * The object created while another creation of its race key is under way shows, at the field, the
+ * value the other's object has, wherever it is answered (a value read by both before either wrote
+ * it): the creation's own answer, and every later answer about its object (told by its id).
+ */
+export function collidesAtOnce(field: CreatedField, creation: Creation): Transform {
+  const valueKey = (id: string) => `${field.name} of ${id}`;
+  return {
+    async request(request, proxy) {
+      const key = request.route === creation.route ? creation.raceKey(request) : undefined;
+      if (key) await collideOn(proxy, key, request);
+    },
+    async response(response, request, proxy) {
+      const body = response.json as Json;
+      const id: unknown = body?.data?.id;
+      const creating = request.route === creation.route && creation.raceKey(request);
+      if (creating) raceOver(proxy, creating, bodyOf(request));
+      if (!succeeded(response) || typeof id !== 'string') return;
+      if (creating) {
+        const other = await takenFrom(proxy, `created ${field.name}`, request, id);
+        if (typeof other === 'string') proxy.memo.set(`collides ${id}`, other);
+      }
+      if (!field.routes.includes(request.route)) return;
+      const other = proxy.memo.get(`collides ${id}`) as string | undefined;
+      if (other === undefined) return atPath(body, field.path, (holder, name) => void proxy.memo.set(valueKey(id), holder[name]));
+      const value = (await answered(proxy, valueKey(other))) ?? (await valueFromRead(proxy, field, other));
+      if (value !== undefined) atPath(body, field.path, (holder, name) => (holder[name] = value));
+    },
+  };
+}
+
+/** The field's value of the object with this id, read where an operation reads it (a payment's). */
+async function valueFromRead(proxy: ProxyContext, field: CreatedField, id: string): Promise<unknown> {
+  if (!field.routes.includes('getPayment')) return undefined;
+  let value: unknown;
+  atPath((await callOperation(proxy, 'getPayment', { param: id })).json, field.path, (holder, name) => (value = holder[name]));
+  return value;
+}
 
 /** A confirmation coming while another of the same payment is under way rolls it back when it finds it taken: the payment reads pending from then on. */
 const confirmationsAtOnceRollBack: Transform = {
@@ -164,21 +194,6 @@ export const atOnceMutants: Mutant[] = [
     transform: concurrentStoresLoseOne,
   },
   {
-    name: 'payment-ids-collide-at-once',
-    clause: 'CHK-7',
-    description:
-      'A checkout of a customer created while another of theirs is under way gets the same paymentId (a per-customer counter read by both before either wrote it).',
-    transform: paymentIdsCollideAtOnce,
-  },
-  {
-    name: 'reference-digits-collide-at-once',
-    clause: 'REF-8',
-    // A notification of one names the digits both show: the other looks notified though never paid.
-    disturbs: ['EVT-4'],
-    description: 'A reference created while another is under way gets the same 9 digits (the next free number read by both before either wrote it).',
-    transform: referenceDigitsCollideAtOnce,
-  },
-  {
     name: 'confirmations-at-once-roll-back',
     clause: 'REF-6',
     description: 'A confirmation of a payment that comes while another confirmation of it is under way rolls the payment back: it reads pending from then on.',
@@ -186,20 +201,22 @@ export const atOnceMutants: Mutant[] = [
   },
 ];
 
-/** The payments of one customer are taken one at a time: each starts a race window after the one before. */
-const paymentsOfACustomerOneAtATime: Transform = {
-  async request(request, proxy) {
-    const payer = payerOf(request, proxy);
-    if (!payer) return;
-    comesClose(proxy, `pay ${payer}`);
-    const at = Math.max(Date.now(), (proxy.memo.get(`next ${payer}`) as number | undefined) ?? 0);
-    proxy.memo.set(`next ${payer}`, at + raceWindowMs);
-    if (at <= Date.now()) return;
-    // As a queue in front of a service says it held a request: the mark makes the wait an effect the proxy counts.
-    request.headers['x-queued-ms'] = String(at - Date.now());
-    await sleep(at - Date.now());
-  },
-};
+/** The requests of one key are taken one at a time: each starts a race window after the one before. */
+export function oneAtATime(keyOf: (request: ProxyRequest, proxy: ProxyContext) => string | undefined): Transform {
+  return {
+    async request(request, proxy) {
+      const key = keyOf(request, proxy);
+      if (!key) return;
+      comesClose(proxy, key);
+      const at = Math.max(Date.now(), (proxy.memo.get(`next ${key}`) as number | undefined) ?? 0);
+      proxy.memo.set(`next ${key}`, at + raceWindowMs);
+      if (at <= Date.now()) return;
+      // As a queue in front of a service says it held a request: the mark makes the wait an effect the proxy counts.
+      request.headers['x-queued-ms'] = String(at - Date.now());
+      await sleep(at - Date.now());
+    },
+  };
+}
 
 /** A confirmation of a payment whose other confirmation is under way is refused, 409, as the helpers' contract answers one already confirmed. */
 const confirmationAtOnceRefused: Transform = {
@@ -217,7 +234,7 @@ export const atOnceBenignVariants: BenignVariant[] = [
   {
     name: 'payments-of-a-customer-one-at-a-time',
     description: 'The payments of one customer are taken one at a time, each 40 ms after the one before: payments at once wait for each other.',
-    transform: paymentsOfACustomerOneAtATime,
+    transform: oneAtATime((request, proxy) => payerOf(request, proxy) && `pay ${payerOf(request, proxy)}`),
   },
   {
     name: 'confirmation-at-once-refused',

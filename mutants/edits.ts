@@ -285,3 +285,14 @@ export function fabricatedConfirmation(payment: Json) {
 export const int32Limit = 2 ** 31;
 /** What a 32-bit integer column makes of an amount: 2^31 becomes -2^31, 2^53-1 becomes -1. */
 export const asInt32 = (amount: number) => amount | 0;
+
+/** Applies an edit to the field at the path (keys, `[]` for every element of an array) in every object the path reaches. */
+export function atPath(value: Json, path: string[], edit: (holder: Json, name: string) => void): void {
+  if (value === null || typeof value !== 'object') return;
+  const [head, ...rest] = path;
+  if (head === '[]') {
+    if (Array.isArray(value)) for (const element of value) atPath(element, rest, edit);
+  } else if (rest.length === 0) {
+    if (head in value) edit(value, head);
+  } else atPath(value[head], rest, edit);
+}

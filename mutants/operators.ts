@@ -15,8 +15,9 @@
 import { changeClause, changedByConfirmation } from '../src/checks/audit.ts';
 import { loadSchema, type JsonSchema, type SchemaFile } from '../src/core/schemas.ts';
 import { framingSites } from '../generators/framings.ts';
-import { answerWhen, editBody, editNotifications, eachObject, envelopes, first, withQueryRewritten, type Json } from './edits.ts';
+import { answerWhen, atPath, editBody, editNotifications, eachObject, envelopes, first, withQueryRewritten, type Json } from './edits.ts';
 import type { Delivery, ProxyContext, Route } from './proxy.ts';
+import { collidesAtOnce, creations, oneAtATime } from './at-once.ts';
 import { catalogueEventMs, type BenignVariant, type Mutant } from './kinds.ts';
 
 export interface Site {
@@ -94,17 +95,6 @@ export function sitesOf(): Site[] {
       ...new Set([...site.relatedClauses, ...[...sites.values()].filter((inner) => inner.name.startsWith(`${site.name}.`)).flatMap((inner) => inner.clauses)]),
     ],
   }));
-}
-
-/** Applies an edit to the field at the site in every object the path reaches. */
-function atSite(value: Json, path: string[], edit: (holder: Json, name: string) => void): void {
-  if (value === null || typeof value !== 'object') return;
-  const [head, ...rest] = path;
-  if (head === '[]') {
-    if (Array.isArray(value)) for (const element of value) atSite(element, rest, edit);
-  } else if (rest.length === 0) {
-    if (head in value) edit(value, head);
-  } else atSite(value[head], rest, edit);
 }
 
 /** Another spelling of a name, as another convention writes it: camelCase in snake_case, a single word capitalised. */
@@ -232,7 +222,7 @@ export const fieldMutants: Mutant[] = sites.flatMap((site) =>
       transform: editBody(site.routes, (body, proxy, request) => {
         if (operator.laterMs !== undefined && !firstAnsweredBefore(proxy, `${request.route} ${request.param}`, operator.laterMs)) return;
         const firstInAnswer = {};
-        atSite(body, site.path, (holder, name) => operator.edit(holder, name, { proxy, site, firstInAnswer }));
+        atPath(body, site.path, (holder, name) => operator.edit(holder, name, { proxy, site, firstInAnswer }));
       }),
     })),
 );
@@ -329,20 +319,52 @@ export const framingMutants: Mutant[] = framingSites.flatMap(({ clause, operatio
   })),
 );
 
-export const generatedMutants: Mutant[] = [...fieldMutants, ...deliveryMutants, ...framingMutants];
+/**
+ * The at-once family: the sites are the fields that must be distinct (x-distinct) of an object an
+ * operation creates (src/model/at-once.ts creates them in bursts); the operator, a creation that
+ * races another and shows the other's value there, as a counter read by both before either moved it
+ * on gives. Only requests at once meet it: its twin takes them one at a time.
+ */
+const createdSites = sites.flatMap((site) => {
+  const creation = creations[site.name.split('.')[0]];
+  return site.distinct !== null && !site.path.includes('[]') && creation ? [{ site, creation }] : [];
+});
+
+/** Public reports of numbers given twice to creations at once, in payment and shop services. */
+const collisionsReported = [
+  'https://github.com/spree/spree/issues/6719',
+  'https://github.com/cezerin/cezerin/issues/487',
+  'https://github.com/coopcycle/coopcycle-web/issues/476',
+  'https://github.com/IBM-Cloud/jpetstore-kubernetes/issues/28',
+];
+
+export const atOnceFieldMutants: Mutant[] = createdSites.map(({ site, creation }) => ({
+  name: `${site.name}-collides-at-once`,
+  clause: site.distinct!,
+  disturbs: [...new Set([...site.clauses, ...site.relatedClauses])].filter((other) => other !== site.distinct),
+  description: `Generated (collides at once at ${site.name}): ${creation.racing} created while another is under way (${creation.route}) shows the other's ${site.name}, in its answer and in every later answer about it.${reportedIn(collisionsReported)}`,
+  transform: collidesAtOnce(site, creation),
+}));
+
+export const generatedMutants: Mutant[] = [...fieldMutants, ...deliveryMutants, ...framingMutants, ...atOnceFieldMutants];
 
 /** How the report names the generated catalogue: its sites, operators and mutants. */
-export const generatedCatalogue = `the ${generatedMutants.length} mutants generated from ${sites.length} answer fields × ${operators.length} operators (${operators.map(({ name }) => name).join(', ')}), ${destinations.length} notification destinations × ${deliveryOperators.length} operators (${deliveryOperators.map(({ name }) => name).join(', ')}) and ${framingSites.length} operations × the framings of their requests`;
+export const generatedCatalogue = `the ${generatedMutants.length} mutants generated from ${sites.length} answer fields × ${operators.length} operators (${operators.map(({ name }) => name).join(', ')}), ${destinations.length} notification destinations × ${deliveryOperators.length} operators (${deliveryOperators.map(({ name }) => name).join(', ')}), ${framingSites.length} operations × the framings of their requests, and ${createdSites.length} fields that must be distinct × a creation at once that collides`;
 
-/** The twin of every operator: beside each site's field, one the reference does not show (a conforming target may add any), under a respelled name with a retyped value. */
+/** The twins of the operators: creations at once taken one at a time; beside each site's field, one the reference does not show (a conforming target may add any), under a respelled name with a retyped value. */
 export const operatorTwins: BenignVariant[] = [
+  ...[...new Set(createdSites.map(({ creation }) => creation))].map((creation) => ({
+    name: `${creation.route}-one-at-a-time`,
+    description: `The twin of the at-once family: ${creation.racing} created while another is under way waits for it, each 40 ms after the one before.`,
+    transform: oneAtATime((request) => (request.route === creation.route ? creation.raceKey(request) : undefined)),
+  })),
   {
     name: 'generated-twin-field-beside-every-site',
     description:
       'Beside the field of every site of the generated catalogue, one the reference does not show: its name respelled after x_, its value of another JSON type.',
     transform: editBody(envelopes, (body, _proxy, request) => {
       for (const site of sites.filter(({ routes }) => routes.includes(request.route)))
-        atSite(body, site.path, (holder, name) => {
+        atPath(body, site.path, (holder, name) => {
           holder[`x_${respelled(name)}`] = retyped(holder[name]);
         });
     }),

@@ -1,7 +1,16 @@
 /** The catalogue generated from operators × sites: every documented answer field with clauses is a site, and every operator changes what it fits. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deliveryMutants, deliveryOperators, fieldMutants, framingMutants, generatedMutants, operators, sitesOf } from '../../mutants/operators.ts';
+import {
+  atOnceFieldMutants,
+  deliveryMutants,
+  deliveryOperators,
+  fieldMutants,
+  framingMutants,
+  generatedMutants,
+  operators,
+  sitesOf,
+} from '../../mutants/operators.ts';
 import type { Delivery, ProxyContext, ProxyRequest, ProxyResponse } from '../../mutants/proxy.ts';
 
 const answer = (data: unknown): ProxyResponse => ({
@@ -43,7 +52,7 @@ test('the sites are the answer fields the schemas give clauses to, each operator
   assert.ok(sites.some((site) => site.name === 'checkout.stateDetails.timestamp' && site.clauses[0] === 'CHK-4'));
   const expected = sites.flatMap((site) => operators.filter((operator) => operator.fits(site)).map((operator) => `${site.name}-${operator.name}`));
   assert.deepEqual(fieldMutants.map((mutant) => mutant.name).sort(), expected.sort());
-  assert.equal(generatedMutants.length, fieldMutants.length + deliveryMutants.length + framingMutants.length);
+  assert.equal(generatedMutants.length, fieldMutants.length + deliveryMutants.length + framingMutants.length + atOnceFieldMutants.length);
 });
 
 test('every generated mutant changes the answer of an operation its site is in (a value that decays, once its resource was first answered long enough ago)', async () => {
@@ -88,6 +97,29 @@ test("an identifier repeated is the first answer's, or in a list the first eleme
     await repeated('checkout.id-repeated').transform.response?.(created, { route: 'createCheckout', param: null } as ProxyRequest, proxy);
     assert.equal((created.json as { data: { id: string } }).data.id, 'c0');
   }
+});
+
+test("a creation at once shows the other's value at a field that must be distinct, on the clause that owns it; one alone keeps its own", async () => {
+  assert.deepEqual(
+    atOnceFieldMutants.map(({ name, clause }) => `${name} ${clause}`),
+    ['checkout.id-collides-at-once CHK-7', 'checkout.paymentId-collides-at-once CHK-7', 'payment.referenceDetails.reference-collides-at-once REF-8'],
+  );
+  const { transform } = atOnceFieldMutants.find((mutant) => mutant.name === 'checkout.paymentId-collides-at-once')!;
+  const proxy = { memo: new Map(), mayRace: () => undefined } as unknown as ProxyContext;
+  const create = async (paymentId: string, afterMs: number) => {
+    await new Promise((resolve) => setTimeout(resolve, afterMs));
+    const request = {
+      route: 'createCheckout',
+      param: null,
+      json: { merchantTransactionId: paymentId, payment: { customer: { uuid: 'u1' } } },
+    } as unknown as ProxyRequest;
+    await transform.request?.(request, proxy);
+    const response = answer({ ...(samples.createCheckout as object), id: `c-${paymentId}`, paymentId });
+    await transform.response?.(response, request, proxy);
+    return (response.json as { data: { paymentId: string } }).data.paymentId;
+  };
+  assert.deepEqual(await Promise.all([create('p1', 0), create('p2', 5)]), ['p1', 'p1']);
+  assert.equal(await create('p3', 0), 'p3');
 });
 
 test('a value that decays is right in the first answers about its resource', async () => {
