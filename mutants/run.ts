@@ -171,7 +171,7 @@ const turnOfKey = (key: string) => createHash('sha256').update(key).digest()[0] 
 
 /**
  * The tests a benign variant runs on a turn: the fifth of `tests` whose key falls to this turn (a
- * test falls to the same turn whatever the seed, so five consecutive turns run every test that
+ * key falls to the same turn whatever the seed, so five consecutive turns run every test that
  * reaches it: its full check, for the cost of a fifth a turn; the variants that change every answer
  * reach the whole suite), with at least one test known to reach its change, so that it fires.
  */
@@ -254,6 +254,8 @@ async function runTargets(entries: TargetEntry[], configDir: string, interruptio
 interface SandboxRun {
   reached: Map<string, Reached>;
   tests: RawTest[];
+  /** Its run config; its folder is kept where `kept` named its draws (a candidate's outcome is read from it), else removed. */
+  run: RunConfig;
 }
 
 const chosenByReach = (candidate: Candidate) => (candidate.testsBy ?? 'reach') === 'reach';
@@ -263,12 +265,14 @@ const drawsKey = (draws: { seed: number; runs: number }) => `${draws.seed}-${dra
 /**
  * The suite on the sandbox once for each seed and number of draws among the candidates (the tests'
  * requests depend on them), each behind a proxy that records which tests reach each candidate.
+ * The folders of the runs on the draws `kept` names stay, for the caller to remove.
  */
 async function learnReach(
   list: (Candidate & { seed: number })[],
   shared: SharedRunConfig,
   configDir: string,
   interruption: ReturnType<typeof watchInterruption>,
+  kept: Set<string>,
 ): Promise<Map<string, SandboxRun>> {
   const groups = new Map<string, (Candidate & { seed: number })[]>();
   for (const candidate of list) {
@@ -276,6 +280,7 @@ async function learnReach(
     groups.set(key, [...(groups.get(key) ?? []), candidate]);
   }
   const recorders = new Map<string, { recorder: ReachRecorder; target: Target }>();
+  let learned = false;
   try {
     for (const [key, group] of groups) {
       const recorder = recordReach(group);
@@ -298,13 +303,14 @@ async function learnReach(
       console.error(
         `mutants: on the sandbox, seed ${target.run.seed}: ${tests.length} tests, ${failed.length} failed${failed.length ? ` (every benign variant runs them): ${failed.join('; ')}` : ''}`,
       );
-      runs.set(key, { reached: recorder.reached, tests });
+      runs.set(key, { reached: recorder.reached, tests, run: target.run });
     }
+    learned = true;
     return runs;
   } finally {
-    for (const { target } of recorders.values()) {
+    for (const [key, { target }] of recorders) {
       await stopTarget(target);
-      rmSync(target.run.outDir, { recursive: true, force: true });
+      if (!learned || !kept.has(key)) rmSync(target.run.outDir, { recursive: true, force: true });
     }
   }
 }
@@ -349,6 +355,8 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
   const generated = list.filter((candidate) => generatedNames.has(candidate.name)).length;
   if (generated > 0) console.error(`mutants: ${generated} of ${generatedCatalogue} in this run`);
   const targets = new Map<Candidate, Target>();
+  /** The candidates whose run is the one that learned reach. */
+  const reachRuns = new Map<Candidate, RunConfig>();
   const selections = new Map<Candidate, Selection>();
   const effects = new Map<string, number>();
   let browser: BrowserServer | null = null;
@@ -380,7 +388,12 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
     const benignFirst = (list: (Candidate & { seed: number })[]) => [...list].sort((a, b) => Number(a.clause !== null) - Number(b.clause !== null));
     // The candidates whose tests reach does not choose run in a Playwright run of their own, beside the
     // others' (the suite that learns reach, then theirs): each fills the cores the other leaves idle.
-    const notByReach = benignFirst(seeded.filter((candidate) => !chosenByReach(candidate)));
+    const byReach = benignFirst(seeded.filter(chosenByReach));
+    // The whole suite on the sandbox itself, on draws the suite that learns reach runs on anyway, is that run.
+    const reachDraws = new Set(byReach.map((candidate) => drawsKey(drawsOf(candidate))));
+    const isReachRun = (candidate: Candidate & { seed: number }) =>
+      !chosenByReach(candidate) && candidate.clause === null && Object.keys(candidate.transform).length === 0 && reachDraws.has(drawsKey(drawsOf(candidate)));
+    const notByReach = benignFirst(seeded.filter((candidate) => !chosenByReach(candidate) && !isReachRun(candidate)));
     for (const candidate of notByReach) targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));
     besideRun = runTargets(
       notByReach.map((candidate) => entryOf(candidate, targets.get(candidate)!)),
@@ -388,16 +401,23 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
       interruption,
       besideWorkers,
     );
-    const byReach = benignFirst(seeded.filter(chosenByReach));
-    const sandboxRuns = await learnReach(byReach, shared, configDir, interruption);
+    const keptDraws = new Set(seeded.filter(isReachRun).map((candidate) => drawsKey(drawsOf(candidate))));
+    const sandboxRuns = await learnReach(byReach, shared, configDir, interruption, keptDraws);
+    for (const candidate of seeded.filter(isReachRun)) reachRuns.set(candidate, sandboxRuns.get(drawsKey(drawsOf(candidate)))!.run);
     for (const candidate of byReach) {
       const sandboxRun = sandboxRuns.get(drawsKey(drawsOf(candidate)))!;
       const reach = sandboxRun.reached.get(candidate.name)!;
       const selected = selectedTests(candidate, reach, sandboxRun.tests);
       // A benign variant that changes what no test can be told for may meet any test: its fifths are of every test.
+      // Its tests turn keyed with its name: the longest (the model's) fall to a turn of each variant's, not all to one turn.
       const tests =
         checkedOf(candidate) === 'a fifth of its tests'
-          ? turnsSlice(selected ?? sandboxRun.tests, turn, testKeyOf, (test) => (reach.changed.size > 0 ? reach.changed : reach.tests).has(testKeyOf(test)))
+          ? turnsSlice(
+              selected ?? sandboxRun.tests,
+              turn,
+              (test) => `${candidate.name} › ${testKeyOf(test)}`,
+              (test) => (reach.changed.size > 0 ? reach.changed : reach.tests).has(testKeyOf(test)),
+            )
           : selected;
       if (tests) selections.set(candidate, { tests, sandboxTests: sandboxRun.tests });
       targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));
@@ -414,7 +434,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
     await besideRun;
   } catch (error) {
     await besideRun.catch(() => undefined);
-    for (const { run } of targets.values()) rmSync(run.outDir, { recursive: true, force: true });
+    for (const { outDir } of [...[...targets.values()].map(({ run }) => run), ...reachRuns.values()]) rmSync(outDir, { recursive: true, force: true });
     throw error;
   } finally {
     for (const [candidate, target] of targets) {
@@ -429,7 +449,7 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
   return seeded.map((candidate) =>
     outcomeOf(
       candidate,
-      targets.get(candidate)!.run,
+      targets.get(candidate)?.run ?? reachRuns.get(candidate)!,
       selections.get(candidate) ?? null,
       { startedAt, finishedAt },
       interruption.reason(),

@@ -7,7 +7,8 @@
  *   a mutant's stopping at the first that fails its clause except on the turn that checks it fully, a
  *   benign variant's being a fifth of them, another each turn.
  * - Seeds: the same target gets the same verdict on every seed, since the input classes every run
- *   exercises decide it, not the draws. The sandbox, the whole suite on each of the five seeds; a
+ *   exercises decide it, not the draws. The sandbox, the whole suite on each of the five seeds (on
+ *   the catalogue's, the run that learns what reaches what, which is that run already); a
  *   variant whose references never start with 0 (the class that needs one is searched for, and the
  *   search says it never came), on the clause of that class; and a sample of mutants that turns with
  *   the commit, the tests of their clause up to the first that kills it.
