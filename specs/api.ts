@@ -211,7 +211,7 @@ export function createApi(
     baseUrl,
     async call(name, ...[{ param, query, ...sent } = {}]) {
       const exchange = await send({ ...sent, ...requestOf(name, { param, query }) });
-      if (hooks.ledger) writeDown(run.outDir, masked, name, exchange, param);
+      if (hooks.ledger) writeDown(run.outDir, secrets, name, exchange, param);
       return exchange;
     },
     get exchanges() {

@@ -9,7 +9,9 @@ import {
   checkAllReferencesDistinct,
   checkListStillHolds,
   checkNothingNotifiedUnpaid,
+  checkOwedNotified,
   checkoutOf,
+  owedNotifications,
   checkPaymentStillHolds,
   paymentOf,
   storedMethodsOf,
@@ -118,6 +120,30 @@ test.describe('the final audit', { tag: readsBackTag }, () => {
       api.note({ request, response: null, note: 'received during the run' });
     api.expectNoProblems(problems);
   });
+
+  test(
+    'every payment the run saw confirmed, created with a callbackUrl at one of its receivers, was notified at exactly that address',
+    { tag: tags('EVT-1', 'EVT-3') },
+    async ({ run, api, observe }) => {
+      requires(run, 'stateful');
+      const ledger = readLedger(run.outDir);
+      const { eventMs } = run.profile.timeouts;
+      const owed = owedNotifications(ledger, eventMs);
+      test.skip(
+        owed.length === 0,
+        `the run saw no payment confirmed with a callbackUrl at a receiver that listened ${eventMs} ms (eventMs) past its confirmation`,
+      );
+      const received = ofKind(ledger, 'notification').map(({ request }) => request);
+      const problems = checkOwedNotified(received, owed, eventMs);
+      await observe.record(`final audit: ${owed.length} payments confirmed in the run, each owed a notification at its callbackUrl`, {
+        owed: owed.length,
+        problems: problems.length,
+      });
+      for (const { read } of owed.filter(({ paymentId }) => problems.some((problem) => problem.message.includes(paymentId))))
+        api.note({ ...read, note: 'its last read in the run' });
+      api.expectNoProblems(problems);
+    },
+  );
 
   test(
     "every stored method the run listed is in its customer's list still, as its last read showed it",

@@ -18,7 +18,7 @@ import { helperClient, type Helpers } from './helpers.ts';
 import { createPacer, defaultConcurrentRequests, type Pacer } from './pace.ts';
 import { propertyRunner, type Property } from './property.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { writeDownNotification } from './ledger.ts';
+import { writeDownNotification, writeDownReceiverClosed } from './ledger.ts';
 import { onEveryTarget, readsBackTag, targetOf, targetsOfRun, testKeyHeader, readingBackHeader, testKeyOf, testRefOf, type TargetEntry } from './targets.ts';
 
 export { lastsEventMs, waitsOutEventMs } from './pools.ts';
@@ -129,7 +129,7 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  // What comes to a path goes to the ledger of the target whose test made the path, for its final audit.
+  // What comes to a path goes to the ledger of the target whose test made the path, for its final audit, and so does when the receiver stops listening.
   receiverOfWorker: [
     async ({ runOfWorker: run }, use) => {
       const owners = new Map<string, RunConfig>();
@@ -138,10 +138,11 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
         publicUrl: run.publicCallbackUrl,
         onReceived(request) {
           const owner = owners.get(request.path);
-          if (owner) writeDownNotification(owner.outDir, (text) => mask(text, secretsOfRun(owner.headers, owner.profile)), request);
+          if (owner) writeDownNotification(owner.outDir, secretsOfRun(owner.headers, owner.profile), request);
         },
       });
       await use({ receiver, owners });
+      for (const owner of new Set(owners.values())) writeDownReceiverClosed(owner.outDir, receiver.url);
       await receiver.close();
     },
     { scope: 'worker' },

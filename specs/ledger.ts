@@ -1,6 +1,6 @@
 /**
- * The run's ledger: what every test's client created and read, and every notification the run's
- * receivers took, one JSON line each, in the run's folder, for the final audit (./audit.spec.ts).
+ * The run's ledger: what every test's client created and read, every notification the run's
+ * receivers took and when each receiver stopped listening, one JSON line each, in the run's folder, for the final audit (./audit.spec.ts).
  * Requests are written without their headers, and the run's secrets and full card numbers masked,
  * as in every file of the run.
  */
@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import type { LedgerEntry } from '../src/checks/audit.ts';
 import { checkoutOf, isSuccess, paymentIdOf, type Exchange } from '../src/checks/index.ts';
 import type { OperationName } from '../src/core/operations.ts';
-import type { RecordedRequest } from '../src/core/evidence.ts';
+import { mask, type RecordedRequest } from '../src/core/evidence.ts';
 
 const ledgerFile = (dir: string) => join(dir, 'ledger.jsonl');
 
 const withoutHeaders = (exchange: Exchange): Exchange => ({ ...exchange, request: { ...exchange.request, headers: {} } });
 
 /** Writes down an exchange that created or read what the audit reads back: an accepted checkout or reference, a payment read, a list read, a confirmation taken. */
-export function writeDown(dir: string, masked: (text: string) => string, operation: OperationName, exchange: Exchange, param?: string): void {
+export function writeDown(dir: string, secrets: readonly string[], operation: OperationName, exchange: Exchange, param?: string): void {
   if (!isSuccess(exchange.response.status)) return;
   const paymentId = operation === 'createReference' ? paymentIdOf(exchange) : undefined;
   const entry: LedgerEntry | null =
@@ -29,16 +29,25 @@ export function writeDown(dir: string, masked: (text: string) => string, operati
           : operation === 'listMethods' && param
             ? { kind: 'list read', customer: param, exchange: withoutHeaders(exchange) }
             : operation === 'confirmPayment' && param
-              ? { kind: 'confirmation', paymentId: param }
+              ? { kind: 'confirmation', paymentId: param, at: Date.now() }
               : null;
-  if (entry) appendFileSync(ledgerFile(dir), `${masked(JSON.stringify(entry))}\n`);
+  if (entry) append(dir, entry, secrets);
 }
 
 /** Writes down a request the receiver took at a notification address (a POST: pages and redirects are GETs), without its headers. */
-export function writeDownNotification(dir: string, masked: (text: string) => string, request: RecordedRequest): void {
+export function writeDownNotification(dir: string, secrets: readonly string[], request: RecordedRequest): void {
   if (request.method !== 'POST') return;
-  const entry: LedgerEntry = { kind: 'notification', request: { ...request, headers: {} } };
-  appendFileSync(ledgerFile(dir), `${masked(JSON.stringify(entry))}\n`);
+  append(dir, { kind: 'notification', request: { ...request, headers: {} } }, secrets);
+}
+
+/** Writes down that a receiver of the run stops listening now. */
+export function writeDownReceiverClosed(dir: string, url: string): void {
+  append(dir, { kind: 'receiver closed', url, at: Date.now() }, []);
+}
+
+/** The entry masked as a value, not as its JSON text: a timestamp in milliseconds may read as a card number. */
+function append(dir: string, entry: LedgerEntry, secrets: readonly string[]): void {
+  appendFileSync(ledgerFile(dir), `${JSON.stringify(mask(entry, secrets))}\n`);
 }
 
 export function readLedger(dir: string): LedgerEntry[] {

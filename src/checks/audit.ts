@@ -4,14 +4,15 @@
  * checkout's ids are new, CHK-7; references valid at the same time are distinct, REF-8), and what a
  * payment's read showed right holds still (REF-3, REF-5, REF-6), and so does what a customer's list
  * showed (TOK-1, PML-5): data that vanishes or changes later fails the clause that owns it. Nothing
- * the run received, at any of its addresses and at any time, notifies a payment nobody paid (EVT-4).
+ * the run received, at any of its addresses and at any time, notifies a payment nobody paid (EVT-4),
+ * and every payment it saw confirmed was notified at exactly its callbackUrl (EVT-1).
  */
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import { loadSchema, type JsonSchema } from '../core/schemas.ts';
 import { judgeAnswer } from './answers.ts';
 import { checkDistinctCheckouts, checkoutOf } from './checkouts.ts';
-import { checkNotNotified } from './notifications.ts';
+import { checkNotified, checkNotNotified } from './notifications.ts';
 import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
 import { isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
 import { checkDistinctReferences, checkPaymentEchoes, paymentOf } from './references.ts';
@@ -23,10 +24,12 @@ export type LedgerEntry =
   | { kind: 'reference'; paymentId: string; requested: ReferenceRequest; answeredAt: number }
   | { kind: 'payment read'; paymentId: string; exchange: Exchange }
   | { kind: 'list read'; customer: string; exchange: Exchange }
-  /** A confirmation the interbank helper took (2xx): the payment was paid, inside its window or not. */
-  | { kind: 'confirmation'; paymentId: string }
+  /** A confirmation the interbank helper took (2xx) at `at` (ms): the payment was paid, inside its window or not. */
+  | { kind: 'confirmation'; paymentId: string; at: number }
   /** A request the suite's receiver took at a notification address, wherever and whenever it came. */
-  | { kind: 'notification'; request: RecordedRequest };
+  | { kind: 'notification'; request: RecordedRequest }
+  /** A receiver of the run (its address) stopped listening at `at` (ms): what came to it later was not heard. */
+  | { kind: 'receiver closed'; url: string; at: number };
 
 /**
  * CHK-7 over every checkout the run created: no two share an id or a paymentId, whichever tests
@@ -172,9 +175,64 @@ export function checkNothingNotifiedUnpaid(
 ): Problem[] {
   return references
     .filter(({ paymentId }) => !paid.has(paymentId))
-    .flatMap(({ paymentId, read }) => {
-      const digits = read && paymentOf(read)?.referenceDetails?.reference;
-      const about = { id: paymentId, ...(typeof digits === 'string' && /^[0-9]{9}$/.test(digits) && { reference: digits }) };
-      return checkNotNotified(received, { why: `for payment ${paymentId}, which the run never paid`, about });
-    });
+    .flatMap(({ paymentId, read }) =>
+      checkNotNotified(received, { why: `for payment ${paymentId}, which the run never paid`, about: namesOf(paymentId, read) }),
+    );
+}
+
+/** The 9 digits a payment's read shows, where it shows them, with its id: what a notification may name it by. */
+function namesOf(paymentId: string, read: Exchange | undefined): { id: string; reference?: string } {
+  const digits = read && paymentOf(read)?.referenceDetails?.reference;
+  return { id: paymentId, ...(typeof digits === 'string' && /^[0-9]{9}$/.test(digits) && { reference: digits }) };
+}
+
+/** A reference the run saw confirmed whose notification the run could hear: where its callbackUrl sends it. */
+export interface OwedNotification {
+  paymentId: string;
+  callbackUrl: string;
+  /** Its last read in the run, which showed it confirmed. */
+  read: Exchange;
+}
+
+/**
+ * The references whose notification the run was owed and could hear: created with a callbackUrl at
+ * one of the run's receivers, paid by a confirmation, shown confirmed by their last read, and that
+ * receiver still listening eventMs after the last confirmation taken of them (one that stopped
+ * sooner, as a worker's does with its last test, may have missed a notification that came in time).
+ */
+export function owedNotifications(ledger: readonly LedgerEntry[], eventMs: number): OwedNotification[] {
+  const of = <Kind extends LedgerEntry['kind']>(kind: Kind) => ledger.filter((entry): entry is Extract<LedgerEntry, { kind: Kind }> => entry.kind === kind);
+  const lastRead = new Map(of('payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
+  const lastConfirmed = new Map<string, number>();
+  for (const { paymentId, at } of of('confirmation')) lastConfirmed.set(paymentId, Math.max(at, lastConfirmed.get(paymentId) ?? 0));
+  const closed = of('receiver closed');
+  return of('reference').flatMap(({ paymentId, requested }) => {
+    const callbackUrl = requested.callbackUrl;
+    const read = lastRead.get(paymentId);
+    const confirmedAt = lastConfirmed.get(paymentId);
+    if (typeof callbackUrl !== 'string' || !read || confirmedAt === undefined || paymentOf(read)?.stateDetails?.state !== 'confirmed') return [];
+    const listenedUntil = closed.filter(({ url }) => callbackUrl.startsWith(`${url}/`)).map(({ at }) => at);
+    return listenedUntil.length > 0 && Math.min(...listenedUntil) >= confirmedAt + eventMs ? [{ paymentId, callbackUrl, read }] : [];
+  });
+}
+
+/**
+ * EVT-1 over every reference the run was owed a notification of (owedNotifications), wherever in
+ * the run it was confirmed: a notification came to exactly its callbackUrl (that path, its query
+ * kept), naming it (EVT-3), whenever it came.
+ */
+export function checkOwedNotified(received: readonly RecordedRequest[], owed: readonly OwedNotification[], eventMs: number): Problem[] {
+  const pathOf = (url: string) => new URL(url, 'http://receiver').pathname;
+  return owed.flatMap(({ paymentId, callbackUrl, read }) =>
+    checkNotified(
+      received.filter(({ url }) => pathOf(url) === pathOf(callbackUrl)),
+      {
+        payment: namesOf(paymentId, read),
+        clause: 'EVT-1',
+        where: `the callbackUrl of payment ${paymentId}, confirmed in the run`,
+        address: callbackUrl,
+        withinMs: eventMs,
+      },
+    ),
+  );
 }

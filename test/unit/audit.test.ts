@@ -5,8 +5,11 @@ import {
   checkAllReferencesDistinct,
   checkListStillHolds,
   checkNothingNotifiedUnpaid,
+  checkOwedNotified,
   checkPaymentStillHolds,
+  owedNotifications,
   type Exchange,
+  type LedgerEntry,
 } from '../../src/checks/index.ts';
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 
@@ -159,5 +162,62 @@ test('EVT-4 holds over every notification of the run: one naming a reference nob
       ['EVT-4', true],
       ['EVT-4', true],
     ],
+  );
+});
+
+test('EVT-1 holds over every payment the run saw confirmed: each is notified at exactly its callbackUrl, where its receiver listened eventMs past the confirmation', () => {
+  const now = Date.now();
+  const eventMs = 2000;
+  const receiver = 'http://127.0.0.1:4000';
+  const reference = (paymentId: string, callbackUrl?: string): LedgerEntry => ({
+    kind: 'reference',
+    paymentId,
+    requested: { ...requestedAround(now), ...(callbackUrl && { callbackUrl }) },
+    answeredAt: now,
+  });
+  const read = (paymentId: string, digits: string, state: string): LedgerEntry => ({
+    kind: 'payment read',
+    paymentId,
+    exchange: payment(paymentId, digits, now - hour, now + hour, state),
+  });
+  const ledger: LedgerEntry[] = [
+    reference('p1', `${receiver}/callback/a?order=1&x=a%26b`),
+    read('p1', '012345678', 'confirmed'),
+    { kind: 'confirmation', paymentId: 'p1', at: now },
+    // Confirmed too late for its receiver to have heard it: not owed.
+    reference('p2', `${receiver}/callback/b`),
+    read('p2', '111111111', 'confirmed'),
+    { kind: 'confirmation', paymentId: 'p2', at: now + 9000 },
+    // Shown pending (paid outside its window), at another address than the run's, without callbackUrl: not owed.
+    reference('p3', `${receiver}/callback/c`),
+    read('p3', '222222222', 'pending'),
+    { kind: 'confirmation', paymentId: 'p3', at: now },
+    reference('p4', 'https://merchant.example/callback'),
+    read('p4', '333333333', 'confirmed'),
+    { kind: 'confirmation', paymentId: 'p4', at: now },
+    reference('p5'),
+    read('p5', '444444444', 'confirmed'),
+    { kind: 'confirmation', paymentId: 'p5', at: now },
+    { kind: 'receiver closed', url: receiver, at: now + 10_000 },
+  ];
+  const owed = owedNotifications(ledger, eventMs);
+  assert.deepEqual(
+    owed.map(({ paymentId }) => paymentId),
+    ['p1'],
+  );
+  const notification = (url: string, body: unknown) => ({ method: 'POST', url, headers: {}, body });
+  const exact = notification('/callback/a?order=1&x=a%26b', { payments: [{ referenceDetails: { reference: '012345678' } }] });
+  assert.deepEqual(checkOwedNotified([exact], owed, eventMs), []);
+  const clausesOf = (received: ReturnType<typeof notification>[]) => checkOwedNotified(received, owed, eventMs).map((problem) => problem.clause);
+  assert.deepEqual(clausesOf([]), ['EVT-1']);
+  assert.deepEqual(clausesOf([notification('/callback/a', exact.body)]), ['EVT-1']);
+  assert.deepEqual(clausesOf([notification('/callback/other?order=1&x=a%26b', exact.body)]), ['EVT-1']);
+  assert.deepEqual(clausesOf([notification(exact.url, { payments: [{ id: 'p9' }] })]), ['EVT-3']);
+  assert.deepEqual(
+    owedNotifications(
+      ledger.filter(({ kind }) => kind !== 'receiver closed'),
+      eventMs,
+    ),
+    [],
   );
 });
