@@ -106,11 +106,15 @@ test.describe('the final audit', { tag: readsBackTag }, () => {
     const received = ofKind(ledger, 'notification').map(({ request }) => request);
     const lastRead = lastPaymentReads(ledger);
     const paid = new Set(ofKind(ledger, 'confirmation').map(({ paymentId }) => paymentId));
+    // One the run never read is read now, to be named by its 9 digits: its id alone, a small number, may be another's event id or amount.
+    const unread = references.filter(({ paymentId }) => !paid.has(paymentId) && !lastRead.has(paymentId));
+    const readNow = new Map(await Promise.all(unread.map(async ({ paymentId }) => [paymentId, await api.call('getPayment', { param: paymentId })] as const)));
     const problems = checkNothingNotifiedUnpaid(
       received,
-      references.map(({ paymentId }) => ({ paymentId, read: lastRead.get(paymentId) })),
+      references.map(({ paymentId }) => ({ paymentId, read: lastRead.get(paymentId) ?? readNow.get(paymentId) })),
       paid,
     );
+    api.forget([...readNow].filter(([paymentId]) => problems.some((problem) => problem.message.includes(`payment ${paymentId},`))).map(([, read]) => read));
     await observe.record(`final audit: ${received.length} requests the run's receivers took, judged against ${references.length} references`, {
       received: received.length,
       references: references.length,
