@@ -171,7 +171,7 @@ const turnOfKey = (key: string) => createHash('sha256').update(key).digest()[0] 
 
 /**
  * The tests a benign variant runs on a turn: the fifth of `tests` whose key falls to this turn (a
- * key falls to the same turn whatever the seed, so five consecutive turns run every test that
+ * test falls to the same turn whatever the seed, so five consecutive turns run every test that
  * reaches it: its full check, for the cost of a fifth a turn; the variants that change every answer
  * reach the whole suite), with at least one test known to reach its change, so that it fires.
  */
@@ -409,15 +409,9 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
       const reach = sandboxRun.reached.get(candidate.name)!;
       const selected = selectedTests(candidate, reach, sandboxRun.tests);
       // A benign variant that changes what no test can be told for may meet any test: its fifths are of every test.
-      // Its tests turn keyed with its name: the longest (the model's) fall to a turn of each variant's, not all to one turn.
       const tests =
         checkedOf(candidate) === 'a fifth of its tests'
-          ? turnsSlice(
-              selected ?? sandboxRun.tests,
-              turn,
-              (test) => `${candidate.name} › ${testKeyOf(test)}`,
-              (test) => (reach.changed.size > 0 ? reach.changed : reach.tests).has(testKeyOf(test)),
-            )
+          ? turnsSlice(selected ?? sandboxRun.tests, turn, testKeyOf, (test) => (reach.changed.size > 0 ? reach.changed : reach.tests).has(testKeyOf(test)))
           : selected;
       if (tests) selections.set(candidate, { tests, sandboxTests: sandboxRun.tests });
       targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));
