@@ -3,7 +3,7 @@
  * tests reach a mutant: one run of the whole suite on the sandbox, behind a proxy that applies no
  * candidate but asks every candidate, on a copy of each exchange, whether it would change it. Every
  * request of that run names its test (testKeyHeader); what comes without one (a page's own requests,
- * a notification) is the test's whose identifiers it carries. A test no candidate's change reaches
+ * a notification) is the test's whose identifiers it carries (a notification's, first its address's). A test no candidate's change reaches
  * runs as on the sandbox, so a candidate runs only the tests that reach it (mutants/run.ts).
  */
 import type { RawTest } from '../src/report/raw-results.ts';
@@ -177,7 +177,9 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
       return location;
     },
     notification(delivery, proxy) {
-      const test = ownerOf([delivery.json, segmentsOf(delivery.to)]);
+      // The test whose address it goes to first (the webhook's, set by one test, notifies payments of
+      // others): that test alone makes the notification come, and judges it.
+      const test = ownerOf([segmentsOf(delivery.to), delivery.json]);
       const original = snapshot(delivery);
       void askEach('notification', test, (candidate, name) => {
         const copy: Delivery = { ...delivery, headers: { ...delivery.headers }, json: structuredClone(delivery.json) };
