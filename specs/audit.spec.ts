@@ -11,6 +11,7 @@ import {
   checkNothingNotifiedUnpaid,
   checkOwedNotified,
   checkoutOf,
+  ofKind,
   owedNotifications,
   checkPaymentStillHolds,
   paymentOf,
@@ -21,9 +22,6 @@ import {
 import { readLedger } from './ledger.ts';
 import { requires, tags, test, type Api } from './fixtures.ts';
 import { readsBackTag } from './targets.ts';
-
-type Of<Kind extends LedgerEntry['kind']> = Extract<LedgerEntry, { kind: Kind }>;
-const ofKind = <Kind extends LedgerEntry['kind']>(ledger: LedgerEntry[], kind: Kind) => ledger.filter((entry): entry is Of<Kind> => entry.kind === kind);
 
 /** Each payment's last read in the run, by its id. */
 const lastPaymentReads = (ledger: LedgerEntry[]) => new Map(ofKind(ledger, 'payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));

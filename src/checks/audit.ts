@@ -180,6 +180,10 @@ export function checkNothingNotifiedUnpaid(
     );
 }
 
+/** The ledger's entries of one kind. */
+export const ofKind = <Kind extends LedgerEntry['kind']>(ledger: readonly LedgerEntry[], kind: Kind) =>
+  ledger.filter((entry): entry is Extract<LedgerEntry, { kind: Kind }> => entry.kind === kind);
+
 /** The 9 digits a payment's read shows, where it shows them, with its id: what a notification may name it by. */
 function namesOf(paymentId: string, read: Exchange | undefined): { id: string; reference?: string } {
   const digits = read && paymentOf(read)?.referenceDetails?.reference;
@@ -201,7 +205,7 @@ export interface OwedNotification {
  * sooner, as a worker's does with its last test, may have missed a notification that came in time).
  */
 export function owedNotifications(ledger: readonly LedgerEntry[], eventMs: number): OwedNotification[] {
-  const of = <Kind extends LedgerEntry['kind']>(kind: Kind) => ledger.filter((entry): entry is Extract<LedgerEntry, { kind: Kind }> => entry.kind === kind);
+  const of = <Kind extends LedgerEntry['kind']>(kind: Kind) => ofKind(ledger, kind);
   const lastRead = new Map(of('payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
   const lastConfirmed = new Map<string, number>();
   for (const { paymentId, at } of of('confirmation')) lastConfirmed.set(paymentId, Math.max(at, lastConfirmed.get(paymentId) ?? 0));
