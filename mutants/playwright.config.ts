@@ -9,6 +9,7 @@ import { defineConfig } from '@playwright/test';
 import { grepPattern, literalPattern } from '../src/runner/playwright.ts';
 import { describeTitle, targetsEnv, targetsOfRun, type TargetEntry, type TestRef } from '../specs/targets.ts';
 import { timingsEnv } from '../bench/timings.ts';
+import { auditProject } from '../specs/pools.ts';
 
 const targets = targetsOfRun();
 if (!targets) throw new Error('no targets: run the catalogue through "npm run mutants"');
@@ -91,8 +92,8 @@ export default defineConfig({
   grep: targets.map((target) => grepOf(target)),
   // The final audit runs once every other test ended (the teardown of a project without tests that the others depend on).
   projects: [
-    { name: 'start', testMatch: /(?!)/, teardown: 'audit' },
+    { name: 'start', testMatch: /(?!)/, teardown: auditProject },
     ...Object.entries(work).map(([name, patterns]) => ({ name, grep: grepOfEach(patterns), testIgnore: auditSpec, dependencies: ['start'] })),
-    { name: 'audit', testMatch: auditSpec },
+    { name: auditProject, testMatch: auditSpec },
   ],
 });

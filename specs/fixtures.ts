@@ -16,6 +16,7 @@ import { secretsOfRun } from '../src/core/profile.ts';
 import { capped, createApi, type Api } from './api.ts';
 import { helperClient, type Helpers } from './helpers.ts';
 import { createPacer, defaultConcurrentRequests, type Pacer } from './pace.ts';
+import { auditProject } from './pools.ts';
 import { propertyRunner, type Property } from './property.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
 import { writeDownNotification, writeDownReceiverClosed } from './ledger.ts';
@@ -120,11 +121,17 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
 
-  // The profile's rate cap is the whole run's: each worker takes an even share.
+  // The profile's rate cap is the whole run's: each worker takes an even share, but the final audit's, which runs alone and takes all.
   pacer: [
     async ({ runOfWorker: run }, use, workerInfo) => {
       const pace = run.profile.requests;
-      await use(createPacer({ maxConcurrent: concurrentRequests(run), perSecond: pace?.perSecond ? pace.perSecond / workerInfo.config.workers : null }));
+      const shares = workerInfo.project.name === auditProject ? workerInfo.config.workers : 1;
+      await use(
+        createPacer({
+          maxConcurrent: concurrentRequests(run) * shares,
+          perSecond: pace?.perSecond ? (pace.perSecond * shares) / workerInfo.config.workers : null,
+        }),
+      );
     },
     { scope: 'worker' },
   ],

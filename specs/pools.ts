@@ -7,3 +7,9 @@
  */
 export const waitsOutEventMs = '@waits-out-eventMs';
 export const lastsEventMs = '@lasts-eventMs';
+
+/**
+ * The project of the final audit (specs/audit.spec.ts), the teardown that runs once every other test
+ * ended: alone then, its worker keeps the whole run's requests in flight, every worker's share.
+ */
+export const auditProject = 'audit';
