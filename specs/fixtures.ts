@@ -197,9 +197,10 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
     await use(helperClient(api));
   },
 
-  property: async ({ run, api }, use, testInfo) => {
+  property: async ({ run, api, target }, use, testInfo) => {
     const attachRun = (propertyRun: PropertyRun) => attachJson(testInfo, attachmentNames.property, propertyRun, secretsOfRun(run.headers, run.profile));
-    await use(propertyRunner({ seed: run.seed, runs: run.runs, concurrency: concurrentRequests(run), replayPath: run.replayPath }, api, attachRun));
+    const settings = { seed: run.seed, runs: run.runs, concurrency: concurrentRequests(run), replayPath: run.replayPath, shrink: !target?.stopOnceFailed };
+    await use(propertyRunner(settings, api, attachRun));
   },
 
   observe: async ({ run }, use, testInfo) => {

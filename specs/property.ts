@@ -33,6 +33,11 @@ export interface PropertySettings {
   concurrency: number;
   /** --replay-path: only this failing case runs, unshrunk. */
   replayPath?: string;
+  /**
+   * False where a failure needs no counterexample, only its problems: a candidate of the mutant
+   * catalogue that stops at its proof. Its first failing case is the verdict, unshrunk.
+   */
+  shrink?: boolean;
 }
 
 /**
@@ -53,14 +58,16 @@ export function replayPathParts(replayPath: string): { path: string; commands: s
 
 /**
  * Whether the predicate finds no problem in any of the values, tried `concurrency` at a time (no
- * new one starts after a failure, a problem or an error), and of how many it ran (not left out).
+ * new one starts after a failure, a problem or an error), of how many it ran (not left out), and
+ * the problems of the first that found some.
  */
 async function allHold<T>(
   values: T[],
   predicate: (value: T) => Promise<Problem[] | typeof leftOut>,
   concurrency: number,
-): Promise<{ held: boolean; ran: number }> {
+): Promise<{ held: boolean; ran: number; problems?: Problem[] }> {
   let ran = 0;
+  let found: Problem[] | undefined;
   try {
     await inParallel(
       values,
@@ -68,19 +75,22 @@ async function allHold<T>(
         const problems = await predicate(value);
         if (problems === leftOut) return;
         ran++;
-        if (problems.length > 0) throw new Error('a problem');
+        if (problems.length > 0) {
+          found ??= problems;
+          throw new Error('a problem');
+        }
       },
       concurrency,
     );
     return { held: true, ran };
   } catch {
-    return { held: false, ran };
+    return { held: false, ran, problems: found };
   }
 }
 
 /** Runs properties through the test's client, handing each run's seed, cases and counterexample to attachRun. */
 export function propertyRunner(
-  { seed, runs: runsOfRun, concurrency, replayPath }: PropertySettings,
+  { seed, runs: runsOfRun, concurrency, replayPath, shrink = true }: PropertySettings,
   api: Api,
   attachRun: (propertyRun: PropertyRun) => Promise<void>,
 ): Property {
@@ -93,9 +103,9 @@ export function propertyRunner(
     const firstPass = replayPath
       ? { held: false, ran: 0 }
       : await allHold([...examples, ...fc.sample(arbitrary, { seed, numRuns: runs })], predicate, concurrency);
-    if (firstPass.held) {
+    if (firstPass.held || (!shrink && firstPass.problems)) {
       await attachRun({ seed, runs: firstPass.ran });
-      return api.expectNoProblems([]);
+      return api.expectNoProblems(firstPass.problems ?? []);
     }
     api.forget();
     let lastFailure: { problems: Problem[]; exchanges: readonly Exchange[] } | null = null;
