@@ -112,9 +112,44 @@ export interface CreatedField {
 
 export interface Creation {
   route: Route;
-  raceKey: (request: ProxyRequest) => string | undefined;
+  raceKey: (request: ProxyRequest, proxy: ProxyContext) => string | undefined;
   /** What races it, for a description. */
   racing: string;
+  /** The operator where the created object is not in its creation's answer (collidesAtOnce finds it there by its id), and where it then shows. */
+  collides?: { transform: (field: CreatedField) => Transform; shows: (field: string) => string };
+}
+
+const storeKey = (request: ProxyRequest, proxy: ProxyContext) => payerOf(request, proxy) && `pay ${payerOf(request, proxy)}`;
+
+/**
+ * A stored method made by a payment that came while another payment of its customer was under way
+ * shows, at the field, the value the other's stored method has, in every list of the customer. A
+ * stored method is not in its payment's answer: it is told in the list by the means paid with.
+ */
+function storedMethodCollidesAtOnce(field: CreatedField): Transform {
+  const name = field.path.at(-1)!;
+  return {
+    async request(request, proxy) {
+      const key = storeKey(request, proxy);
+      const digits = digitsOf(request.json);
+      if (!key || !digits) return;
+      const [other] = await raceOn(proxy, key, digits);
+      if (other) proxy.memo.set(`collides ${key} ${digits}`, other);
+    },
+    response(response, request, proxy) {
+      const key = storeKey(request, proxy);
+      const digits = digitsOf(request.json);
+      if (key && digits) raceOver(proxy, key, digits);
+      editData(['listMethods'], (data) => {
+        if (!Array.isArray(data)) return;
+        for (const method of data) {
+          const other = proxy.memo.get(`collides pay ${request.param} ${storedDigitsOf(method)}`);
+          const taken = other !== undefined && data.find((listed) => storedDigitsOf(listed) === other);
+          if (taken && method) method[name] = taken[name];
+        }
+      }).response!(response, request, proxy);
+    },
+  };
 }
 
 /**
@@ -128,6 +163,12 @@ export const creations: Partial<Record<string, Creation>> = {
     racing: 'a checkout of the same customer',
   },
   payment: { route: 'createReference', raceKey: () => 'reference', racing: 'a reference' },
+  'stored-method': {
+    route: 'payCheckout',
+    raceKey: storeKey,
+    racing: 'a payment of the same customer',
+    collides: { transform: storedMethodCollidesAtOnce, shows: (field) => `stores a method that shows the other's ${field} in every list of the customer` },
+  },
 };
 
 /**
@@ -139,13 +180,13 @@ export function collidesAtOnce(field: CreatedField, creation: Creation): Transfo
   const valueKey = (id: string) => `${field.name} of ${id}`;
   return {
     async request(request, proxy) {
-      const key = request.route === creation.route ? creation.raceKey(request) : undefined;
+      const key = request.route === creation.route ? creation.raceKey(request, proxy) : undefined;
       if (key) await collideOn(proxy, key, request);
     },
     async response(response, request, proxy) {
       const body = response.json as Json;
       const id: unknown = body?.data?.id;
-      const creating = request.route === creation.route && creation.raceKey(request);
+      const creating = request.route === creation.route && creation.raceKey(request, proxy);
       if (creating) raceOver(proxy, creating, bodyOf(request));
       if (!succeeded(response) || typeof id !== 'string') return;
       if (creating) {
@@ -231,11 +272,6 @@ const confirmationAtOnceRefused: Transform = {
 };
 
 export const atOnceBenignVariants: BenignVariant[] = [
-  {
-    name: 'payments-of-a-customer-one-at-a-time',
-    description: 'The payments of one customer are taken one at a time, each 40 ms after the one before: payments at once wait for each other.',
-    transform: oneAtATime((request, proxy) => payerOf(request, proxy) && `pay ${payerOf(request, proxy)}`),
-  },
   {
     name: 'confirmation-at-once-refused',
     description: 'A confirmation of a payment while another confirmation of it is under way is answered 409, as one of a payment already confirmed.',

@@ -327,7 +327,7 @@ export const framingMutants: Mutant[] = framingSites.flatMap(({ clause, operatio
  */
 const createdSites = sites.flatMap((site) => {
   const creation = creations[site.name.split('.')[0]];
-  return site.distinct !== null && !site.path.includes('[]') && creation ? [{ site, creation }] : [];
+  return site.distinct !== null && creation && (creation.collides || !site.path.includes('[]')) ? [{ site, creation }] : [];
 });
 
 /** Public reports of numbers given twice to creations at once, in payment and shop services. */
@@ -342,8 +342,8 @@ export const atOnceFieldMutants: Mutant[] = createdSites.map(({ site, creation }
   name: `${site.name}-collides-at-once`,
   clause: site.distinct!,
   disturbs: [...new Set([...site.clauses, ...site.relatedClauses])].filter((other) => other !== site.distinct),
-  description: `Generated (collides at once at ${site.name}): ${creation.racing} created while another is under way (${creation.route}) shows the other's ${site.name}, in its answer and in every later answer about it.${reportedIn(collisionsReported)}`,
-  transform: collidesAtOnce(site, creation),
+  description: `Generated (collides at once at ${site.name}): ${creation.racing} made while another is under way (${creation.route}) ${creation.collides?.shows(site.name) ?? `shows the other's ${site.name}, in its answer and in every later answer about it`}.${reportedIn(collisionsReported)}`,
+  transform: creation.collides?.transform(site) ?? collidesAtOnce(site, creation),
 }));
 
 export const generatedMutants: Mutant[] = [...fieldMutants, ...deliveryMutants, ...framingMutants, ...atOnceFieldMutants];
@@ -356,7 +356,7 @@ export const operatorTwins: BenignVariant[] = [
   ...[...new Set(createdSites.map(({ creation }) => creation))].map((creation) => ({
     name: `${creation.route}-one-at-a-time`,
     description: `The twin of the at-once family: ${creation.racing} created while another is under way waits for it, each 40 ms after the one before.`,
-    transform: oneAtATime((request) => (request.route === creation.route ? creation.raceKey(request) : undefined)),
+    transform: oneAtATime((request, proxy) => (request.route === creation.route ? creation.raceKey(request, proxy) : undefined)),
   })),
   {
     name: 'generated-twin-field-beside-every-site',

@@ -102,7 +102,12 @@ test("an identifier repeated is the first answer's, or in a list the first eleme
 test("a creation at once shows the other's value at a field that must be distinct, on the clause that owns it; one alone keeps its own", async () => {
   assert.deepEqual(
     atOnceFieldMutants.map(({ name, clause }) => `${name} ${clause}`),
-    ['checkout.id-collides-at-once CHK-7', 'checkout.paymentId-collides-at-once CHK-7', 'payment.referenceDetails.reference-collides-at-once REF-8'],
+    [
+      'checkout.id-collides-at-once CHK-7',
+      'checkout.paymentId-collides-at-once CHK-7',
+      'payment.referenceDetails.reference-collides-at-once REF-8',
+      'stored-method.uuid-collides-at-once PML-6',
+    ],
   );
   const { transform } = atOnceFieldMutants.find((mutant) => mutant.name === 'checkout.paymentId-collides-at-once')!;
   const proxy = { memo: new Map(), mayRace: () => undefined } as unknown as ProxyContext;
@@ -120,6 +125,28 @@ test("a creation at once shows the other's value at a field that must be distinc
   };
   assert.deepEqual(await Promise.all([create('p1', 0), create('p2', 5)]), ['p1', 'p1']);
   assert.equal(await create('p3', 0), 'p3');
+});
+
+test("a stored method made by a payment at once with another of its customer's shows the other's uuid in the customer's list, told by the means paid with", async () => {
+  const { transform } = atOnceFieldMutants.find((mutant) => mutant.name === 'stored-method.uuid-collides-at-once')!;
+  const checkouts = new Map([['k1', { request: { payment: { customer: { uuid: 'u1' } } } }]]);
+  const proxy = { memo: new Map(), checkouts, mayRace: () => undefined } as unknown as ProxyContext;
+  const pay = async (json: unknown, afterMs: number) => {
+    await new Promise((resolve) => setTimeout(resolve, afterMs));
+    const request = { route: 'payCheckout', param: 'k1', json } as unknown as ProxyRequest;
+    await transform.request?.(request, proxy);
+    await transform.response?.(answer({ success: true }), request, proxy);
+  };
+  const listed = async () => {
+    const list = answer(structuredClone(samples.listMethods));
+    await transform.response?.(list, { route: 'listMethods', param: 'u1' } as ProxyRequest, proxy);
+    return (list.json as { data: Array<{ uuid: string }> }).data.map(({ uuid }) => uuid);
+  };
+  const [card, wallet] = (samples.listMethods as Array<{ uuid: string }>).map(({ uuid }) => uuid);
+  await pay({ card: { number: '4111111111110809' } }, 0);
+  assert.deepEqual(await listed(), [card, wallet]);
+  await Promise.all([pay({ card: { number: '4111111111110809' } }, 0), pay({ phoneNumber: '351#912345123' }, 5)]);
+  assert.deepEqual(await listed(), [card, card]);
 });
 
 test('a value that decays is right in the first answers about its resource', async () => {
