@@ -7,7 +7,7 @@ import { describeProblems, type Exchange, type Problem } from '../src/checks/ind
 import { secretsOfRun } from '../src/core/profile.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pacer } from './pace.ts';
-import { writeDown, writeDownSent } from './ledger.ts';
+import { writeDown } from './ledger.ts';
 import { describeFetchError } from '../src/core/http.ts';
 import { requestThrough } from '../src/core/transport.ts';
 import { requestOf, type CallArguments, type OperationName } from '../src/core/operations.ts';
@@ -210,10 +210,8 @@ export function createApi(
   return {
     baseUrl,
     async call(name, ...[{ param, query, ...sent } = {}]) {
-      const sentAt = Date.now();
-      if (hooks.ledger) writeDownSent(run.outDir, secrets, name, sent.body, sentAt);
       const exchange = await send({ ...sent, ...requestOf(name, { param, query }) });
-      if (hooks.ledger) writeDown(run.outDir, secrets, name, exchange, { param, sentAt });
+      if (hooks.ledger) writeDown(run.outDir, secrets, name, exchange, param);
       return exchange;
     },
     get exchanges() {

@@ -1,7 +1,6 @@
 /**
- * The run's ledger: what every test's client created and read, every change of the webhook it
- * sent, every notification the run's receivers took and when each receiver stopped listening, one
- * JSON line each, in the run's folder, for the final audit (./audit.spec.ts).
+ * The run's ledger: what every test's client created and read, every notification the run's
+ * receivers took and when each receiver stopped listening, one JSON line each, in the run's folder, for the final audit (./audit.spec.ts).
  * Requests are written without their headers, and the run's secrets and full card numbers masked,
  * as in every file of the run.
  */
@@ -16,33 +15,8 @@ const ledgerFile = (dir: string) => join(dir, 'ledger.jsonl');
 
 const withoutHeaders = (exchange: Exchange): Exchange => ({ ...exchange, request: { ...exchange.request, headers: {} } });
 
-/** The change of the merchant's webhook a request makes: the address it sets, null to remove it. */
-function webhookChange(operation: OperationName, body: unknown): { to: string | null } | undefined {
-  if (operation === 'removeWebhook') return { to: null };
-  if (operation !== 'setWebhook') return undefined;
-  const to = (body as { url?: unknown } | undefined)?.url;
-  return { to: typeof to === 'string' ? to : null };
-}
-
-/** Writes down a request as it is sent where what it may change is owed whether or not it is answered: a change of the webhook. */
-export function writeDownSent(dir: string, secrets: readonly string[], operation: OperationName, body: unknown, sentAt: number): void {
-  const change = webhookChange(operation, body);
-  if (change) append(dir, { kind: 'webhook change', ...change, sentAt }, secrets);
-}
-
-/**
- * Writes down an exchange that created or read what the audit reads back: an accepted checkout or
- * reference, a payment read, a list read, a confirmation taken; and a change of the webhook answered, whatever its answer.
- */
-export function writeDown(
-  dir: string,
-  secrets: readonly string[],
-  operation: OperationName,
-  exchange: Exchange,
-  { param, sentAt }: { param?: string; sentAt: number },
-): void {
-  const change = webhookChange(operation, exchange.request.body);
-  if (change) return append(dir, { kind: 'webhook change', ...change, sentAt, answeredAt: Date.now() }, secrets);
+/** Writes down an exchange that created or read what the audit reads back: an accepted checkout or reference, a payment read, a list read, a confirmation taken. */
+export function writeDown(dir: string, secrets: readonly string[], operation: OperationName, exchange: Exchange, param?: string): void {
   if (!isSuccess(exchange.response.status)) return;
   const paymentId = operation === 'createReference' ? paymentIdOf(exchange) : undefined;
   const entry: LedgerEntry | null =
@@ -55,7 +29,7 @@ export function writeDown(
           : operation === 'listMethods' && param
             ? { kind: 'list read', customer: param, exchange: withoutHeaders(exchange) }
             : operation === 'confirmPayment' && param
-              ? { kind: 'confirmation', paymentId: param, sentAt, at: Date.now() }
+              ? { kind: 'confirmation', paymentId: param, at: Date.now() }
               : null;
   if (entry) append(dir, entry, secrets);
 }

@@ -5,15 +5,14 @@
  * payment's read showed right holds still (REF-3, REF-5, REF-6), and so does what a customer's list
  * showed (TOK-1, PML-5): data that vanishes or changes later fails the clause that owns it. Nothing
  * the run received, at any of its addresses and at any time, notifies a payment nobody paid (EVT-4),
- * and every payment it saw confirmed was notified at exactly its callbackUrl (EVT-1), or else at the
- * webhook the run had configured (EVT-2).
+ * and every payment it saw confirmed was notified at exactly its callbackUrl (EVT-1).
  */
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import { loadSchema, type JsonSchema } from '../core/schemas.ts';
 import { judgeAnswer } from './answers.ts';
 import { checkDistinctCheckouts, checkoutOf } from './checkouts.ts';
-import { checkNotificationIdentifies, checkNotNotified, identifiesPayment, keepsQuery, type PaymentNames } from './notifications.ts';
+import { checkNotified, checkNotNotified } from './notifications.ts';
 import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
 import { isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
 import { checkDistinctReferences, checkPaymentEchoes, paymentOf } from './references.ts';
@@ -25,14 +24,8 @@ export type LedgerEntry =
   | { kind: 'reference'; paymentId: string; requested: ReferenceRequest; answeredAt: number }
   | { kind: 'payment read'; paymentId: string; exchange: Exchange }
   | { kind: 'list read'; customer: string; exchange: Exchange }
-  /** A confirmation the interbank helper took (2xx), sent at `sentAt` and answered at `at` (ms): the payment was paid, inside its window or not. */
-  | { kind: 'confirmation'; paymentId: string; sentAt: number; at: number }
-  /**
-   * A change of the merchant's webhook the run sent at `sentAt` (to an address; null removes it),
-   * written down as it is sent and again, with `answeredAt`, once answered: taken or refused, it
-   * may have taken effect, and one never answered may have too.
-   */
-  | { kind: 'webhook change'; to: string | null; sentAt: number; answeredAt?: number }
+  /** A confirmation the interbank helper took (2xx) at `at` (ms): the payment was paid, inside its window or not. */
+  | { kind: 'confirmation'; paymentId: string; at: number }
   /** A request the suite's receiver took at a notification address, wherever and whenever it came. */
   | { kind: 'notification'; request: RecordedRequest }
   /** A receiver of the run (its address) stopped listening at `at` (ms): what came to it later was not heard. */
@@ -197,107 +190,53 @@ function namesOf(paymentId: string, read: Exchange | undefined): { id: string; r
   return { id: paymentId, ...(typeof digits === 'string' && /^[0-9]{9}$/.test(digits) && { reference: digits }) };
 }
 
-/** A payment the run saw confirmed whose notification the run could hear, and where it is owed. */
+/** A reference the run saw confirmed whose notification the run could hear: where its callbackUrl sends it. */
 export interface OwedNotification {
   paymentId: string;
-  clause: 'EVT-1' | 'EVT-2';
-  /** Its callbackUrl; for the webhook, every address the webhook had while the notification was due: any of them may hear it. */
-  addresses: string[];
+  callbackUrl: string;
   /** Its last read in the run, which showed it confirmed. */
   read: Exchange;
 }
 
-type WebhookChange = Extract<LedgerEntry, { kind: 'webhook change' }>;
-
-/** The run's changes of the webhook, each once: answered where it was. */
-function webhookChangesOf(ledger: readonly LedgerEntry[]): WebhookChange[] {
-  const changes = new Map<string, WebhookChange>();
-  for (const change of ofKind(ledger, 'webhook change')) {
-    const key = `${change.sentAt} ${change.to}`;
-    if (change.answeredAt !== undefined || !changes.has(key)) changes.set(key, change);
-  }
-  return [...changes.values()];
-}
-
 /**
- * Every address the merchant's webhook may have had over [from, until], as the run changed it: what
- * it was at `from` (the last change answered by then, and any that overlapped it), and what each
- * change under way or sent in the meantime set it to. Undefined where that is not known: the run
- * had not set it by then, or a change removed it (a notification may then go nowhere).
- */
-export function webhookAddressesOver(changes: readonly WebhookChange[], from: number, until: number): string[] | undefined {
-  const settled = changes.filter(({ answeredAt }) => answeredAt !== undefined && answeredAt <= from);
-  const atFrom = settled.filter((change) => !settled.some((later) => later.sentAt > change.answeredAt!));
-  const during = changes.filter(({ sentAt, answeredAt }) => sentAt <= until && (answeredAt === undefined || answeredAt > from));
-  const addresses = [...atFrom, ...during].map(({ to }) => to);
-  if (atFrom.length === 0 || addresses.includes(null)) return undefined;
-  return [...new Set(addresses as string[])];
-}
-
-/**
- * The payments whose notification the run was owed and could hear: paid by a confirmation, shown
- * confirmed by their last read, created with a callbackUrl at one of the run's receivers (EVT-1) or
- * without one while the run had the webhook at its receivers (EVT-2), every such receiver still
- * listening eventMs after the last confirmation taken of them (one that stopped sooner, as a
- * worker's does with its last test, may have missed a notification that came in time).
+ * The references whose notification the run was owed and could hear: created with a callbackUrl at
+ * one of the run's receivers, paid by a confirmation, shown confirmed by their last read, and that
+ * receiver still listening eventMs after the last confirmation taken of them (one that stopped
+ * sooner, as a worker's does with its last test, may have missed a notification that came in time).
  */
 export function owedNotifications(ledger: readonly LedgerEntry[], eventMs: number): OwedNotification[] {
   const of = <Kind extends LedgerEntry['kind']>(kind: Kind) => ofKind(ledger, kind);
   const lastRead = new Map(of('payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
-  const confirmed = new Map<string, { from: number; at: number }>();
-  for (const { paymentId, sentAt, at } of of('confirmation')) {
-    const known = confirmed.get(paymentId);
-    confirmed.set(paymentId, { from: Math.min(sentAt, known?.from ?? sentAt), at: Math.max(at, known?.at ?? at) });
-  }
+  const lastConfirmed = new Map<string, number>();
+  for (const { paymentId, at } of of('confirmation')) lastConfirmed.set(paymentId, Math.max(at, lastConfirmed.get(paymentId) ?? 0));
   const closed = of('receiver closed');
-  const listenedUntil = (address: string, until: number) => {
-    const closes = closed.filter(({ url }) => address.startsWith(`${url}/`)).map(({ at }) => at);
-    return closes.length > 0 && Math.min(...closes) >= until;
-  };
-  const webhookChanges = webhookChangesOf(ledger);
-  return of('reference').flatMap(({ paymentId, requested }): OwedNotification[] => {
+  return of('reference').flatMap(({ paymentId, requested }) => {
+    const callbackUrl = requested.callbackUrl;
     const read = lastRead.get(paymentId);
-    const confirmation = confirmed.get(paymentId);
-    if (!read || !confirmation || paymentOf(read)?.stateDetails?.state !== 'confirmed') return [];
-    const until = confirmation.at + eventMs;
-    // A callbackUrl given as something else than an address (null, empty) is not said to be none: not judged.
-    const owed: Omit<OwedNotification, 'paymentId' | 'read'> | undefined =
-      typeof requested.callbackUrl === 'string'
-        ? { clause: 'EVT-1', addresses: [requested.callbackUrl] }
-        : !('callbackUrl' in requested)
-          ? { clause: 'EVT-2', addresses: webhookAddressesOver(webhookChanges, confirmation.from, until) ?? [] }
-          : undefined;
-    return owed && owed.addresses.length > 0 && owed.addresses.every((address) => listenedUntil(address, until)) ? [{ paymentId, read, ...owed }] : [];
+    const confirmedAt = lastConfirmed.get(paymentId);
+    if (typeof callbackUrl !== 'string' || !read || confirmedAt === undefined || paymentOf(read)?.stateDetails?.state !== 'confirmed') return [];
+    const listenedUntil = closed.filter(({ url }) => callbackUrl.startsWith(`${url}/`)).map(({ at }) => at);
+    return listenedUntil.length > 0 && Math.min(...listenedUntil) >= confirmedAt + eventMs ? [{ paymentId, callbackUrl, read }] : [];
   });
-}
-
-/** What every payment the run created may be named by: its id, and its 9 digits where its last read shows them. */
-export function paymentNamesOf(ledger: readonly LedgerEntry[]): PaymentNames[] {
-  const lastRead = new Map(ofKind(ledger, 'payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
-  return ofKind(ledger, 'reference').map(({ paymentId }) => namesOf(paymentId, lastRead.get(paymentId)));
 }
 
 /**
- * EVT-1 or EVT-2 over every payment the run was owed a notification of (owedNotifications),
- * wherever in the run it was confirmed: a notification naming it came to exactly one of its
- * addresses (that path, its query kept), whenever it came. Where none named it but one came there
- * that names no payment of the run (`ofTheRun`), that one may be it: EVT-3's, not a notification lost.
+ * EVT-1 over every reference the run was owed a notification of (owedNotifications), wherever in
+ * the run it was confirmed: a notification came to exactly its callbackUrl (that path, its query
+ * kept), naming it (EVT-3), whenever it came.
  */
-export function checkOwedNotified(received: readonly RecordedRequest[], owed: readonly OwedNotification[], ofTheRun: readonly PaymentNames[]): Problem[] {
+export function checkOwedNotified(received: readonly RecordedRequest[], owed: readonly OwedNotification[], eventMs: number): Problem[] {
   const pathOf = (url: string) => new URL(url, 'http://receiver').pathname;
-  return owed.flatMap(({ paymentId, clause, addresses, read }): Problem[] => {
-    const payment = namesOf(paymentId, read);
-    const where =
-      clause === 'EVT-1'
-        ? `the callbackUrl of payment ${paymentId}, confirmed in the run,`
-        : `the webhook the run had while payment ${paymentId} was confirmed,`;
-    const there = received.filter(({ url }) => addresses.some((address) => pathOf(url) === pathOf(address)));
-    const naming = there.filter((notification) => identifiesPayment(notification, payment));
-    if (naming.some((notification) => addresses.some((address) => pathOf(notification.url) === pathOf(address) && keepsQuery(notification, address))))
-      return [];
-    const nameless = there.find((notification) => !ofTheRun.some((names) => identifiesPayment(notification, names)));
-    if (naming.length === 0 && nameless) return checkNotificationIdentifies(nameless, payment);
-    const got = naming.length > 0 ? naming.map(({ method, url }) => `${method} ${url}`).join(', ') : `none naming it of the ${there.length} received there`;
-    return [{ clause, message: `notification: expected one at ${where} ${addresses.join(' or ')}, its query kept, naming the payment, got ${got}` }];
-  });
+  return owed.flatMap(({ paymentId, callbackUrl, read }) =>
+    checkNotified(
+      received.filter(({ url }) => pathOf(url) === pathOf(callbackUrl)),
+      {
+        payment: namesOf(paymentId, read),
+        clause: 'EVT-1',
+        where: `the callbackUrl of payment ${paymentId}, confirmed in the run`,
+        address: callbackUrl,
+        withinMs: eventMs,
+      },
+    ),
+  );
 }

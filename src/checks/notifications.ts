@@ -37,7 +37,7 @@ export function checkNotificationIdentifies(notification: RecordedRequest, conte
 }
 
 /** Whether a request came to the address with every query parameter of that address kept. */
-export function keepsQuery(received: RecordedRequest, address: string): boolean {
+function keepsQuery(received: RecordedRequest, address: string): boolean {
   const got = new URL(received.url, 'http://receiver').searchParams;
   return [...new URL(address).searchParams].every(([name, value]) => got.getAll(name).includes(value));
 }
