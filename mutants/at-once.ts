@@ -80,18 +80,25 @@ const digitsOf = (paid: Json): string | undefined =>
       : undefined;
 const storedDigitsOf = (method: Json): string => (method?.type === 'CC' ? `CC ${method.last4Digitis}` : `MW ${method?.last3Digitis}`);
 
+/** What the payments of one customer race on: their customer's list of stored methods. */
+const paymentsOf = (customer: string) => `pay ${customer}`;
+const storeKey = (request: ProxyRequest, proxy: ProxyContext) => {
+  const payer = payerOf(request, proxy);
+  return payer && paymentsOf(payer);
+};
+
 /** A payment of a customer coming while another of theirs is under way writes the list it read before: the other's stored method is lost. */
 const concurrentStoresLoseOne: Transform = {
   async request(request, proxy) {
-    const payer = payerOf(request, proxy);
+    const key = storeKey(request, proxy);
     const digits = digitsOf(request.json);
-    if (!payer || !digits) return;
-    for (const other of await raceOn(proxy, `pay ${payer}`, digits)) memoSet<string>(proxy, 'lost').add(other);
+    if (!key || !digits) return;
+    for (const other of await raceOn(proxy, key, digits)) memoSet<string>(proxy, 'lost').add(other);
   },
   response(response, request, proxy) {
-    const payer = payerOf(request, proxy);
+    const key = storeKey(request, proxy);
     const digits = digitsOf(request.json);
-    if (payer && digits) raceOver(proxy, `pay ${payer}`, digits);
+    if (key && digits) raceOver(proxy, key, digits);
     editData(['listMethods'], (data) => {
       const lost = memoSet<string>(proxy, 'lost');
       if (Array.isArray(data)) data.splice(0, data.length, ...data.filter((method) => !lost.has(storedDigitsOf(method))));
@@ -119,8 +126,6 @@ export interface Creation {
   collides?: { transform: (field: CreatedField) => Transform; shows: (field: string) => string };
 }
 
-const storeKey = (request: ProxyRequest, proxy: ProxyContext) => payerOf(request, proxy) && `pay ${payerOf(request, proxy)}`;
-
 /**
  * A stored method made by a payment that came while another payment of its customer was under way
  * shows, at the field, the value the other's stored method has, in every list of the customer. A
@@ -143,7 +148,7 @@ function storedMethodCollidesAtOnce(field: CreatedField): Transform {
       editData(['listMethods'], (data) => {
         if (!Array.isArray(data)) return;
         for (const method of data) {
-          const other = proxy.memo.get(`collides pay ${request.param} ${storedDigitsOf(method)}`);
+          const other = proxy.memo.get(`collides ${paymentsOf(request.param!)} ${storedDigitsOf(method)}`);
           const taken = other !== undefined && data.find((listed) => storedDigitsOf(listed) === other);
           if (taken && method) method[name] = taken[name];
         }

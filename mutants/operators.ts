@@ -355,7 +355,7 @@ export const generatedCatalogue = `the ${generatedMutants.length} mutants genera
 export const operatorTwins: BenignVariant[] = [
   ...[...new Set(createdSites.map(({ creation }) => creation))].map((creation) => ({
     name: `${creation.route}-one-at-a-time`,
-    description: `The twin of the at-once family: ${creation.racing} created while another is under way waits for it, each 40 ms after the one before.`,
+    description: `The twin of the at-once family: ${creation.racing} made while another is under way waits for it, each 40 ms after the one before.`,
     transform: oneAtATime((request, proxy) => (request.route === creation.route ? creation.raceKey(request, proxy) : undefined)),
   })),
   {

@@ -59,7 +59,7 @@ export function replayPathParts(replayPath: string): { path: string; commands: s
 /**
  * Whether the predicate finds no problem in any of the values, tried `concurrency` at a time (no
  * new one starts after a failure, a problem or an error), of how many it ran (not left out), and
- * the problems of the first that found some.
+ * the first value that found some.
  */
 async function allHold<T>(
   values: T[],
