@@ -23,7 +23,7 @@ export interface Selectable {
 }
 
 /** The files that judge (a clause's specs, checks and schemas) and so move only the clauses they reach. */
-const judging = /^(specs\/[^/]+\.spec\.ts|src\/checks\/[^/]+\.ts|schemas\/[^/]+\.json|generators\/[^/]+\.ts)$/;
+const judging = /^(specs\/(?:[^/]+\/)?[^/]+\.spec\.ts|src\/checks\/[^/]+\.ts|schemas\/[^/]+\.json|generators\/[^/]+\.ts)$/;
 /** Files that change no candidate's verdict. */
 const inert = /^(README\.md|docs\/|bench\/|test\/|\.ci\/|\.prettier|src\/observe\/|.*\/README\.md$)/;
 

@@ -17,9 +17,9 @@ if (!targets) throw new Error('no targets: run the catalogue through "npm run mu
 const outputDir = join(dirname(process.env[targetsEnv]!), `test-results-${basename(process.env[targetsEnv]!, '.json')}`);
 
 /** Spec files, as Playwright's grep sees them (the file's title comes before the target's describe). */
-const anyFile = '[\\w.-]+\\.spec\\.ts';
+const anyFile = '[\\w./-]+\\.spec\\.ts';
 const modelFiles = 'model(?:-pages)?\\.spec\\.ts';
-const otherFiles = '(?!model)[\\w.-]+\\.spec\\.ts';
+const otherFiles = '(?!model)[\\w./-]+\\.spec\\.ts';
 
 /**
  * The tests to run against a target, in the files `files` names: its own, those it names where it

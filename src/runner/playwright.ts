@@ -1,4 +1,5 @@
 /** Runs the specs: "playwright test" as a child, in its own process group, bounded in time. */
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { codeFile, packageDir } from '../core/package-root.ts';
 import { runConfigEnv } from '../core/run-config.ts';
@@ -59,6 +60,16 @@ export function mergeBlobReports(blobDir: string, configFile: string, timeoutMs:
   return playwright(args, { ...process.env, [runConfigEnv]: configFile }, timeoutMs);
 }
 
+/**
+ * V8 compiles Playwright's bundles (7 MB) again in every worker it starts. Node's compile cache (22.1
+ * and later; Node 20 ignores it) keeps their bytecode between processes and runs: a worker starts
+ * with about 0.25 s less CPU. Unless the user chose a cache, or turned it off.
+ */
+function withCompileCache(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  if (env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return env;
+  return { ...env, NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') };
+}
+
 /** "playwright ARGS" in its own process group, killed after killAfterMs; resolves with its exit code. */
 export async function playwright(
   args: string[],
@@ -70,7 +81,7 @@ export async function playwright(
   const child = spawnGroup(process.execPath, [toolPath('@playwright/test', 'playwright'), ...args], {
     cwd: packageDir,
     stdio: ['ignore', stdout, 'inherit'],
-    env: { ...env, PLAYWRIGHT_NO_COPY_PROMPT: '1' },
+    env: { ...withCompileCache(env), PLAYWRIGHT_NO_COPY_PROMPT: '1' },
   });
   // Its own process group does not get the terminal's Ctrl-C: pass signals on.
   const forward = (signal: NodeJS.Signals) => signalGroup(child, signal);

@@ -40,7 +40,7 @@ test('the clause index is fresh (Markdown and data), and names for every MUST an
   }
   assert.match(
     sections.get('CHK-5')!,
-    /checks: .*`checkCheckoutCreated`[\s\S]*`specs\/checkouts\.spec\.ts`: creating checkouts › for layout default[\s\S]*`default-layout-without-page_layout`/,
+    /checks: .*`checkCheckoutCreated`[\s\S]*`specs\/resources\/checkouts\.spec\.ts`: creating checkouts › for layout default[\s\S]*`default-layout-without-page_layout`/,
   );
 });
 

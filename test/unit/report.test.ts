@@ -404,7 +404,7 @@ test('the HTML report says under each clause what proves it: checks, tests and t
   assert.match(row, /<summary>What proves it<\/summary>/);
   assert.match(row, /<code>checkCheckoutCreated<\/code>/);
   assert.match(row, /<code>default-layout-without-page_layout<\/code>/);
-  assert.match(row, /specs\/checkouts\.spec\.ts: creating checkouts › for layout default/);
+  assert.match(row, /specs\/resources\/checkouts\.spec\.ts: creating checkouts › for layout default/);
 });
 
 test('a card number is masked to its last four digits; a UUID whose last groups read as one is kept whole', () => {

@@ -1,5 +1,5 @@
 /** Reference 2.1 and 9: the response envelope and the paths. */
-import { checkoutVariants, scenarioClasses, validReference } from '../generators/index.ts';
+import { checkoutVariants, scenarioClasses, validReference } from '../../generators/index.ts';
 import {
   checkEnvelope,
   checkReferenceCreated,
@@ -9,11 +9,11 @@ import {
   paymentIdOf,
   type Exchange,
   type Problem,
-} from '../src/checks/index.ts';
-import type { RunConfig } from '../src/core/run-config.ts';
-import { titleOf } from '../src/core/operations.ts';
-import { exercises, tags, test, type Api } from './fixtures.ts';
-import { createCheckout, createReference, readPayment, sample, someCustomer, someCustomerWithMethod } from './flows.ts';
+} from '../../src/checks/index.ts';
+import type { RunConfig } from '../../src/core/run-config.ts';
+import { titleOf } from '../../src/core/operations.ts';
+import { exercises, tags, test, type Api } from '../fixtures.ts';
+import { createCheckout, createReference, readPayment, sample, someCustomer, someCustomerWithMethod } from '../flows.ts';
 
 /**
  * The lists to judge as envelopes: a customer's with nothing stored where answered 2xx (a 404 is

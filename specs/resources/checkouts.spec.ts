@@ -11,8 +11,8 @@ import {
   textCornerClasses,
   formatCornerClasses,
   variantTitles,
-} from '../generators/index.ts';
-import type { CheckoutRequest } from '../schemas/generated/types.ts';
+} from '../../generators/index.ts';
+import type { CheckoutRequest } from '../../schemas/generated/types.ts';
 import {
   checkCheckoutCreated,
   checkCheckoutUsable,
@@ -28,11 +28,11 @@ import {
   paymentOf,
   type Exchange,
   type Opened,
-} from '../src/checks/index.ts';
-import type { RunConfig } from '../src/core/run-config.ts';
-import { fetchThrough, type Transport } from '../src/core/transport.ts';
-import { exercises, requires, tags, test } from './fixtures.ts';
-import { createCheckout, exerciseClasses, forCustomer, refusedWhereFree, requireServed, sample, someCustomer } from './flows.ts';
+} from '../../src/checks/index.ts';
+import type { RunConfig } from '../../src/core/run-config.ts';
+import { fetchThrough, type Transport } from '../../src/core/transport.ts';
+import { exercises, requires, tags, test } from '../fixtures.ts';
+import { createCheckout, exerciseClasses, forCustomer, refusedWhereFree, requireServed, sample, someCustomer } from '../flows.ts';
 
 /** Asks for an address as a customer's browser first would (CHK-2: checkoutUrl opens). */
 async function open(url: string, timeoutMs: number, transport: Transport | undefined): Promise<Opened> {
