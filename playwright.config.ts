@@ -3,7 +3,7 @@ import { defineConfig } from '@playwright/test';
 import { codeFile } from './src/core/package-root.ts';
 import { readRunConfig, runConfigEnv } from './src/core/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
-import { auditProject, lastsEventMs, waitsOutEventMs } from './specs/pools.ts';
+import { auditProject, lastsEventMs, paysInBrowser, waitsOutEventMs } from './specs/pools.ts';
 import { timingsEnv } from './bench/timings.ts';
 
 // The conformance run. Started by "checkout-conformance run", which writes the run config first,
@@ -36,7 +36,7 @@ const waitingWorkers = run.profile.timeouts.eventMs >= 10_000 ? 6 : 0;
 // (specs/resources/: requests and their answers, quick) come after those that wait out time (the
 // model, notifications, validity windows), so that the waits start first and the quick tests fill the
 // cores beside them (the embedded sandbox, 2 cores: about 3 s less than in the other order).
-const browserSpecs = /\/(pages|tokenization|model-pages)\.spec\.ts$/;
+const inBrowser = new RegExp(paysInBrowser);
 const auditSpec = /\/audit\.spec\.ts$/;
 const waiting = new RegExp(`${waitsOutEventMs}|${lastsEventMs}`);
 const ownPoolForWaiting = waitingWorkers > 0;
@@ -61,12 +61,12 @@ export default defineConfig({
   projects: [
     { name: 'start', testMatch: /(?!)/, teardown: auditProject },
     ...(ownPoolForWaiting ? [{ name: 'waiting', grep: waiting, testIgnore: auditSpec, workers: waitingWorkers, dependencies: ['start'] }] : []),
-    { name: 'browser', testMatch: browserSpecs, grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.browser, dependencies: ['start'] },
+    { name: 'browser', grep: inBrowser, grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.browser, dependencies: ['start'] },
     // The waiting pool's workers, once its tests are done, take API tests (its tests, queued first, take them first).
     {
       name: 'api',
-      testIgnore: [browserSpecs, auditSpec],
-      grepInvert: ownPoolForWaiting ? waiting : undefined,
+      testIgnore: auditSpec,
+      grepInvert: ownPoolForWaiting ? [waiting, inBrowser] : inBrowser,
       workers: waitingWorkers + workers.api,
       dependencies: ['start'],
     },

@@ -22,7 +22,7 @@ import { startReceiver, type Receiver } from './receiver.ts';
 import { writeDownNotification, writeDownReceiverClosed } from './ledger.ts';
 import { onEveryTarget, readsBackTag, targetOf, targetsOfRun, testKeyHeader, readingBackHeader, testKeyOf, testRefOf, type TargetEntry } from './targets.ts';
 
-export { lastsEventMs, waitsOutEventMs } from './pools.ts';
+export { lastsEventMs, paysInBrowser, waitsOutEventMs } from './pools.ts';
 
 export { expect };
 export type { Receiver, ReceivedRequest } from './receiver.ts';

@@ -6,14 +6,14 @@
  */
 import { directedCommands, pagePaymentClauses, pageSequence } from '../src/model/index.ts';
 import { needs } from '../src/core/needs.ts';
-import { helpersUsable, requires, tags, test } from './fixtures.ts';
+import { helpersUsable, paysInBrowser, requires, tags, test } from './fixtures.ts';
 import { modelTimeoutMs, runModel } from './model-run.ts';
 
 /** Random sequences of this spec, whatever --model-runs says (that sets the helper model's): each page payment takes about a second. */
 const pageModelRuns = 1;
 const pageRoles = ['cardNumber', 'cardHolder', 'expireMonth', 'expireYear', 'walletCountryCode', 'walletNumber', 'payButton'] as const;
 
-test.describe('a model of the whole service, paying on the hosted page', () => {
+test.describe('a model of the whole service, paying on the hosted page', { tag: paysInBrowser }, () => {
   test(
     'sequences of every operation, customers paying on the hosted page too, judged step by step against the model',
     { tag: tags(...pagePaymentClauses) },

@@ -13,7 +13,7 @@ import {
   paymentOf,
   type Problem,
 } from '../src/checks/index.ts';
-import { exercises, tags, test, waitsOutEventMs, type Receiver } from './fixtures.ts';
+import { exercises, paysInBrowser, tags, test, waitsOutEventMs, type Receiver } from './fixtures.ts';
 import { createCheckout, createIfAccepted, forCustomer, mustSucceed, quietMs, sample, someCustomer, withMethod } from './flows.ts';
 import { consentControl, optionalRole, payByCard, paymentForm, rendered } from './hosted-page.ts';
 
@@ -30,7 +30,7 @@ function actionUrl(receiver: Receiver): { path: string; url: string } {
   return { path, url: `${receiver.urlOf(path)}?order=7#receipt` };
 }
 
-test.describe('hosted pages', () => {
+test.describe('hosted pages', { tag: paysInBrowser }, () => {
   // basic and default as their rows of 4.1 show them; web for a card is beyond the rows (4.1 shows it for MB), which a target may refuse.
   for (const layout of ['web', 'basic', 'default'] as const) {
     test(

@@ -14,7 +14,7 @@ import {
 } from '../src/checks/index.ts';
 import { needs } from '../src/core/needs.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
-import { exercises, helperClient, helpersUsable, tags, test, type Api, type BrowserPages } from './fixtures.ts';
+import { exercises, helperClient, helpersUsable, paysInBrowser, tags, test, type Api, type BrowserPages } from './fixtures.ts';
 import {
   createCheckout,
   createCheckoutOfClass,
@@ -127,7 +127,7 @@ const listOnceStored = (run: RunConfig, api: Api, customer: string, paid: PaidWi
 const listOnceSettled = (api: Api, customer: string, settleWithinMs: number, before: StoredPaymentMethod[]) =>
   listSettled(api, customer, (exchange) => methodsAddedSince(exchange, before).length > 0, settleWithinMs);
 
-test.describe('storing payment methods', () => {
+test.describe('storing payment methods', { tag: paysInBrowser }, () => {
   // A profile's customers are shared by every test: one test at a time, so that none sees another's method.
   test.describe.configure({ mode: 'default' });
 

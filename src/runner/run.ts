@@ -45,6 +45,8 @@ export async function runConformance(options: RunOptions): Promise<number> {
     if (options.baselinePath) waivers = loadBaseline(options.baselinePath, clauses());
     profile = profileFor(options);
     headers = runHeaders(profile, options.headers);
+    // Finding Chromium (its version asked of it) overlaps starting the target and the preflight.
+    const chromium = findChromium();
     target = await startTarget(options, profile, outDir);
     say(`target ${target.baseUrl} (${target.kind}, profile ${profile.name}), seed ${seed}`);
     const transported = describeTransport(transport, target.baseUrl);
@@ -81,7 +83,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
         outDir,
         transport,
         verifiedServerKeys: preflighted.verifiedServerKeys,
-        chromium: await findChromium(),
+        chromium: await chromium,
       };
       const browser = `browser: ${describeBrowser(run.chromium)}${run.chromium.executablePath ? '' : '; the browser checks are skipped'}`;
       say(browser);
