@@ -270,6 +270,15 @@ export const deliveryOperators: DeliveryOperator[] = [
     edit: (delivery) => [withQueryRewritten(delivery, decodeURIComponent)],
   },
   {
+    name: 'intermittent',
+    says: 'are sent one time in two: the first and every second after it are lost, as by a delivery queue that drops work under load',
+    edit: (delivery, proxy) => {
+      const asked = ((proxy.memo.get('deliveries asked') as number | undefined) ?? 0) + 1;
+      proxy.memo.set('deliveries asked', asked);
+      return asked % 2 === 1 ? [] : [delivery];
+    },
+  },
+  {
     name: 'late',
     reported: ['https://github.com/lnbits/lnbits/issues/1643'],
     says: "arrive three times the run's eventMs after the confirmation, long after the merchant stopped waiting",

@@ -45,7 +45,8 @@ function keepsQuery(received: RecordedRequest, address: string): boolean {
 /**
  * EVT-1 (callbackUrl) or EVT-2 (the webhook), on the requests received at that address's path after
  * the confirmation: a notification came within the time allowed, to the address with its own query
- * kept; EVT-3: one of them names the payment.
+ * kept; EVT-3: one of them names the payment (at the webhook, which hears of every payment, one of
+ * those that name no other reference: else none came about it, EVT-2).
  *
  * Inputs: the scenario classes of its clauses (generators/classes.ts).
  */
@@ -66,7 +67,31 @@ export function checkNotified(
     ];
   }
   if (atAddress.some((notification) => identifiesPayment(notification, context.payment))) return [];
-  return checkNotificationIdentifies(atAddress[0], context.payment);
+  // The webhook hears of every payment without callbackUrl: one naming another reference is another
+  // payment's, not this one's without what identifies it.
+  const maybeThis = context.clause === 'EVT-2' ? atAddress.filter((notification) => !namesAnotherReference(notification, context.payment)) : atAddress;
+  if (maybeThis.length === 0) {
+    return [
+      {
+        clause: context.clause,
+        message: `notification: expected one at ${context.where} within ${context.withinMs} ms of the confirmation, got ${atAddress.length} about other payments only (naming other references than ${show(context.payment.reference)})`,
+      },
+    ];
+  }
+  return checkNotificationIdentifies(maybeThis[0], context.payment);
+}
+
+/** Whether a notification names a reference (9 digits) other than the payment's own, where the payment's is known. */
+function namesAnotherReference(notification: RecordedRequest, payment: PaymentNames): boolean {
+  const own = payment.reference;
+  if (own === undefined) return false;
+  const references = (node: unknown): boolean =>
+    typeof node === 'string'
+      ? /^[0-9]{9}$/.test(node) && node !== own
+      : Array.isArray(node)
+        ? node.some(references)
+        : node !== null && typeof node === 'object' && Object.values(node).some(references);
+  return references(notification.body);
 }
 
 /**

@@ -38,6 +38,10 @@ const checkCases: CheckCase[] = [
     fails: [[], notified('EVT-2')],
   }),
   checkCase('EVT-3', checkNotified, 'nothing naming the payment', { fails: [[notification({ status: 'paid' })], notified('EVT-2')] }),
+  checkCase('EVT-2', checkNotified, 'only notifications naming other references at the webhook', {
+    passes: [[notification({ payments: [{ id: '7', referenceDetails: { reference: '123456789' } }] }), notification({ id: '43320' })], notified('EVT-2')],
+    fails: [[notification({ payments: [{ id: '7', referenceDetails: { reference: '123456789' } }] })], notified('EVT-2')],
+  }),
   checkCase('EVT-3', checkNotificationIdentifies, 'neither id nor reference', { fails: [notification({ status: 'paid' }), aboutPayment] }),
   checkCase('EVT-4', checkNotNotified, 'a notification for an unpaid reference', {
     passes: [[], { why: 'for an unpaid reference' }],

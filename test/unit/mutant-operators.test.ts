@@ -160,11 +160,14 @@ test('a value that decays is right in the first answers about its resource', asy
 });
 
 test('every delivery mutant changes the notifications meant for its destination, and only those', () => {
-  const proxy = {
-    webhookUrl: 'http://127.0.0.1:1/hook?w=1',
-    lastCallbackUrl: 'http://127.0.0.1:1/callback?c=1',
-    deliver: async () => 200,
-  } as unknown as ProxyContext;
+  // Each candidate keeps its own scratch state (memo), as in a run.
+  const proxyOf = () =>
+    ({
+      webhookUrl: 'http://127.0.0.1:1/hook?w=1',
+      lastCallbackUrl: 'http://127.0.0.1:1/callback?c=1',
+      deliver: async () => 200,
+      memo: new Map(),
+    }) as unknown as ProxyContext;
   const delivery = (channel: Delivery['channel']): Delivery => ({
     channel,
     to: channel === 'callback' ? 'http://127.0.0.1:1/callback?pair=a%26b' : 'http://127.0.0.1:1/hook?pair=a%26b',
@@ -174,6 +177,7 @@ test('every delivery mutant changes the notifications meant for its destination,
   assert.equal(deliveryMutants.length, 2 * deliveryOperators.length);
   for (const mutant of deliveryMutants) {
     const [own, other] = mutant.name.startsWith('callback-') ? (['callback', 'webhook'] as const) : (['webhook', 'callback'] as const);
+    const proxy = proxyOf();
     const changed = mutant.transform.notification!(delivery(own), proxy);
     assert.notDeepEqual(changed, [delivery(own)], mutant.name);
     assert.deepEqual(mutant.transform.notification!(delivery(other), proxy), [delivery(other)], mutant.name);
