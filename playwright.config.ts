@@ -32,10 +32,6 @@ const workers = {
 // costs less than starting them: side by side on 2 cores, 5 more workers took 14 s more CPU and 23 s
 // more time than they saved.
 const waitingWorkers = run.profile.timeouts.eventMs >= 10_000 ? 6 : 0;
-// Playwright hands tests out in the order of their files' paths. The specs of the resources alone
-// (specs/resources/: requests and their answers, quick) come after those that wait out time (the
-// model, notifications, validity windows), so that the waits start first and the quick tests fill the
-// cores beside them (the embedded sandbox, 2 cores: about 3 s less than in the other order).
 const inBrowser = new RegExp(paysInBrowser);
 const auditSpec = /\/audit\.spec\.ts$/;
 const waiting = new RegExp(`${waitsOutEventMs}|${lastsEventMs}`);
@@ -56,6 +52,10 @@ export default defineConfig({
     // npm run bench: when each test ran, for the run's critical path.
     ...(process.env[timingsEnv] ? [[codeFile('bench/timings')] as const] : []),
   ],
+  // Playwright hands tests out in the order of their files' paths. The specs of the resources alone
+  // (specs/resources/: requests and their answers, quick) come after those that wait out time (the
+  // model, notifications, validity windows), so that the waits start first and the quick tests fill the
+  // cores beside them (the embedded sandbox, 2 cores: about 3 s less than in the other order).
   // The final audit (specs/audit.spec.ts) runs once every other test ended, passed or not: the
   // teardown of a project without tests that every other depends on.
   projects: [
@@ -70,7 +70,7 @@ export default defineConfig({
       workers: waitingWorkers + workers.api,
       dependencies: ['start'],
     },
-    // Its three tests in one worker, in turn: a worker of its own costs more CPU to start than a test of it takes.
+    // Its tests in one worker, in turn: a worker of its own costs more CPU to start than a test of it takes.
     { name: auditProject, testMatch: auditSpec, fullyParallel: false },
   ],
 });

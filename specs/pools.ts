@@ -6,12 +6,13 @@
  * rest of the run instead of adding up. Their own module, so that the config need not load the fixtures.
  */
 export const waitsOutEventMs = '@waits-out-eventMs';
+export const lastsEventMs = '@lasts-eventMs';
+
 /**
  * Tag of the tests that pay on the hosted page, in Chromium: a pool of workers of their own (its CPU
  * is Chromium's). A test of a browser spec that needs no page (the pay helper's) goes with the API tests.
  */
 export const paysInBrowser = '@browser';
-export const lastsEventMs = '@lasts-eventMs';
 
 /**
  * The project of the final audit (specs/audit.spec.ts), the teardown that runs once every other test
