@@ -55,20 +55,19 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
   const send = recorded(sender(baseUrl, headers, profile.timeouts.requestMs, transport), answers);
   const checkout = await send('createCheckout', undefined, fc.sample(checkoutVariants.atmPage, { seed: 1, numRuns: 1 })[0]);
   const checkoutData = dataOf(checkout);
-  let foundPages = hostedPages;
-  if (foundPages === undefined) {
-    const page = await openPage(checkoutData?.checkoutUrl, profile.timeouts.requestMs, transport);
-    foundPages = page.opened;
-    findings.push(`hosted pages: ${page.note}`);
-  }
-  let foundHelpers = testHelpers;
-  if (foundHelpers === undefined) {
-    const helpers = await probeHelpers(send, checkoutData?.id);
-    foundHelpers = helpers.missing.length === 0;
+  // The page and the helpers at once: against a distant target, each request costs its latency.
+  const [page, helpers] = await Promise.all([
+    hostedPages === undefined ? openPage(checkoutData?.checkoutUrl, profile.timeouts.requestMs, transport) : null,
+    testHelpers === undefined ? probeHelpers(send, checkoutData?.id) : null,
+  ]);
+  if (page) findings.push(`hosted pages: ${page.note}`);
+  if (helpers) {
     findings.push(
-      `test helpers: ${foundHelpers ? `found (${helpers.found}/${helpers.probed})` : helpers.refused ? `not usable: ${helpers.missing.join('; ')}; ${statusHint(401)}` : `not found: ${helpers.missing.join('; ')}`}`,
+      `test helpers: ${helpers.missing.length === 0 ? `found (${helpers.found}/${helpers.probed})` : helpers.refused ? `not usable: ${helpers.missing.join('; ')}; ${statusHint(401)}` : `not found: ${helpers.missing.join('; ')}`}`,
     );
   }
+  const foundPages = page ? page.opened : Boolean(hostedPages);
+  const foundHelpers = helpers ? helpers.missing.length === 0 : Boolean(testHelpers);
   const refused = answers.filter(({ status, ofReference }) => credentialsRefused(status) && ofReference);
   if (refused.length > 0)
     findings.unshift(`credentials refused: ${refused.map(({ call, status }) => `${call} answered ${status}`).join(', ')}; ${statusHint(refused[0].status)}`);
@@ -136,38 +135,45 @@ async function openPage(checkoutUrl: unknown, timeoutMs: number, transport: Tran
 const helperPresent = (status: number) => (status >= 200 && status < 300) || status === 400 || status === 409 || status === 422;
 
 async function probeHelpers(send: Send, checkoutId: unknown): Promise<{ found: number; probed: number; missing: string[]; refused: boolean }> {
-  const missing: string[] = [];
-  let probed = 0;
-  let refused = false;
-  const expect = async (name: OperationName, param: string | undefined, body: unknown, present: (answer: Answer) => boolean) => {
-    probed += 1;
+  /** What is missing of a helper: null where it answered as one that is there. */
+  const expect = async (name: OperationName, param: string | undefined, body: unknown, present: (answer: Answer) => boolean): Promise<Missing> => {
     const { method, path } = requestOf(name, { param });
     const answer = await send(name, param, body);
-    if (typeof answer === 'string') missing.push(`${method} ${path} did not answer (${answer})`);
-    else if (!present(answer)) {
-      // A 401 or 403 says nothing of whether the helper is there: the credentials are what is wrong.
-      refused ||= credentialsRefused(answer.status);
-      missing.push(`${method} ${path} answered ${answer.status}`);
-    }
+    if (typeof answer === 'string') return { missing: `${method} ${path} did not answer (${answer})`, refused: false };
+    // A 401 or 403 says nothing of whether the helper is there: the credentials are what is wrong.
+    return present(answer) ? null : { missing: `${method} ${path} answered ${answer.status}`, refused: credentialsRefused(answer.status) };
   };
-
-  await expect(
-    'registerCustomer',
-    undefined,
-    {},
-    (answer) => answer.status >= 200 && answer.status < 300 && uuidPattern.test(String((answer.body as { uuid?: unknown } | null)?.uuid)),
-  );
-  await expect('setWebhook', undefined, { url: 'not a URL' }, (answer) => helperPresent(answer.status));
-  if (typeof checkoutId === 'string') {
-    await expect('payCheckout', checkoutId, { outcome: 'not an outcome' }, (answer) => helperPresent(answer.status));
-  }
   const opensTomorrow = {
     ...fc.sample(validReference({ callback: 'without' }), { seed: 1, numRuns: 1 })[0],
     validDate: { start: new Date(Date.now() + day).toISOString(), end: new Date(Date.now() + 2 * day).toISOString() },
   };
-  const paymentId = dataOf(await send('createReference', undefined, opensTomorrow))?.id;
-  if (typeof paymentId === 'string' || typeof paymentId === 'number') {
-    await expect('confirmPayment', String(paymentId), {}, (answer) => helperPresent(answer.status));
-  }
-  return { found: probed - missing.length, probed, missing, refused };
+  const confirmation = async (): Promise<Missing | undefined> => {
+    const paymentId = dataOf(await send('createReference', undefined, opensTomorrow))?.id;
+    return typeof paymentId === 'string' || typeof paymentId === 'number'
+      ? expect('confirmPayment', String(paymentId), {}, (answer) => helperPresent(answer.status))
+      : undefined;
+  };
+  // Each probe changes nothing another relies on: they go at once (undefined: one that could not be probed).
+  const outcomes = (
+    await Promise.all([
+      expect(
+        'registerCustomer',
+        undefined,
+        {},
+        (answer) => answer.status >= 200 && answer.status < 300 && uuidPattern.test(String((answer.body as { uuid?: unknown } | null)?.uuid)),
+      ),
+      expect('setWebhook', undefined, { url: 'not a URL' }, (answer) => helperPresent(answer.status)),
+      typeof checkoutId === 'string' ? expect('payCheckout', checkoutId, { outcome: 'not an outcome' }, (answer) => helperPresent(answer.status)) : undefined,
+      confirmation(),
+    ])
+  ).filter((outcome) => outcome !== undefined);
+  const missing = outcomes.filter((outcome) => outcome !== null);
+  return {
+    found: outcomes.length - missing.length,
+    probed: outcomes.length,
+    missing: missing.map((outcome) => outcome.missing),
+    refused: missing.some((outcome) => outcome.refused),
+  };
 }
+
+type Missing = { missing: string; refused: boolean } | null;
