@@ -14,6 +14,7 @@ import { operationNamed, requestOf, uuidPattern, type OperationName } from '../c
 import { targetUrl } from './preflight.ts';
 import { describeFetchError, recordedBody } from '../core/http.ts';
 import { fetchThrough, type Transport } from '../core/transport.ts';
+import { createPacer, defaultConcurrentRequests, type Pacer } from '../../specs/pace.ts';
 
 export interface Probes {
   testHelpers: boolean;
@@ -52,7 +53,9 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
     return { testHelpers: testHelpers ?? false, hostedPages: hostedPages ?? true, findings, stop: null };
   }
   const answers: Answered[] = [];
-  const send = recorded(sender(baseUrl, headers, profile.timeouts.requestMs, transport), answers);
+  // At the profile's pace, as the run's own requests go: the probes overlap, within its limits.
+  const pacer = createPacer({ maxConcurrent: profile.requests?.concurrent ?? defaultConcurrentRequests, perSecond: profile.requests?.perSecond ?? null });
+  const send = recorded(paced(pacer, sender(baseUrl, headers, profile.timeouts.requestMs, transport)), answers);
   const checkout = await send('createCheckout', undefined, fc.sample(checkoutVariants.atmPage, { seed: 1, numRuns: 1 })[0]);
   const checkoutData = dataOf(checkout);
   // The page and the helpers at once: against a distant target, each request costs its latency.
@@ -86,6 +89,20 @@ function recorded(send: Send, answers: Answered[]): Send {
     if (typeof answer !== 'string')
       answers.push({ call: `${method} ${path.replace(/[0-9a-f-]{36}/gi, '{id}')}`, status: answer.status, ofReference: operationNamed(name).ofReference });
     return answer;
+  };
+}
+
+/** The send, through the pacer: no more requests in flight, nor more per second, than the profile allows. */
+function paced(pacer: Pacer, send: Send): Send {
+  return (name, param, body) => {
+    let durationMs = 0;
+    const timed = async () => {
+      const started = Date.now();
+      const answer = await send(name, param, body);
+      durationMs = Date.now() - started;
+      return answer;
+    };
+    return pacer.send(timed, (answer) => ({ status: typeof answer === 'string' ? 0 : answer.status, durationMs }));
   };
 }
 

@@ -43,6 +43,30 @@ test('the profile wins over the probe, which then sends nothing', async () => {
   assert.deepEqual(probes.findings, ['test helpers: no, as the profile says', 'hosted pages: yes, as the profile says']);
 });
 
+test("the probes overlap within the profile's pace: one in flight where it allows one", async () => {
+  let inFlight = 0;
+  let most = 0;
+  const server = createServer((request, response) => {
+    inFlight += 1;
+    most = Math.max(most, inFlight);
+    setTimeout(() => {
+      inFlight -= 1;
+      response.writeHead(404).end();
+    }, 50);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await probeTarget(url, {}, unprofiled);
+    assert.ok(most > 1, `at most ${most} in flight`);
+    most = 0;
+    await probeTarget(url, {}, { ...unprofiled, requests: { concurrent: 1 } });
+    assert.equal(most, 1);
+  } finally {
+    server.close();
+  }
+});
+
 test('a live target is never probed with a write', async () => {
   const methods: string[] = [];
   const server = createServer((request, response) => {
