@@ -1,10 +1,11 @@
 import type { RecordedRequest } from '../core/evidence.ts';
 import { show, type Problem } from './problem.ts';
 
-function holdsValue(node: unknown, wanted: Set<string>): boolean {
-  if (typeof node === 'string' || typeof node === 'number') return wanted.has(String(node));
-  if (Array.isArray(node)) return node.some((item) => holdsValue(item, wanted));
-  if (node && typeof node === 'object') return Object.values(node).some((value) => holdsValue(value, wanted));
+/** Whether a text or number anywhere in the value is one `matches` takes. */
+function holdsValue(node: unknown, matches: (value: string | number) => boolean): boolean {
+  if (typeof node === 'string' || typeof node === 'number') return matches(node);
+  if (Array.isArray(node)) return node.some((item) => holdsValue(item, matches));
+  if (node && typeof node === 'object') return Object.values(node).some((value) => holdsValue(value, matches));
   return false;
 }
 
@@ -18,7 +19,7 @@ export interface PaymentNames {
 export function identifiesPayment(notification: RecordedRequest, payment: PaymentNames): boolean {
   const wanted = new Set([payment.id, ...(payment.reference ? [payment.reference] : [])]);
   const query = [...new URL(notification.url, 'http://receiver').searchParams.values()];
-  return holdsValue(notification.body, wanted) || query.some((value) => wanted.has(value));
+  return holdsValue(notification.body, (value) => wanted.has(String(value))) || query.some((value) => wanted.has(value));
 }
 
 /**
@@ -84,14 +85,7 @@ export function checkNotified(
 /** Whether a notification names a reference (9 digits) other than the payment's own, where the payment's is known. */
 function namesAnotherReference(notification: RecordedRequest, payment: PaymentNames): boolean {
   const own = payment.reference;
-  if (own === undefined) return false;
-  const references = (node: unknown): boolean =>
-    typeof node === 'string'
-      ? /^[0-9]{9}$/.test(node) && node !== own
-      : Array.isArray(node)
-        ? node.some(references)
-        : node !== null && typeof node === 'object' && Object.values(node).some(references);
-  return references(notification.body);
+  return own !== undefined && holdsValue(notification.body, (value) => typeof value === 'string' && /^[0-9]{9}$/.test(value) && value !== own);
 }
 
 /**
