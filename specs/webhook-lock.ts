@@ -26,26 +26,41 @@ function holderGone(lock: string): boolean {
   }
 }
 
-export async function holdingWebhook<T>(run: RunConfig, body: () => Promise<T>): Promise<T> {
-  const lock = join(run.outDir, 'webhook.lock');
-  const giveUpAt = Date.now() + staleAfterMs;
-  for (;;) {
-    try {
-      mkdirSync(lock, { recursive: false });
-      writeFileSync(join(lock, 'pid'), String(process.pid));
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      if (Date.now() > giveUpAt || holderGone(lock)) {
-        rmSync(lock, { recursive: true, force: true });
-        continue;
-      }
-      await sleep(100);
+const lockOf = (run: RunConfig) => join(run.outDir, 'webhook.lock');
+
+/** Takes the lock if it is free (or left behind by a holder that has gone): whether it did. */
+function taken(lock: string, giveUpAt: number): boolean {
+  try {
+    mkdirSync(lock, { recursive: false });
+    writeFileSync(join(lock, 'pid'), String(process.pid));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (Date.now() > giveUpAt || holderGone(lock)) {
+      rmSync(lock, { recursive: true, force: true });
+      return taken(lock, Infinity);
     }
+    return false;
   }
+}
+
+async function held<T>(lock: string, body: () => Promise<T>): Promise<T> {
   try {
     return await body();
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+export async function holdingWebhook<T>(run: RunConfig, body: () => Promise<T>): Promise<T> {
+  const lock = lockOf(run);
+  const giveUpAt = Date.now() + staleAfterMs;
+  while (!taken(lock, giveUpAt)) await sleep(100);
+  return held(lock, body);
+}
+
+/** Runs the body holding the lock if no one holds it now; else nothing. */
+export async function ifWebhookFree(run: RunConfig, body: () => Promise<void>): Promise<void> {
+  const lock = lockOf(run);
+  if (taken(lock, Date.now() + staleAfterMs)) await held(lock, body);
 }
