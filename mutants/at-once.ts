@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answer, atPath, editData, memoSet, payerOf, succeeded, type Json } from './edits.ts';
 import { callOperation, snapshot, type ProxyContext, type ProxyRequest, type Route, type Transform } from './proxy.ts';
-import type { BenignVariant, Mutant } from './kinds.ts';
+import type { BenignVariant } from './kinds.ts';
 
 /** How long a racing handler takes between its read and its write. */
 const raceWindowMs = 40;
@@ -85,25 +85,6 @@ const paymentsOf = (customer: string) => `pay ${customer}`;
 const storeKey = (request: ProxyRequest, proxy: ProxyContext) => {
   const payer = payerOf(request, proxy);
   return payer && paymentsOf(payer);
-};
-
-/** A payment of a customer coming while another of theirs is under way writes the list it read before: the other's stored method is lost. */
-const concurrentStoresLoseOne: Transform = {
-  async request(request, proxy) {
-    const key = storeKey(request, proxy);
-    const digits = digitsOf(request.json);
-    if (!key || !digits) return;
-    for (const other of await raceOn(proxy, key, digits)) memoSet<string>(proxy, 'lost').add(other);
-  },
-  response(response, request, proxy) {
-    const key = storeKey(request, proxy);
-    const digits = digitsOf(request.json);
-    if (key && digits) raceOver(proxy, key, digits);
-    editData(['listMethods'], (data) => {
-      const lost = memoSet<string>(proxy, 'lost');
-      if (Array.isArray(data)) data.splice(0, data.length, ...data.filter((method) => !lost.has(storedDigitsOf(method))));
-    }).response!(response, request, proxy);
-  },
 };
 
 const customerOf = (request: ProxyRequest): string | undefined => (request.json as Json)?.payment?.customer?.uuid;
@@ -215,37 +196,84 @@ async function valueFromRead(proxy: ProxyContext, field: CreatedField, id: strin
   return value;
 }
 
-/** A confirmation coming while another of the same payment is under way rolls it back when it finds it taken: the payment reads pending from then on. */
-const confirmationsAtOnceRollBack: Transform = {
-  async request(request, proxy) {
-    if (request.route !== 'confirmPayment' || !request.param) return;
-    if ((await raceOn(proxy, `confirm ${request.param}`, request.param)).length > 0) memoSet<string>(proxy, 'rolled back').add(request.param);
-  },
-  response(response, request, proxy) {
-    if (request.route === 'confirmPayment' && request.param) raceOver(proxy, `confirm ${request.param}`, request.param);
-    editData(['getPayment'], (data) => {
-      if (data?.stateDetails && memoSet<string>(proxy, 'rolled back').has(data.id)) data.stateDetails.state = 'pending';
-    }).response!(response, request, proxy);
-  },
-};
+/**
+ * A state that writes of one kind change, so that two at once race on it (a customer's list, which
+ * each payment that stores a method adds to; a payment's state, which a confirmation moves): the
+ * sites of the at-once family's writes.
+ */
+export interface SharedState {
+  name: string;
+  route: Route;
+  /** What the writes of one state race on, and what tells a write's effect apart. */
+  raceKey: (request: ProxyRequest, proxy: ProxyContext) => string | undefined;
+  told: (request: ProxyRequest) => string | undefined;
+  /** Whether each write has an effect of its own (else two at once write the same). */
+  ownEffects: boolean;
+  clause: string;
+  disturbs: string[];
+  /** What races it and what each write does, for a description. */
+  racing: string;
+  effect: string;
+  /** The answers that read the state, without the effects undone. */
+  reads: (undone: Set<string>) => NonNullable<Transform['response']>;
+}
 
-export const atOnceMutants: Mutant[] = [
+export const sharedStates: SharedState[] = [
   {
-    name: 'concurrent-stores-lose-one',
+    name: 'customer-list',
+    route: 'payCheckout',
+    raceKey: storeKey,
+    told: (request) => digitsOf(request.json),
+    ownEffects: true,
     clause: 'TOK-1',
-    // The lost method may be one stored with consent.
+    // The method lost may be one stored with consent.
     disturbs: ['TOK-2'],
-    description:
-      "A payment of a customer made while another of the same customer is under way loses the other's stored method (a read-modify-write without a lock).",
-    transform: concurrentStoresLoseOne,
+    racing: 'a payment of a customer that stores a method while another of theirs is under way',
+    effect: 'stored method',
+    reads: (undone) =>
+      editData(['listMethods'], (data) => {
+        if (Array.isArray(data)) data.splice(0, data.length, ...data.filter((method) => !undone.has(storedDigitsOf(method))));
+      }).response!,
   },
   {
-    name: 'confirmations-at-once-roll-back',
+    name: 'payment-state',
+    route: 'confirmPayment',
+    raceKey: (request) => (request.route === 'confirmPayment' && request.param ? `confirm ${request.param}` : undefined),
+    told: (request) => request.param ?? undefined,
+    ownEffects: false,
     clause: 'REF-6',
-    description: 'A confirmation of a payment that comes while another confirmation of it is under way rolls the payment back: it reads pending from then on.',
-    transform: confirmationsAtOnceRollBack,
+    disturbs: [],
+    racing: 'a confirmation of a payment whose other confirmation is under way',
+    effect: 'confirmation',
+    reads: (undone) =>
+      editData(['getPayment'], (data) => {
+        if (data?.stateDetails && undone.has(data.id)) data.stateDetails.state = 'pending';
+      }).response!,
   },
 ];
+
+/**
+ * Writes of the state that race: a write coming while others of its key are under way undoes what
+ * `undone` picks of its own effect and theirs, in every later read of the state.
+ */
+export function racingWrites(state: SharedState, undone: (own: string, underWay: string[]) => string[]): Transform {
+  const undoneKey = `undone ${state.name}`;
+  return {
+    async request(request, proxy) {
+      const key = state.raceKey(request, proxy);
+      const told = state.told(request);
+      if (!key || !told) return;
+      const underWay = await raceOn(proxy, key, told);
+      for (const effect of undone(told, underWay)) memoSet<string>(proxy, undoneKey).add(effect);
+    },
+    response(response, request, proxy) {
+      const key = state.raceKey(request, proxy);
+      const told = state.told(request);
+      if (key && told) raceOver(proxy, key, told);
+      return state.reads(memoSet<string>(proxy, undoneKey))(response, request, proxy);
+    },
+  };
+}
 
 /** The requests of one key are taken one at a time: each starts a race window after the one before. */
 export function oneAtATime(keyOf: (request: ProxyRequest, proxy: ProxyContext) => string | undefined): Transform {

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { answer, consentAlwaysOnPage, editData, memoSet, payerOf, paymentOfDelivery, succeeded, type Json } from './edits.ts';
 import { callOperation, type ProxyContext, type Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
-import { atOnceBenignVariants, atOnceMutants } from './at-once.ts';
+import { atOnceBenignVariants } from './at-once.ts';
 
 async function storedMethods(proxy: ProxyContext, customer: string): Promise<Json[]> {
   const list = (await callOperation(proxy, 'listMethods', { param: customer })).json as Json;
@@ -168,7 +168,6 @@ export const mutants: Mutant[] = [
     description: 'Creating a reference closes the validity windows of every reference created before it: paying them inside their window is refused.',
     transform: laterReferenceClosesWindows,
   },
-  ...atOnceMutants,
 ];
 
 /** Within eventMs after a customer's payment, the list does not show what it stored yet. */

@@ -17,7 +17,7 @@ import { loadSchema, type JsonSchema, type SchemaFile } from '../src/core/schema
 import { framingSites } from '../generators/framings.ts';
 import { answerWhen, atPath, editBody, editNotifications, eachObject, envelopes, first, withQueryRewritten, type Json } from './edits.ts';
 import type { Delivery, ProxyContext, Route } from './proxy.ts';
-import { collidesAtOnce, creations, oneAtATime } from './at-once.ts';
+import { collidesAtOnce, creations, oneAtATime, racingWrites, sharedStates, type SharedState } from './at-once.ts';
 import { catalogueEventMs, type BenignVariant, type Mutant } from './kinds.ts';
 
 export interface Site {
@@ -355,17 +355,74 @@ export const atOnceFieldMutants: Mutant[] = createdSites.map(({ site, creation }
   transform: creation.collides?.transform(site) ?? collidesAtOnce(site, creation),
 }));
 
-export const generatedMutants: Mutant[] = [...fieldMutants, ...deliveryMutants, ...framingMutants, ...atOnceFieldMutants];
+/**
+ * The at-once family's writes: the sites are the states that writes of one kind change (a customer's
+ * list, a payment's state); the operators, what a read-modify-write without a lock does to two at once.
+ */
+interface WriteOperator {
+  name: string;
+  reported: string[];
+  says: (state: SharedState) => string;
+  fits: (state: SharedState) => boolean;
+  /** The effects undone, of the write and of those under way when it came. */
+  undone: (own: string, underWay: string[]) => string[];
+}
+
+export const writeOperators: WriteOperator[] = [
+  {
+    name: 'lost-update',
+    reported: [
+      'https://github.com/open-mercato/open-mercato/issues/1414',
+      'https://github.com/wcpos/woocommerce-pos/pull/1839',
+      'https://github.com/pay-rails/pay/pull/1027',
+    ],
+    says: (state) => `writes what it read before the other's: the other's ${state.effect} is lost`,
+    fits: (state) => state.ownEffects,
+    undone: (_own, underWay) => underWay,
+  },
+  {
+    name: 'reverted-at-once',
+    reported: ['https://github.com/Adyen/adyen-magento2/issues/2726', 'https://github.com/duncanmcclean/statamic-cargo/pull/195'],
+    says: (state) => `writes back the state it read before either: its ${state.effect} and the other's are undone, though both were answered as done`,
+    fits: () => true,
+    undone: (own, underWay) => (underWay.length > 0 ? [own, ...underWay] : []),
+  },
+];
+
+export const atOnceWriteMutants: Mutant[] = sharedStates.flatMap((state) =>
+  writeOperators
+    .filter((operator) => operator.fits(state))
+    .map((operator) => ({
+      name: `${state.name}-${operator.name}`,
+      clause: state.clause,
+      disturbs: state.disturbs,
+      description: `Generated (${operator.name} at ${state.name}): ${state.racing} (${state.route}) ${operator.says(state)}.${reportedIn(operator.reported)}`,
+      transform: racingWrites(state, operator.undone),
+    })),
+);
+
+export const generatedMutants: Mutant[] = [...fieldMutants, ...deliveryMutants, ...framingMutants, ...atOnceFieldMutants, ...atOnceWriteMutants];
 
 /** How the report names the generated catalogue: its sites, operators and mutants. */
-export const generatedCatalogue = `the ${generatedMutants.length} mutants generated from ${sites.length} answer fields × ${operators.length} operators (${operators.map(({ name }) => name).join(', ')}), ${destinations.length} notification destinations × ${deliveryOperators.length} operators (${deliveryOperators.map(({ name }) => name).join(', ')}), ${framingSites.length} operations × the framings of their requests, and ${createdSites.length} fields that must be distinct × a creation at once that collides`;
+export const generatedCatalogue = `the ${generatedMutants.length} mutants generated from ${sites.length} answer fields × ${operators.length} operators (${operators.map(({ name }) => name).join(', ')}), ${destinations.length} notification destinations × ${deliveryOperators.length} operators (${deliveryOperators.map(({ name }) => name).join(', ')}), ${framingSites.length} operations × the framings of their requests, ${createdSites.length} fields that must be distinct × a creation at once that collides, and ${sharedStates.length} states written at once × ${writeOperators.length} operators (${writeOperators.map(({ name }) => name).join(', ')})`;
+
+/** What the requests of each route race on, in the at-once family's creations and writes (a payment that stores a method is both). */
+function oneRacePerRoute(): Map<Route, { raceKey: SharedState['raceKey']; racing: string }> {
+  const races = new Map<Route, { raceKey: SharedState['raceKey']; racing: string }>();
+  for (const { route, raceKey, racing } of [
+    ...createdSites.map(({ creation }) => ({ ...creation, racing: `${creation.racing} made while another is under way` })),
+    ...sharedStates,
+  ])
+    if (!races.has(route)) races.set(route, { raceKey, racing });
+  return races;
+}
 
 /** The twins of the operators: creations at once taken one at a time; beside each site's field, one the reference does not show (a conforming target may add any), under a respelled name with a retyped value. */
 export const operatorTwins: BenignVariant[] = [
-  ...[...new Set(createdSites.map(({ creation }) => creation))].map((creation) => ({
-    name: `${creation.route}-one-at-a-time`,
-    description: `The twin of the at-once family: ${creation.racing} made while another is under way waits for it, each 40 ms after the one before.`,
-    transform: oneAtATime((request, proxy) => (request.route === creation.route ? creation.raceKey(request, proxy) : undefined)),
+  ...[...oneRacePerRoute()].map(([route, { raceKey, racing }]) => ({
+    name: `${route}-one-at-a-time`,
+    description: `The twin of the at-once family: ${racing} waits for the other, each 40 ms after the one before.`,
+    transform: oneAtATime((request, proxy) => (request.route === route ? raceKey(request, proxy) : undefined)),
   })),
   {
     name: 'generated-twin-field-beside-every-site',

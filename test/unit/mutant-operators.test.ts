@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   atOnceFieldMutants,
+  atOnceWriteMutants,
   deliveryMutants,
   deliveryOperators,
   fieldMutants,
@@ -52,7 +53,10 @@ test('the sites are the answer fields the schemas give clauses to, each operator
   assert.ok(sites.some((site) => site.name === 'checkout.stateDetails.timestamp' && site.clauses[0] === 'CHK-4'));
   const expected = sites.flatMap((site) => operators.filter((operator) => operator.fits(site)).map((operator) => `${site.name}-${operator.name}`));
   assert.deepEqual(fieldMutants.map((mutant) => mutant.name).sort(), expected.sort());
-  assert.equal(generatedMutants.length, fieldMutants.length + deliveryMutants.length + framingMutants.length + atOnceFieldMutants.length);
+  assert.equal(
+    generatedMutants.length,
+    fieldMutants.length + deliveryMutants.length + framingMutants.length + atOnceFieldMutants.length + atOnceWriteMutants.length,
+  );
 });
 
 test('every generated mutant changes the answer of an operation its site is in (a value that decays, once its resource was first answered long enough ago)', async () => {
@@ -147,6 +151,35 @@ test("a stored method made by a payment at once with another of its customer's s
   assert.deepEqual(await listed(), [card, wallet]);
   await Promise.all([pay({ card: { number: '4111111111110809' } }, 0), pay({ phoneNumber: '351#912345123' }, 5)]);
   assert.deepEqual(await listed(), [card, card]);
+});
+
+test("writes at once of a customer's list: a lost update loses the other's method, one reverted loses both, and one alone keeps its own", async () => {
+  const checkouts = new Map([['k1', { request: { payment: { customer: { uuid: 'u1' } } } }]]);
+  const listedAfter = async (name: string, payments: Array<{ json: unknown; afterMs: number }>) => {
+    const { transform } = atOnceWriteMutants.find((mutant) => mutant.name === name)!;
+    const proxy = { memo: new Map(), checkouts, mayRace: () => undefined } as unknown as ProxyContext;
+    await Promise.all(
+      payments.map(async ({ json, afterMs }) => {
+        await new Promise((resolve) => setTimeout(resolve, afterMs));
+        const request = { route: 'payCheckout', param: 'k1', json } as unknown as ProxyRequest;
+        await transform.request?.(request, proxy);
+        await transform.response?.(answer({ success: true }), request, proxy);
+      }),
+    );
+    const list = answer(structuredClone(samples.listMethods));
+    await transform.response?.(list, { route: 'listMethods', param: 'u1' } as ProxyRequest, proxy);
+    return (list.json as { data: Array<{ type: string }> }).data.map(({ type }) => type);
+  };
+  const card = { json: { card: { number: '4111111111110809' } }, afterMs: 0 };
+  const wallet = { json: { phoneNumber: '351#912345123' }, afterMs: 5 };
+  const walletLater = { ...wallet, afterMs: 100 };
+  assert.deepEqual(await listedAfter('customer-list-lost-update', [card, wallet]), ['MW']);
+  assert.deepEqual(await listedAfter('customer-list-reverted-at-once', [card, wallet]), []);
+  assert.deepEqual(await listedAfter('customer-list-lost-update', [card, walletLater]), ['CC', 'MW']);
+  assert.deepEqual(await listedAfter('customer-list-reverted-at-once', [card, walletLater]), ['CC', 'MW']);
+  assert.equal(atOnceWriteMutants.find((mutant) => mutant.name === 'payment-state-reverted-at-once')?.clause, 'REF-6');
+  // Two confirmations write the same: no update of one is lost to the other.
+  assert.ok(!atOnceWriteMutants.some((mutant) => mutant.name === 'payment-state-lost-update'));
 });
 
 test('a value that decays is right in the first answers about its resource', async () => {
