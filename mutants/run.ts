@@ -27,7 +27,7 @@ import { watchInterruption } from '../src/runner/run.ts';
 import { writeReport } from '../src/report/write.ts';
 import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { benignVariants, generatedNames, mutants } from './catalogue.ts';
-import { generatedCatalogue } from './operators.ts';
+import { generatedCatalogue, operatorTwins } from './operators.ts';
 import { catalogueEventMs, type Mutant } from './kinds.ts';
 import { targetsEnv, testKeyOf, type TargetEntry } from '../specs/targets.ts';
 import { changedCandidates, type ChangedInputs } from './changed.ts';
@@ -530,9 +530,19 @@ function outcomeOf(
   };
 }
 
+/** The candidates an operator makes at a site, mutants and twins: the others were written by hand, for what no operator generates. */
+const fromOperators = new Set([...generatedNames, ...operatorTwins.map(({ name }) => name)]);
+
+/** Where a candidate comes from, by its name without what a run adds to it (`@seed`, `:selected`). */
+function originOf(name: string): 'operator' | 'by hand' | '-' {
+  const candidate = name.replace(/[@:].*$/, '');
+  return candidate === 'sandbox' ? '-' : fromOperators.has(candidate) ? 'operator' : 'by hand';
+}
+
 export function formatMatrix(outcomes: Outcome[]): string {
   const rows = outcomes.map((outcome) => [
     outcome.name,
+    originOf(outcome.name),
     outcome.clause ?? 'benign',
     String(outcome.seed),
     outcome.checked,
@@ -540,7 +550,7 @@ export function formatMatrix(outcomes: Outcome[]): string {
     outcome.failedClauses.join(' ') || '-',
     resultOf(outcome),
   ]);
-  const header = ['mutant', 'expected clause', 'seed', 'tests run', 'verdict', 'clauses failed', 'result'];
+  const header = ['mutant', 'from', 'expected clause', 'seed', 'tests run', 'verdict', 'clauses failed', 'result'];
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
   const line = (cells: string[]) =>
     cells
@@ -565,7 +575,9 @@ function resultOf(outcome: Outcome): string {
 export function summaryLine(outcomes: Outcome[]): string {
   const ofKind = (mutant: boolean) => outcomes.filter((outcome) => (outcome.clause !== null) === mutant);
   const count = (list: Outcome[]) => `${list.filter((outcome) => outcome.asExpected).length}/${list.length}`;
-  return `mutants killed: ${count(ofKind(true))}, benign conformant: ${count(ofKind(false))}`;
+  const byOrigin = (list: Outcome[]) =>
+    `(from operators ${count(list.filter(({ name }) => originOf(name) === 'operator'))}, by hand ${count(list.filter(({ name }) => originOf(name) === 'by hand'))})`;
+  return `mutants killed: ${count(ofKind(true))} ${byOrigin(ofKind(true))}, benign conformant: ${count(ofKind(false))} ${byOrigin(ofKind(false))}`;
 }
 
 /** Each candidate once on every catalogue seed, named `name@seed`. */
