@@ -62,6 +62,17 @@ const referenceSearchMs = 20_000;
 const manyReferences = 120;
 
 test.describe('payment references', () => {
+  // First of the file: it waits for its window to close, beside the quick tests that follow.
+  test(
+    'a payment outside the validity window (after it closed) does not confirm the reference',
+    { tag: tags('REF-7'), annotation: exercises('REF-7', 'paid after the window closed') },
+    async ({ run, api, interbank }) => {
+      const { paymentId } = await createClosedReference(api, sample(run, validReference({ callback: 'without' })));
+      const confirmation = await interbank.confirm(paymentId);
+      api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }));
+    },
+  );
+
   test('a valid reference request succeeds, with and without callbackUrl (every class)', { tag: tags('REF-1') }, async ({ run, api, receiver }) => {
     await exerciseClasses(run, api, 'REF-1', referenceClasses['REF-1'], async (request) => {
       const sentAt = Date.now();
@@ -266,16 +277,6 @@ test.describe('payment references', () => {
       const { paymentId } = await createReference(api, sample(run, validReference({ callback: 'without', around: new Date() })));
       await mustSucceed(api, interbank.confirm(paymentId));
       api.expectNoProblems(checkConfirmed(await readSettled(run, api, paymentId, 'confirmed')));
-    },
-  );
-
-  test(
-    'a payment outside the validity window (after it closed) does not confirm the reference',
-    { tag: tags('REF-7'), annotation: exercises('REF-7', 'paid after the window closed') },
-    async ({ run, api, interbank }) => {
-      const { paymentId } = await createClosedReference(api, sample(run, validReference({ callback: 'without' })));
-      const confirmation = await interbank.confirm(paymentId);
-      api.expectNoProblems(checkNotConfirmed(await readSettled(run, api, paymentId, 'unchanged', confirmation), { why: 'after a payment outside the window' }));
     },
   );
 
