@@ -17,7 +17,7 @@ import { createClosedReference, createReference, exerciseClasses, mustSucceed, q
 import type { RunConfig } from '../src/core/run-config.ts';
 import type { RecordedRequest } from '../src/core/evidence.ts';
 import { followLedger } from './ledger.ts';
-import { holdingWebhook, ifWebhookFree } from './webhook-lock.ts';
+import { holdingWebhook } from './webhook-lock.ts';
 
 const ledgerPollMs = 200;
 
@@ -135,8 +135,8 @@ test(
     // The webhook hears of every payment, some holding this one's id by chance (as an amount, say): only
     // what the check counts ends the wait before eventMs has passed.
     const received = await receivedAnywhere(follow, (request) => checkNotNotified([request], judged).length > 0, quietMs(run));
-    // Held by another test now, the webhook is that test's to remove.
-    await ifWebhookFree(run, () => interbank.removeWebhook());
+    // Every other holder removes the webhook it set: in its turn, it is this test's or none.
+    await holdingWebhook(run, () => interbank.removeWebhook());
     for (const request of received) api.note({ request, response: null, note: 'received at a receiver of the run' });
     api.expectNoProblems(checkNotNotified(received, judged));
   },

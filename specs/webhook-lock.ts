@@ -95,9 +95,3 @@ export async function holdingWebhook<T>(run: RunConfig, body: () => Promise<T>):
   }
   return held(lock, body);
 }
-
-/** Runs the body holding the lock if no one holds it or waits for it now; else nothing. */
-export async function ifWebhookFree(run: RunConfig, body: () => Promise<void>): Promise<void> {
-  const lock = lockOf(run);
-  if (firstInQueue(run.outDir) === undefined && taken(lock)) await held(lock, body);
-}
