@@ -1,25 +1,10 @@
 /** Reference 1 and 6: notifications of confirmed references, to callbackUrl or to the webhook. */
 import { callbackQueryClasses, validReference, webhookQueryClasses } from '../generators/index.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  checkConfirmed,
-  checkNotConfirmed,
-  checkNotified,
-  checkNotNotified,
-  identifiesPayment,
-  ofKind,
-  paymentOf,
-  type LedgerEntry,
-  type PaymentNames,
-} from '../src/checks/index.ts';
-import { exercises, lastsEventMs, tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
+import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, identifiesPayment, paymentOf, type PaymentNames } from '../src/checks/index.ts';
+import { exercises, tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
 import { createClosedReference, createReference, exerciseClasses, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
-import type { RecordedRequest } from '../src/core/evidence.ts';
-import { followLedger } from './ledger.ts';
 import { holdingWebhook } from './webhook-lock.ts';
-
-const ledgerPollMs = 200;
 
 /** A reference valid now, notified at a fresh path of the receiver (or at the webhook, without callbackUrl). */
 async function referenceFor(run: RunConfig, api: Api, callbackUrl: string | undefined) {
@@ -27,18 +12,6 @@ async function referenceFor(run: RunConfig, api: Api, callbackUrl: string | unde
   const { paymentId } = await createReference(api, request);
   const reference = paymentOf(await api.call('getPayment', { param: paymentId }))?.referenceDetails?.reference;
   return { id: paymentId, reference };
-}
-
-/** What the run's receivers take (the ledger, followed) that the predicate counts, until some comes or the time is up. */
-async function receivedAnywhere(follow: () => LedgerEntry[], counts: (request: RecordedRequest) => boolean, timeoutMs: number): Promise<RecordedRequest[]> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const counted = ofKind(follow(), 'notification')
-      .map(({ request }) => request)
-      .filter(counts);
-    if (counted.length > 0 || Date.now() >= until) return counted;
-    await sleep(Math.min(ledgerPollMs, until - Date.now()));
-  }
 }
 
 /** Waits for a request at the path that satisfies the predicate, then takes every request received there so far as evidence. */
@@ -117,36 +90,14 @@ test.describe('notifications to callbackUrl', () => {
   );
 });
 
-// The webhook is one setting of the whole target, which the model of the whole service (model.spec.ts)
-// moves too: a test holds the run's webhook lock while it depends on where the webhook points. This one
-// needs the webhook set only as its reference is created: every test then points it at a receiver of
-// the run, so what must not come is looked for at all of them (the ledger), and the window it waits
-// out overlaps the others' turns with the webhook instead of coming before them.
-test(
-  'no notification reaches the webhook, or any address of the run, for a reference that was not paid',
-  { tag: [...tags('EVT-4'), waitsOutEventMs], annotation: exercises('EVT-4', 'not paid, a webhook configured') },
-  async ({ run, api, interbank, receiver }) => {
-    const follow = followLedger(run.outDir);
-    const payment = await holdingWebhook(run, async () => {
-      await interbank.setWebhook(receiver.urlOf(receiver.newPath('webhook')));
-      return referenceFor(run, api, undefined);
-    });
-    const judged = { why: 'for an unpaid reference', about: payment };
-    // The webhook hears of every payment, some holding this one's id by chance (as an amount, say): only
-    // what the check counts ends the wait before eventMs has passed.
-    const received = await receivedAnywhere(follow, (request) => checkNotNotified([request], judged).length > 0, quietMs(run));
-    // Every other holder removes the webhook it set: in its turn, it is this test's or none.
-    await holdingWebhook(run, () => interbank.removeWebhook());
-    for (const request of received) api.note({ request, response: null, note: 'received at a receiver of the run' });
-    api.expectNoProblems(checkNotNotified(received, judged));
-  },
-);
-
-// These set the webhook one after the other, in one worker (one failing does not skip the others),
-// and take turns with the model's sequences that move it: they last about as long as those.
-test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
+// The webhook is global to the target: these tests set it, one after the other, in one worker (one
+// failing does not skip the others). The first waits out eventMs (an unpaid reference's), so that the
+// model's sequences that move the webhook (model.spec.ts, started beside it) take their turns after
+// that window rather than between the tests.
+test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
   test.describe.configure({ mode: 'default' });
 
+  // The model of the whole service (model.spec.ts) sets it too, in another worker: one at a time.
   async function withWebhook(
     run: RunConfig,
     interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> },
@@ -170,6 +121,23 @@ test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
       }
     });
   }
+
+  test(
+    'no notification reaches the webhook for a reference that was not paid',
+    { tag: tags('EVT-4'), annotation: exercises('EVT-4', 'not paid, a webhook configured') },
+    async ({ run, api, interbank, receiver }) => {
+      await withWebhook(run, interbank, receiver, async (pointAt) => {
+        const { path: webhookPath } = await pointAt();
+        const payment = await referenceFor(run, api, undefined);
+        const judged = { why: 'for an unpaid reference', about: payment };
+        // The webhook hears of every payment, some holding this one's id by chance (as an amount, say): only
+        // what the check counts ends the wait before eventMs has passed.
+        const counted = (request: ReceivedRequest) => checkNotNotified([request], judged).length > 0;
+        const received = await receivedAt(api, receiver, webhookPath, { until: counted, timeoutMs: quietMs(run), note: 'received at the webhook' });
+        api.expectNoProblems(checkNotNotified(received, judged));
+      });
+    },
+  );
 
   // The webhook hears of every reference without callbackUrl, other tests' included: what counts is what names this payment.
   test(
