@@ -4,7 +4,7 @@
  * Requests are written without their headers, and the run's secrets and full card numbers masked,
  * as in every file of the run.
  */
-import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LedgerEntry } from '../src/checks/audit.ts';
 import { checkoutOf, isSuccess, paymentIdOf, type Exchange } from '../src/checks/index.ts';
@@ -51,8 +51,33 @@ function append(dir: string, entry: LedgerEntry, secrets: readonly string[]): vo
 }
 
 export function readLedger(dir: string): LedgerEntry[] {
-  if (!existsSync(ledgerFile(dir))) return [];
-  return readFileSync(ledgerFile(dir), 'utf8')
+  return existsSync(ledgerFile(dir)) ? entriesOf(readFileSync(ledgerFile(dir), 'utf8')) : [];
+}
+
+/** Follows the ledger from its end now: each call gives the entries written down since the one before. */
+export function followLedger(dir: string): () => LedgerEntry[] {
+  const file = ledgerFile(dir);
+  const sizeOf = () => (existsSync(file) ? statSync(file).size : 0);
+  let offset = sizeOf();
+  return () => {
+    const size = sizeOf();
+    if (size <= offset) return [];
+    const written = Buffer.alloc(size - offset);
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, written, 0, written.length, offset);
+    } finally {
+      closeSync(fd);
+    }
+    // A line still being written is read next time.
+    const whole = written.lastIndexOf('\n') + 1;
+    offset += whole;
+    return entriesOf(written.subarray(0, whole).toString('utf8'));
+  };
+}
+
+function entriesOf(text: string): LedgerEntry[] {
+  return text
     .split('\n')
     .filter((line) => line.trim() !== '')
     .flatMap((line) => {

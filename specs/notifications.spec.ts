@@ -1,10 +1,25 @@
 /** Reference 1 and 6: notifications of confirmed references, to callbackUrl or to the webhook. */
 import { callbackQueryClasses, validReference, webhookQueryClasses } from '../generators/index.ts';
-import { checkConfirmed, checkNotConfirmed, checkNotified, checkNotNotified, identifiesPayment, paymentOf, type PaymentNames } from '../src/checks/index.ts';
-import { exercises, tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  checkConfirmed,
+  checkNotConfirmed,
+  checkNotified,
+  checkNotNotified,
+  identifiesPayment,
+  ofKind,
+  paymentOf,
+  type LedgerEntry,
+  type PaymentNames,
+} from '../src/checks/index.ts';
+import { exercises, lastsEventMs, tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
 import { createClosedReference, createReference, exerciseClasses, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
-import { holdingWebhook } from './webhook-lock.ts';
+import type { RecordedRequest } from '../src/core/evidence.ts';
+import { followLedger } from './ledger.ts';
+import { endWatch, holdingWebhook, startWatch, watchedAddress } from './webhook-lock.ts';
+
+const ledgerPollMs = 200;
 
 /** A reference valid now, notified at a fresh path of the receiver (or at the webhook, without callbackUrl). */
 async function referenceFor(run: RunConfig, api: Api, callbackUrl: string | undefined) {
@@ -12,6 +27,18 @@ async function referenceFor(run: RunConfig, api: Api, callbackUrl: string | unde
   const { paymentId } = await createReference(api, request);
   const reference = paymentOf(await api.call('getPayment', { param: paymentId }))?.referenceDetails?.reference;
   return { id: paymentId, reference };
+}
+
+/** What the run's receivers take (the ledger, followed) that the predicate counts, until some comes or the time is up. */
+async function receivedAnywhere(follow: () => LedgerEntry[], counts: (request: RecordedRequest) => boolean, timeoutMs: number): Promise<RecordedRequest[]> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const counted = ofKind(follow(), 'notification')
+      .map(({ request }) => request)
+      .filter(counts);
+    if (counted.length > 0 || Date.now() >= until) return counted;
+    await sleep(Math.min(ledgerPollMs, until - Date.now()));
+  }
 }
 
 /** Waits for a request at the path that satisfies the predicate, then takes every request received there so far as evidence. */
@@ -90,14 +117,53 @@ test.describe('notifications to callbackUrl', () => {
   );
 });
 
-// The webhook is global to the target: these tests set it, one after the other, in one worker (one
-// failing does not skip the others). The first waits out eventMs (an unpaid reference's), so that the
-// model's sequences that move the webhook (model.spec.ts, started beside it) take their turns after
-// that window rather than between the tests.
-test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
+// The webhook is one setting of the whole target, which the model of the whole service (model.spec.ts)
+// moves too: a test holds the run's webhook lock while it depends on where the webhook points
+// (webhook-lock.ts). This one needs it to point at a receiver of the run for a whole window: it keeps
+// a watch on it instead, and looks for what must not come at every receiver of the run (the ledger),
+// so that the tests below, which point it at receivers of the run too, take their turns in its window.
+test(
+  'no notification reaches the webhook, or any address of the run, for a reference that was not paid',
+  { tag: [...tags('EVT-4'), waitsOutEventMs], annotation: exercises('EVT-4', 'not paid, a webhook configured') },
+  async ({ run, api, interbank, receiver }) => {
+    const follow = followLedger(run.outDir);
+    const payment = await holdingWebhook(
+      run,
+      async () => {
+        const address = receiver.urlOf(receiver.newPath('webhook'));
+        await interbank.setWebhook(address);
+        startWatch(run, address);
+        return referenceFor(run, api, undefined);
+      },
+      'pointing',
+    );
+    const judged = { why: 'for an unpaid reference', about: payment };
+    let received: RecordedRequest[];
+    try {
+      // The webhook hears of every payment, some holding this one's id by chance (as an amount, say): only
+      // what the check counts ends the wait before eventMs has passed.
+      received = await receivedAnywhere(follow, (request) => checkNotNotified([request], judged).length > 0, quietMs(run));
+    } finally {
+      await holdingWebhook(
+        run,
+        async () => {
+          endWatch(run);
+          await interbank.removeWebhook();
+        },
+        'pointing',
+      );
+    }
+    for (const request of received) api.note({ request, response: null, note: 'received at a receiver of the run' });
+    api.expectNoProblems(checkNotNotified(received, judged));
+  },
+);
+
+// These point the webhook at the run's receivers one after the other, in one worker (one failing does
+// not skip the others), beside the watch above, and take turns with the model's sequences that move
+// it: they last about as long as those.
+test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
   test.describe.configure({ mode: 'default' });
 
-  // The model of the whole service (model.spec.ts) sets it too, in another worker: one at a time.
   async function withWebhook(
     run: RunConfig,
     interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> },
@@ -111,33 +177,21 @@ test.describe('notifications to the webhook', { tag: waitsOutEventMs }, () => {
       return { path, address };
     };
     const asked = Date.now();
-    await holdingWebhook(run, async () => {
-      // The wait for the webhook is spent in another test's turn with it: this test's time-out grows by it.
-      test.setTimeout(test.info().timeout + (Date.now() - asked));
-      try {
-        await body(pointAt);
-      } finally {
-        await interbank.removeWebhook();
-      }
-    });
+    await holdingWebhook(
+      run,
+      async () => {
+        // The wait for the webhook is spent in another test's turn with it: this test's time-out grows by it.
+        test.setTimeout(test.info().timeout + (Date.now() - asked));
+        try {
+          await body(pointAt);
+        } finally {
+          const watched = watchedAddress(run);
+          await (watched ? interbank.setWebhook(watched) : interbank.removeWebhook());
+        }
+      },
+      'pointing',
+    );
   }
-
-  test(
-    'no notification reaches the webhook for a reference that was not paid',
-    { tag: tags('EVT-4'), annotation: exercises('EVT-4', 'not paid, a webhook configured') },
-    async ({ run, api, interbank, receiver }) => {
-      await withWebhook(run, interbank, receiver, async (pointAt) => {
-        const { path: webhookPath } = await pointAt();
-        const payment = await referenceFor(run, api, undefined);
-        const judged = { why: 'for an unpaid reference', about: payment };
-        // The webhook hears of every payment, some holding this one's id by chance (as an amount, say): only
-        // what the check counts ends the wait before eventMs has passed.
-        const counted = (request: ReceivedRequest) => checkNotNotified([request], judged).length > 0;
-        const received = await receivedAt(api, receiver, webhookPath, { until: counted, timeoutMs: quietMs(run), note: 'received at the webhook' });
-        api.expectNoProblems(checkNotNotified(received, judged));
-      });
-    },
-  );
 
   // The webhook hears of every reference without callbackUrl, other tests' included: what counts is what names this payment.
   test(

@@ -1,4 +1,4 @@
-/** The run's webhook lock: one holder at a time, taken in the order the waiters came. */
+/** The run's webhook lock: one holder at a time, taken in the order the waiters came, and a watch that only those who point the webhook at the run may share. */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunConfig } from '../../src/core/run-config.ts';
-import { holdingWebhook } from '../../specs/webhook-lock.ts';
+import { endWatch, holdingWebhook, startWatch, watchedAddress } from '../../specs/webhook-lock.ts';
 
 test('a waiter gets the lock before one that asks for it as the holder gives it back, and the run folder is left as it was', async () => {
   const outDir = mkdtempSync(join(tmpdir(), 'webhook-lock-'));
@@ -24,6 +24,28 @@ test('a waiter gets the lock before one that asks for it as the holder gives it 
     });
     await Promise.all([waiting, asksAgain]);
     assert.deepEqual(order, ['waited', 'asked as it was given back']);
+    assert.deepEqual(readdirSync(outDir), []);
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+});
+
+test('while a watch is on, those who point the webhook at the run take turns, and those who need it unset wait for the watch to end', async () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'webhook-lock-'));
+  const run = { outDir } as RunConfig;
+  try {
+    const order: string[] = [];
+    await holdingWebhook(run, async () => startWatch(run, 'http://127.0.0.1:1/watched'), 'pointing');
+    assert.equal(watchedAddress(run), 'http://127.0.0.1:1/watched');
+    const alone = holdingWebhook(run, async () => void order.push('alone'));
+    await sleep(50);
+    await holdingWebhook(run, async () => void order.push('pointing'), 'pointing');
+    await sleep(100);
+    assert.deepEqual(order, ['pointing']);
+    await holdingWebhook(run, async () => endWatch(run), 'pointing');
+    await alone;
+    assert.deepEqual(order, ['pointing', 'alone']);
+    assert.equal(watchedAddress(run), null);
     assert.deepEqual(readdirSync(outDir), []);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
