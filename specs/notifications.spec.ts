@@ -117,6 +117,27 @@ test.describe('notifications to callbackUrl', () => {
   );
 });
 
+/**
+ * Keeps a watch on the webhook while the body runs: announced at once (the model's sequences wait
+ * from then on), the body points the webhook and starts it at that address, and at the end the
+ * webhook is removed.
+ */
+async function watchingWebhook<T>(run: RunConfig, interbank: { removeWebhook(): Promise<void> }, body: () => Promise<T>): Promise<T> {
+  startWatch(run, null);
+  try {
+    return await body();
+  } finally {
+    await holdingWebhook(
+      run,
+      async () => {
+        endWatch(run);
+        await interbank.removeWebhook();
+      },
+      'pointing',
+    );
+  }
+}
+
 // The webhook is one setting of the whole target, which the model of the whole service (model.spec.ts)
 // moves too: a test holds the run's webhook lock while it depends on where the webhook points
 // (webhook-lock.ts). This one needs it to point at a receiver of the run for a whole window: it keeps
@@ -126,33 +147,24 @@ test(
   'no notification reaches the webhook, or any address of the run, for a reference that was not paid',
   { tag: [...tags('EVT-4'), waitsOutEventMs], annotation: exercises('EVT-4', 'not paid, a webhook configured') },
   async ({ run, api, interbank, receiver }) => {
-    const follow = followLedger(run.outDir);
-    const payment = await holdingWebhook(
-      run,
-      async () => {
-        const address = receiver.urlOf(receiver.newPath('webhook'));
-        await interbank.setWebhook(address);
-        startWatch(run, address);
-        return referenceFor(run, api, undefined);
-      },
-      'pointing',
-    );
-    const judged = { why: 'for an unpaid reference', about: payment };
-    let received: RecordedRequest[];
-    try {
-      // The webhook hears of every payment, some holding this one's id by chance (as an amount, say): only
-      // what the check counts ends the wait before eventMs has passed.
-      received = await receivedAnywhere(follow, (request) => checkNotNotified([request], judged).length > 0, quietMs(run));
-    } finally {
-      await holdingWebhook(
+    const { judged, received } = await watchingWebhook(run, interbank, async () => {
+      const follow = followLedger(run.outDir);
+      const payment = await holdingWebhook(
         run,
         async () => {
-          endWatch(run);
-          await interbank.removeWebhook();
+          const address = receiver.urlOf(receiver.newPath('webhook'));
+          await interbank.setWebhook(address);
+          startWatch(run, address);
+          return referenceFor(run, api, undefined);
         },
         'pointing',
       );
-    }
+      const judged = { why: 'for an unpaid reference', about: payment };
+      // The webhook hears of every payment, some holding this one's id by chance (as an amount, say): only
+      // what the check counts ends the wait before eventMs has passed.
+      const counted = (request: RecordedRequest) => checkNotNotified([request], judged).length > 0;
+      return { judged, received: await receivedAnywhere(follow, counted, quietMs(run)) };
+    });
     for (const request of received) api.note({ request, response: null, note: 'received at a receiver of the run' });
     api.expectNoProblems(checkNotNotified(received, judged));
   },
@@ -164,12 +176,13 @@ test(
 test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
   test.describe.configure({ mode: 'default' });
 
-  async function withWebhook(
+  /** A turn with the webhook, pointed back at the watched address (or removed) when it ends. */
+  async function withWebhook<T>(
     run: RunConfig,
     interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> },
     receiver: Receiver,
-    body: (pointAt: (query?: string) => Promise<{ path: string; address: string }>) => Promise<void>,
-  ) {
+    body: (pointAt: (query?: string) => Promise<{ path: string; address: string }>) => Promise<T>,
+  ): Promise<T> {
     const pointAt = async (query = '') => {
       const path = receiver.newPath('webhook');
       const address = `${receiver.urlOf(path)}${query}`;
@@ -177,13 +190,13 @@ test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
       return { path, address };
     };
     const asked = Date.now();
-    await holdingWebhook(
+    return holdingWebhook(
       run,
       async () => {
         // The wait for the webhook is spent in another test's turn with it: this test's time-out grows by it.
         test.setTimeout(test.info().timeout + (Date.now() - asked));
         try {
-          await body(pointAt);
+          return await body(pointAt);
         } finally {
           const watched = watchedAddress(run);
           await (watched ? interbank.setWebhook(watched) : interbank.removeWebhook());
@@ -201,16 +214,17 @@ test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
       annotation: [...exercises('EVT-2', 'without callbackUrl, a webhook configured'), ...exercises('EVT-3', 'at the webhook')],
     },
     async ({ run, api, interbank, receiver }) => {
-      await withWebhook(run, interbank, receiver, async (pointAt) => {
-        await exerciseClasses(run, api, 'EVT-2', webhookQueryClasses, async (query) => {
+      // A turn each: the quiet test's watch, asked for meanwhile, starts between two.
+      await exerciseClasses(run, api, 'EVT-2', webhookQueryClasses, (query) =>
+        withWebhook(run, interbank, receiver, async (pointAt) => {
           const { path, address } = await pointAt(query);
           const payment = await referenceFor(run, api, undefined);
           await mustSucceed(api, interbank.confirm(payment.id));
           const withinMs = run.profile.timeouts.eventMs;
           const received = await receivedAt(api, receiver, path, { until: naming(payment), timeoutMs: withinMs, note: 'received at the webhook' });
           return checkNotified(received, { payment, clause: 'EVT-2', where: 'the webhook', address, withinMs });
-        });
-      });
+        }),
+      );
     },
   );
 

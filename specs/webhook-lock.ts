@@ -78,22 +78,33 @@ async function held<T>(lock: string, body: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The address a watch keeps the webhook at, while a worker that is still there keeps it. */
-export function watchedAddress(run: RunConfig): string | null {
+interface Watch {
+  /** Where the watch keeps the webhook: none yet, from its announcement until the webhook was pointed. */
+  address: string | null;
+}
+
+/** The watch on, while the worker that keeps it is still there. */
+function watchOn(run: RunConfig): Watch | null {
   try {
-    const { pid, address } = JSON.parse(readFileSync(watchOf(run), 'utf8')) as { pid: number; address: string };
-    return gone(pid) ? null : address;
+    const { pid, address } = JSON.parse(readFileSync(watchOf(run), 'utf8')) as { pid: number; address: string | null };
+    return gone(pid) ? null : { address };
   } catch {
     return null;
   }
 }
 
-/** Starts a watch at the address the webhook was just pointed at (holding the lock, `pointing`). */
-export function startWatch(run: RunConfig, address: string): void {
+/** The address a watch keeps the webhook at, if one is on. */
+export const watchedAddress = (run: RunConfig): string | null => watchOn(run)?.address ?? null;
+
+/**
+ * Starts a watch: announced (no address) as early as the watcher can, so that the model's sequences
+ * wait from then on, then at the address the webhook was just pointed at (holding the lock, `pointing`).
+ */
+export function startWatch(run: RunConfig, address: string | null): void {
   writeFileSync(watchOf(run), JSON.stringify({ pid: process.pid, address }));
 }
 
-/** Ends the watch (holding the lock, `pointing`, before the webhook is removed). */
+/** Ends the watch (holding the lock, `pointing`, before the webhook is removed; or, announced only, at once). */
 export function endWatch(run: RunConfig): void {
   rmSync(watchOf(run), { force: true });
 }
@@ -112,7 +123,7 @@ function firstAdmitted(run: RunConfig): string | undefined {
   const tickets = readdirSync(run.outDir)
     .filter((name) => name.startsWith(ticketPrefix))
     .sort();
-  const watched = watchedAddress(run) !== null;
+  const watched = watchOn(run) !== null;
   for (const ticket of tickets) {
     const [, pid, , use] = ticket.slice(ticketPrefix.length).split('-');
     if (gone(Number(pid))) rmSync(join(run.outDir, ticket), { force: true });

@@ -35,10 +35,13 @@ test('while a watch is on, those who point the webhook at the run take turns, an
   const run = { outDir } as RunConfig;
   try {
     const order: string[] = [];
-    await holdingWebhook(run, async () => startWatch(run, 'http://127.0.0.1:1/watched'), 'pointing');
-    assert.equal(watchedAddress(run), 'http://127.0.0.1:1/watched');
+    // Announced first, with no address yet: those who need the webhook unset wait from then on.
+    startWatch(run, null);
     const alone = holdingWebhook(run, async () => void order.push('alone'));
     await sleep(50);
+    assert.equal(watchedAddress(run), null);
+    await holdingWebhook(run, async () => startWatch(run, 'http://127.0.0.1:1/watched'), 'pointing');
+    assert.equal(watchedAddress(run), 'http://127.0.0.1:1/watched');
     await holdingWebhook(run, async () => void order.push('pointing'), 'pointing');
     await sleep(100);
     assert.deepEqual(order, ['pointing']);
