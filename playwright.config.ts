@@ -28,9 +28,9 @@ const workers = {
 };
 // Tests that wait out eventMs for what must not happen sit idle for it, and the model explores for
 // as long: where that is long, one worker each (5 waiting, the model, and the webhook's tests, which
-// take turns with it), started first, so that the run waits one eventMs window beside everything else. A short eventMs (the embedded sandbox's 2 s)
-// costs less than starting them: side by side on 2 cores, 5 more workers took 14 s more CPU and 23 s
-// more time than they saved.
+// take turns with it), started first, so that the run waits one eventMs window beside everything
+// else. A short eventMs (the embedded sandbox's 2 s) costs less than starting them: side by side on
+// 2 cores, 5 more workers took 14 s more CPU and 23 s more time than they saved.
 const waitingWorkers = run.profile.timeouts.eventMs >= 10_000 ? 7 : 0;
 const inBrowser = new RegExp(paysInBrowser);
 const auditSpec = /\/audit\.spec\.ts$/;

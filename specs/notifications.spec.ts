@@ -1,6 +1,6 @@
 /** Reference 1 and 6: notifications of confirmed references, to callbackUrl or to the webhook. */
-import { callbackQueryClasses, validReference, webhookQueryClasses } from '../generators/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { callbackQueryClasses, validReference, webhookQueryClasses } from '../generators/index.ts';
 import {
   checkConfirmed,
   checkNotConfirmed,
