@@ -117,6 +117,14 @@ test.describe('notifications to callbackUrl', () => {
   );
 });
 
+/** Points the webhook at a fresh path of the receiver, with the query given. */
+async function pointWebhook(interbank: { setWebhook(url: string): Promise<void> }, receiver: Receiver, query = '') {
+  const path = receiver.newPath('webhook');
+  const address = `${receiver.urlOf(path)}${query}`;
+  await interbank.setWebhook(address);
+  return { path, address };
+}
+
 /**
  * Keeps a watch on the webhook while the body runs: announced at once (the model's sequences wait
  * from then on), the body points the webhook and starts it at that address, and at the end the
@@ -152,8 +160,7 @@ test(
       const payment = await holdingWebhook(
         run,
         async () => {
-          const address = receiver.urlOf(receiver.newPath('webhook'));
-          await interbank.setWebhook(address);
+          const { address } = await pointWebhook(interbank, receiver);
           startWatch(run, address);
           return referenceFor(run, api, undefined);
         },
@@ -183,12 +190,7 @@ test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
     receiver: Receiver,
     body: (pointAt: (query?: string) => Promise<{ path: string; address: string }>) => Promise<T>,
   ): Promise<T> {
-    const pointAt = async (query = '') => {
-      const path = receiver.newPath('webhook');
-      const address = `${receiver.urlOf(path)}${query}`;
-      await interbank.setWebhook(address);
-      return { path, address };
-    };
+    const pointAt = (query = '') => pointWebhook(interbank, receiver, query);
     const asked = Date.now();
     return holdingWebhook(
       run,

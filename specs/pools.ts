@@ -3,7 +3,8 @@
  * must not happen (a notification, a post), and those that explore for as long (the model of the
  * whole service: specs/model-run.ts) or take turns with it at the webhook. Where eventMs is long, the
  * run gives these tests workers of their own, started first (playwright.config.ts), so that their
- * windows overlap each other and the rest of the run instead of adding up. Their own module, so that the config need not load the fixtures.
+ * windows overlap each other and the rest of the run instead of adding up. Their own module, so that
+ * the config need not load the fixtures.
  */
 export const waitsOutEventMs = '@waits-out-eventMs';
 export const lastsEventMs = '@lasts-eventMs';
