@@ -236,7 +236,8 @@ describe('observe', () => {
       for (let waited = 0; !existsSync(reportFile) && waited < 30_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
       assert.ok(existsSync(reportFile), `no report after the shell was terminated:\n${output}\n${errors}`);
     } finally {
-      rmSync(out, { recursive: true, force: true });
+      // The command may still be writing its other report files, beyond the shell's reach.
+      rmSync(out, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
     }
   });
 
