@@ -6,6 +6,7 @@ import type { RunConfig } from '../src/core/run-config.ts';
 import { describeProblems, type Exchange, type Problem } from '../src/checks/index.ts';
 import { secretsOfRun } from '../src/core/profile.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pacer } from './pace.ts';
 import { writeDown } from './ledger.ts';
 import { describeFetchError } from '../src/core/http.ts';
@@ -49,6 +50,8 @@ export interface Api {
   call<Name extends OperationName>(name: Name, ...options: CallArguments<Name, SendExtras>): Promise<Exchange>;
   /** Every exchange of this test so far. */
   readonly exchanges: readonly Exchange[];
+  /** What `work` answered, and the exchanges it made: its own alone, whatever else of the test runs beside it. */
+  madeBy<R>(work: () => Promise<R>): Promise<{ result: R; exchanges: Exchange[] }>;
   /** Forgets the exchanges and problems so far but `kept` (a property keeps only its counterexample's). */
   forget(kept?: readonly Exchange[]): void;
   /** Adds evidence that is not an exchange with the target (a notification the receiver got). */
@@ -124,6 +127,8 @@ export function createApi(
 ): Api & { evidence(): Evidence[]; problems: Problem[]; judged(): boolean } {
   let exchanges: Exchange[] = [];
   let notes: Evidence[] = [];
+  /** The lists of the madeBy calls under way in this async context, the outermost first. */
+  const madeHere = new AsyncLocalStorage<Exchange[][]>();
   const cutBodies = new WeakSet<Exchange>();
   const problems: Problem[] = [];
   let judged = false;
@@ -197,6 +202,7 @@ export function createApi(
       const exchange = await exchangeOnce(request, rawBody, options.path, framed?.chunked ?? false);
       if (exchange.response.status !== 429 || Date.now() >= retryUntil) {
         exchanges.push(exchange);
+        for (const made of madeHere.getStore() ?? []) made.push(exchange);
         return exchange;
       }
       const waitMs = retryAfterMs(exchange.response.headers['retry-after'], timeoutMs);
@@ -216,6 +222,11 @@ export function createApi(
     },
     get exchanges() {
       return exchanges;
+    },
+    async madeBy(work) {
+      const made: Exchange[] = [];
+      const result = await madeHere.run([...(madeHere.getStore() ?? []), made], work);
+      return { result, exchanges: made };
     },
     forget(kept = []) {
       exchanges = [...kept];

@@ -28,6 +28,7 @@ import type { InputClass } from '../generators/index.ts';
 import { attachmentNames, type ClassOutcome } from '../src/core/evidence.ts';
 import type { Problem } from '../src/checks/index.ts';
 import { helperClient, helpersUsable, test, type Api } from './fixtures.ts';
+import { inParallel } from './pace.ts';
 
 /** n values of an arbitrary, drawn from the run's seed (distinct draws, the same on every replay). */
 export function samples<T>(run: RunConfig, arbitrary: fc.Arbitrary<T>, n = 1): T[] {
@@ -46,7 +47,9 @@ export async function recordClasses(outcomes: readonly ClassOutcome[]): Promise<
 /**
  * Exercises every class of a clause once, each with a draw of its own from the run's seed, whatever
  * the seed (the property's draws come on top), and records which ran. Where classes show departures,
- * the test fails on them, with the exchanges of those classes as its evidence.
+ * the test fails on them, with the exchanges of those classes as its evidence. `atOnce`: the classes
+ * are judged side by side (the pacer bounds the requests), for classes that share nothing and may
+ * each wait out a time-out; otherwise one after another.
  */
 export async function exerciseClasses<T>(
   run: RunConfig,
@@ -54,21 +57,20 @@ export async function exerciseClasses<T>(
   clause: string,
   classes: readonly InputClass<T>[],
   judge: (value: T, inputClass: InputClass<T>) => Promise<ClassJudgement>,
+  { atOnce = false }: { atOnce?: boolean } = {},
 ): Promise<void> {
-  const outcomes: ClassOutcome[] = [];
-  const problems: Problem[] = [];
-  const evidence: Exchange[] = [];
-  for (const inputClass of classes) {
-    const from = api.exchanges.length;
-    const judged = await judge(sample(run, inputClass.arbitrary), inputClass);
-    outcomes.push({ clause, name: inputClass.name, skipped: Array.isArray(judged) ? null : judged.skipped });
-    if (!Array.isArray(judged) || judged.length === 0) continue;
-    problems.push(...judged.map((problem) => ({ ...problem, message: `${problem.message} (class: ${inputClass.name})` })));
-    evidence.push(...api.exchanges.slice(from));
-  }
+  const judgeClass = (inputClass: InputClass<T>) => api.madeBy(() => judge(sample(run, inputClass.arbitrary), inputClass));
+  const judged = await inParallel(classes, judgeClass, atOnce ? classes.length : 1);
+  const outcomes: ClassOutcome[] = classes.map((inputClass, at) => {
+    const { result } = judged[at];
+    return { clause, name: inputClass.name, skipped: Array.isArray(result) ? null : result.skipped };
+  });
+  const failing = judged.flatMap(({ result, exchanges }, at) =>
+    Array.isArray(result) && result.length > 0 ? [{ problems: result, exchanges, name: classes[at].name }] : [],
+  );
   await recordClasses(outcomes);
-  if (problems.length > 0) api.forget(evidence);
-  api.expectNoProblems(problems);
+  if (failing.length > 0) api.forget(failing.flatMap(({ exchanges }) => exchanges));
+  api.expectNoProblems(failing.flatMap(({ problems, name }) => problems.map((problem) => ({ ...problem, message: `${problem.message} (class: ${name})` }))));
 }
 
 /**
