@@ -44,23 +44,33 @@ export async function recordClasses(outcomes: readonly ClassOutcome[]): Promise<
   await test.info().attach(attachmentNames.classes, { body: JSON.stringify(outcomes), contentType: 'application/json' });
 }
 
+/** Judges one class of a clause's input: its problems, or why it was not exercised. */
+type ClassJudge<T> = (value: T, inputClass: InputClass<T>) => Promise<ClassJudgement>;
+
 /**
- * Exercises every class of a clause once, each with a draw of its own from the run's seed, whatever
- * the seed (the property's draws come on top), and records which ran. Where classes show departures,
- * the test fails on them, with the exchanges of those classes as its evidence. `atOnce`: the classes
- * are judged side by side (the pacer bounds the requests), for classes that share nothing and may
- * each wait out a time-out; otherwise one after another.
+ * Exercises every class of a clause once, one after another, each with a draw of its own from the
+ * run's seed, whatever the seed (the property's draws come on top), and records which ran. Where
+ * classes show departures, the test fails on them, with the exchanges of those classes as its evidence.
  */
-export async function exerciseClasses<T>(
+export const exerciseClasses = <T>(run: RunConfig, api: Api, clause: string, classes: readonly InputClass<T>[], judge: ClassJudge<T>) =>
+  exercise(run, api, clause, classes, judge, 1);
+
+/**
+ * exerciseClasses with the classes judged side by side (the pacer bounds the requests): for classes
+ * whose requests share nothing, so that no class's step can change what another's judgement sees.
+ */
+export const exerciseClassesAtOnce = <T>(run: RunConfig, api: Api, clause: string, classes: readonly InputClass<T>[], judge: ClassJudge<T>) =>
+  exercise(run, api, clause, classes, judge, classes.length);
+
+async function exercise<T>(
   run: RunConfig,
   api: Api,
   clause: string,
   classes: readonly InputClass<T>[],
-  judge: (value: T, inputClass: InputClass<T>) => Promise<ClassJudgement>,
-  { atOnce = false }: { atOnce?: boolean } = {},
+  judge: ClassJudge<T>,
+  concurrency: number,
 ): Promise<void> {
-  const judgeClass = (inputClass: InputClass<T>) => api.madeBy(() => judge(sample(run, inputClass.arbitrary), inputClass));
-  const judged = await inParallel(classes, judgeClass, atOnce ? classes.length : 1);
+  const judged = await inParallel(classes, (inputClass) => api.madeBy(() => judge(sample(run, inputClass.arbitrary), inputClass)), concurrency);
   const outcomes: ClassOutcome[] = classes.map((inputClass, at) => {
     const { result } = judged[at];
     return { clause, name: inputClass.name, skipped: Array.isArray(result) ? null : result.skipped };

@@ -71,26 +71,19 @@ test.describe('notifications to callbackUrl', () => {
       annotation: [...exercises('EVT-3', 'at its callbackUrl'), ...exercises('REF-6', 'confirmed and notified at its callbackUrl')],
     },
     async ({ run, api, interbank, receiver }) => {
-      await exerciseClasses(
-        run,
-        api,
-        'EVT-1',
-        callbackQueryClasses,
-        async (query) => {
-          const path = receiver.newPath('callback');
-          const address = `${receiver.urlOf(path)}${query}`;
-          const payment = await referenceFor(run, api, address);
-          await mustSucceed(api, interbank.confirm(payment.id));
-          const withinMs = run.profile.timeouts.eventMs;
-          const received = await receivedAt(api, receiver, path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
-          // The service notifies once the network has confirmed: read as its notification arrives, the payment is confirmed already.
-          const read = received.some(naming(payment))
-            ? await api.call('getPayment', { param: payment.id })
-            : await readSettled(run, api, payment.id, 'confirmed');
-          return [...checkNotified(received, { payment, clause: 'EVT-1', where: 'callbackUrl', address, withinMs }), ...checkConfirmed(read)];
-        },
-        { atOnce: true },
-      );
+      await exerciseClasses(run, api, 'EVT-1', callbackQueryClasses, async (query) => {
+        const path = receiver.newPath('callback');
+        const address = `${receiver.urlOf(path)}${query}`;
+        const payment = await referenceFor(run, api, address);
+        await mustSucceed(api, interbank.confirm(payment.id));
+        const withinMs = run.profile.timeouts.eventMs;
+        const received = await receivedAt(api, receiver, path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
+        // The service notifies once the network has confirmed: read as its notification arrives, the payment is confirmed already.
+        const read = received.some(naming(payment))
+          ? await api.call('getPayment', { param: payment.id })
+          : await readSettled(run, api, payment.id, 'confirmed');
+        return [...checkNotified(received, { payment, clause: 'EVT-1', where: 'callbackUrl', address, withinMs }), ...checkConfirmed(read)];
+      });
     },
   );
 

@@ -34,6 +34,7 @@ import {
   createReference,
   referenceCreated,
   exerciseClasses,
+  exerciseClassesAtOnce,
   createClosedReference,
   futureWindow,
   mustSucceed,
@@ -74,18 +75,11 @@ test.describe('payment references', () => {
   );
 
   test('a valid reference request succeeds, with and without callbackUrl (every class)', { tag: tags('REF-1') }, async ({ run, api, receiver }) => {
-    await exerciseClasses(
-      run,
-      api,
-      'REF-1',
-      referenceClasses['REF-1'],
-      async (request) => {
-        const sentAt = Date.now();
-        const exchange = await api.call('createReference', { body: callbackAtReceiver(receiver, request) });
-        return judgeAnswer('createReference', exchange, { sentAt, suiteCredentials: true }).problems;
-      },
-      { atOnce: true },
-    );
+    await exerciseClassesAtOnce(run, api, 'REF-1', referenceClasses['REF-1'], async (request) => {
+      const sentAt = Date.now();
+      const exchange = await api.call('createReference', { body: callbackAtReceiver(receiver, request) });
+      return judgeAnswer('createReference', exchange, { sentAt, suiteCredentials: true }).problems;
+    });
   });
 
   test(
@@ -93,17 +87,10 @@ test.describe('payment references', () => {
     { tag: tags('REF-1') },
     async ({ run, api, receiver }) => {
       const request = callbackAtReceiver(receiver, sample(run, validReference({ around: new Date() })));
-      await exerciseClasses(
-        run,
-        api,
-        'REF-1',
-        framingClasses['REF-1'],
-        async (framing) => {
-          const sentAt = Date.now();
-          return judgeAnswer('createReference', await api.call('createReference', { body: request, framing }), { sentAt, suiteCredentials: true }).problems;
-        },
-        { atOnce: true },
-      );
+      await exerciseClassesAtOnce(run, api, 'REF-1', framingClasses['REF-1'], async (framing) => {
+        const sentAt = Date.now();
+        return judgeAnswer('createReference', await api.call('createReference', { body: request, framing }), { sentAt, suiteCredentials: true }).problems;
+      });
     },
   );
 
@@ -115,17 +102,10 @@ test.describe('payment references', () => {
       const { paymentId } = await createReference(api, callbackAtReceiver(receiver, sample(run, validReference({ around: new Date() }))));
       await mustSucceed(api, interbank.confirm(paymentId));
       await readSettled(run, api, paymentId, 'confirmed');
-      await exerciseClasses(
-        run,
-        api,
-        'REF-3',
-        framingClasses['REF-3'],
-        async (framing) => {
-          const read = await api.call('getPayment', { param: paymentId, framing });
-          return judgeAnswer('getPayment', read, { suiteCredentials: true, paymentCreated: true, confirmed: true }).problems;
-        },
-        { atOnce: true },
-      );
+      await exerciseClassesAtOnce(run, api, 'REF-3', framingClasses['REF-3'], async (framing) => {
+        const read = await api.call('getPayment', { param: paymentId, framing });
+        return judgeAnswer('getPayment', read, { suiteCredentials: true, paymentCreated: true, confirmed: true }).problems;
+      });
     },
   );
 
@@ -167,21 +147,14 @@ test.describe('payment references', () => {
   );
 
   test('a confirmed payment is answered with the whole shape of 2.6 (every class)', { tag: tags('REF-3') }, async ({ run, api, interbank, receiver }) => {
-    await exerciseClasses(
-      run,
-      api,
-      'REF-3',
-      referenceClasses['REF-3'],
-      async (request, inputClass) => {
-        const exchange = await api.call('createReference', { body: callbackAtReceiver(receiver, request) });
-        const refused = refusedWhereFree(exchange, inputClass);
-        if (refused) return refused;
-        const { paymentId } = referenceCreated(api, exchange);
-        await mustSucceed(api, interbank.confirm(paymentId));
-        return checkPayment(await readSettled(run, api, paymentId, 'confirmed'), { stage: 'confirmed' }).filter((problem) => problem.clause === 'REF-3');
-      },
-      { atOnce: true },
-    );
+    await exerciseClasses(run, api, 'REF-3', referenceClasses['REF-3'], async (request, inputClass) => {
+      const exchange = await api.call('createReference', { body: callbackAtReceiver(receiver, request) });
+      const refused = refusedWhereFree(exchange, inputClass);
+      if (refused) return refused;
+      const { paymentId } = referenceCreated(api, exchange);
+      await mustSucceed(api, interbank.confirm(paymentId));
+      return checkPayment(await readSettled(run, api, paymentId, 'confirmed'), { stage: 'confirmed' }).filter((problem) => problem.clause === 'REF-3');
+    });
   });
 
   test(
@@ -189,20 +162,13 @@ test.describe('payment references', () => {
     { tag: tags('REF-4') },
     async ({ run, api }) => {
       const helpers = helpersUsable(run) ? helperClient(api) : null;
-      await exerciseClasses(
-        run,
-        api,
-        'REF-4',
-        timestampClasses,
-        async ({ request, stage }) => {
-          if (stage === 'confirmed' && !helpers) return { skipped: needs.interbank.reason };
-          const { paymentId } = await createReference(api, request);
-          if (stage === 'confirmed') await mustSucceed(api, helpers!.confirm(paymentId));
-          const read = stage === 'confirmed' ? await readSettled(run, api, paymentId, 'confirmed') : await readPayment(api, paymentId);
-          return checkPayment(read, { stage }).filter((problem) => problem.clause === 'REF-4');
-        },
-        { atOnce: true },
-      );
+      await exerciseClasses(run, api, 'REF-4', timestampClasses, async ({ request, stage }) => {
+        if (stage === 'confirmed' && !helpers) return { skipped: needs.interbank.reason };
+        const { paymentId } = await createReference(api, request);
+        if (stage === 'confirmed') await mustSucceed(api, helpers!.confirm(paymentId));
+        const read = stage === 'confirmed' ? await readSettled(run, api, paymentId, 'confirmed') : await readPayment(api, paymentId);
+        return checkPayment(read, { stage }).filter((problem) => problem.clause === 'REF-4');
+      });
     },
   );
 
@@ -211,22 +177,15 @@ test.describe('payment references', () => {
     { tag: tags('REF-5') },
     async ({ run, api, property }) => {
       requires(run, 'stateful');
-      await exerciseClasses(
-        run,
-        api,
-        'REF-5',
-        referenceClasses['REF-5'],
-        async (requested, inputClass) => {
-          const exchange = await api.call('createReference', { body: requested });
-          const refused = refusedWhereFree(exchange, inputClass);
-          if (refused) return refused;
-          api.require(checkReferenceCreated(exchange));
-          const paymentId = paymentIdOf(exchange);
-          if (paymentId === undefined) return { skipped: needs.paymentId.reason };
-          return checkPaymentEchoes(await readPayment(api, paymentId), { requested });
-        },
-        { atOnce: true },
-      );
+      await exerciseClassesAtOnce(run, api, 'REF-5', referenceClasses['REF-5'], async (requested, inputClass) => {
+        const exchange = await api.call('createReference', { body: requested });
+        const refused = refusedWhereFree(exchange, inputClass);
+        if (refused) return refused;
+        api.require(checkReferenceCreated(exchange));
+        const paymentId = paymentIdOf(exchange);
+        if (paymentId === undefined) return { skipped: needs.paymentId.reason };
+        return checkPaymentEchoes(await readPayment(api, paymentId), { requested });
+      });
       await property(validReference(), async (requested) => {
         const { paymentId } = await createReference(api, requested);
         return checkPaymentEchoes(await readPayment(api, paymentId), { requested });
@@ -359,7 +318,7 @@ test.describe('refusing broken references', () => {
       await requireServed(api, 'createReference', sample(run, validReference({ callback: 'without', around: new Date() })));
       const refused = async (request: unknown) =>
         checkRefused(await api.call('createReference', { body: request as ReferenceRequest }), { clause: broken.clause, broken: broken.name });
-      await exerciseClasses(run, api, broken.clause, broken.classes, refused, { atOnce: true });
+      await exerciseClassesAtOnce(run, api, broken.clause, broken.classes, refused);
       await property(broken.arbitrary as fc.Arbitrary<ReferenceRequest>, refused);
     });
   }

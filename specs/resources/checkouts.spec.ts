@@ -32,7 +32,7 @@ import {
 import type { RunConfig } from '../../src/core/run-config.ts';
 import { fetchThrough, type Transport } from '../../src/core/transport.ts';
 import { exercises, requires, tags, test } from '../fixtures.ts';
-import { createCheckout, exerciseClasses, forCustomer, refusedWhereFree, requireServed, sample, someCustomer } from '../flows.ts';
+import { createCheckout, exerciseClasses, exerciseClassesAtOnce, forCustomer, refusedWhereFree, requireServed, sample, someCustomer } from '../flows.ts';
 
 /** Asks for an address as a customer's browser first would (CHK-2: checkoutUrl opens). */
 async function open(url: string, timeoutMs: number, transport: Transport | undefined): Promise<Opened> {
@@ -63,13 +63,8 @@ test.describe('creating checkouts', () => {
   test('a row of 4.1 is accepted in every framing ordinary HTTP clients send (every class)', { tag: tags('CHK-1') }, async ({ run, api }) => {
     // The web page's row: its URLs and accented names are what escaping changes.
     const row = sample(run, checkoutVariants.embedWeb);
-    await exerciseClasses(
-      run,
-      api,
-      'CHK-1',
-      framingClasses['CHK-1'],
-      async (framing) => checkoutProblems(await api.call('createCheckout', { body: row, framing }), run),
-      { atOnce: true },
+    await exerciseClassesAtOnce(run, api, 'CHK-1', framingClasses['CHK-1'], async (framing) =>
+      checkoutProblems(await api.call('createCheckout', { body: row, framing }), run),
     );
   });
 
@@ -77,17 +72,10 @@ test.describe('creating checkouts', () => {
     'a row of 4.1 takes the corners of every type wherever the row leaves the value open: free text and formatted fields (every class)',
     { tag: tags('CHK-1') },
     async ({ run, api }) => {
-      await exerciseClasses(
-        run,
-        api,
-        'CHK-1',
-        [...textCornerClasses, ...formatCornerClasses],
-        async (request) => {
-          const exchange = await api.call('createCheckout', { body: request });
-          return refusedWhereFree(exchange) ?? checkoutProblems(exchange, run);
-        },
-        { atOnce: true },
-      );
+      await exerciseClassesAtOnce(run, api, 'CHK-1', [...textCornerClasses, ...formatCornerClasses], async (request) => {
+        const exchange = await api.call('createCheckout', { body: request });
+        return refusedWhereFree(exchange) ?? checkoutProblems(exchange, run);
+      });
     },
   );
 
@@ -102,19 +90,12 @@ test.describe('creating checkouts', () => {
       const recordRefusal = (exchange: Exchange) =>
         refusedBeyondRows.push({ request: exchange.request.body, status: exchange.response.status, body: exchange.response.body });
       try {
-        await exerciseClasses(
-          run,
-          api,
-          'CHK-1',
-          checkoutClasses['CHK-1'],
-          async (request, inputClass) => {
-            const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
-            const refused = refusedWhereFree(exchange);
-            if (refused) recordRefusal(exchange);
-            return refused ?? checkoutProblems(exchange, run);
-          },
-          { atOnce: true },
-        );
+        await exerciseClassesAtOnce(run, api, 'CHK-1', checkoutClasses['CHK-1'], async (request, inputClass) => {
+          const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
+          const refused = refusedWhereFree(exchange);
+          if (refused) recordRefusal(exchange);
+          return refused ?? checkoutProblems(exchange, run);
+        });
         await property(anyValidCheckout, async (request) => {
           const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
           const verdict = judgeAnswer('createCheckout', exchange, known(run));
@@ -135,41 +116,27 @@ test.describe('creating checkouts', () => {
   for (const [clause, title] of fieldClauses) {
     test(`${title} (every kind of checkout)`, { tag: tags(clause) }, async ({ run, api }) => {
       const customer = await someCustomer(run, api);
-      await exerciseClasses(
-        run,
-        api,
-        clause,
-        checkoutClasses[clause],
-        async (request, inputClass) => {
-          const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
-          const refused = refusedWhereFree(exchange);
-          if (refused) return refused;
-          api.require(checkSuccess(exchange, 'CHK-1'));
-          const problems = checkCheckoutCreated(exchange).filter((problem) => problem.clause === clause);
-          const url = checkoutOf(exchange)?.checkoutUrl;
-          if (clause === 'CHK-2' && run.profile.capabilities.hostedPages && typeof url === 'string' && URL.canParse(url))
-            problems.push(...checkCheckoutUrlOpens(await open(url, run.profile.timeouts.requestMs, run.transport)));
-          return problems;
-        },
-        { atOnce: true },
-      );
+      await exerciseClassesAtOnce(run, api, clause, checkoutClasses[clause], async (request, inputClass) => {
+        const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
+        const refused = refusedWhereFree(exchange);
+        if (refused) return refused;
+        api.require(checkSuccess(exchange, 'CHK-1'));
+        const problems = checkCheckoutCreated(exchange).filter((problem) => problem.clause === clause);
+        const url = checkoutOf(exchange)?.checkoutUrl;
+        if (clause === 'CHK-2' && run.profile.capabilities.hostedPages && typeof url === 'string' && URL.canParse(url))
+          problems.push(...checkCheckoutUrlOpens(await open(url, run.profile.timeouts.requestMs, run.transport)));
+        return problems;
+      });
     });
   }
 
   test('for layout default, checkoutUrl carries the query parameter page_layout', { tag: tags('CHK-5') }, async ({ run, api, property }) => {
     requires(run, 'stateful');
     const customer = await someCustomer(run, api);
-    await exerciseClasses(
-      run,
-      api,
-      'CHK-5',
-      checkoutClasses['CHK-5'],
-      async (request, inputClass) => {
-        const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
-        return refusedWhereFree(exchange) ?? checkoutProblems(exchange, run);
-      },
-      { atOnce: true },
-    );
+    await exerciseClassesAtOnce(run, api, 'CHK-5', checkoutClasses['CHK-5'], async (request, inputClass) => {
+      const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
+      return refusedWhereFree(exchange) ?? checkoutProblems(exchange, run);
+    });
     const defaultLayout = anyValidCheckout.filter((request) => request.page?.layout === 'default');
     await property(
       fc.oneof(checkoutVariants.embedMobile, defaultLayout),
@@ -201,26 +168,19 @@ test.describe('creating checkouts', () => {
       requires(run, 'stateful');
       let notShown: string | null = null;
       let shown = 0;
-      await exerciseClasses(
-        run,
-        api,
-        'CHK-8',
-        checkoutClasses['CHK-8'],
-        async (request, inputClass) => {
-          const exchange = await api.call('createCheckout', { body: request });
-          const refused = refusedWhereFree(exchange);
-          if (refused) return refused;
-          api.require(checkCheckoutUsable(exchange));
-          const payment = await api.call('getPayment', { param: checkoutOf(exchange)!.paymentId });
-          if (payment.response.status >= 400 || paymentOf(payment)?.amount === undefined) {
-            notShown = `the target does not show the payment of a checkout at GET /payments/{paymentId} (answered ${payment.response.status})`;
-            return { skipped: notShown };
-          }
-          shown += 1;
-          return checkChargedAmount(payment, { amount: request.payment!.amount! });
-        },
-        { atOnce: true },
-      );
+      await exerciseClassesAtOnce(run, api, 'CHK-8', checkoutClasses['CHK-8'], async (request, inputClass) => {
+        const exchange = await api.call('createCheckout', { body: request });
+        const refused = refusedWhereFree(exchange);
+        if (refused) return refused;
+        api.require(checkCheckoutUsable(exchange));
+        const payment = await api.call('getPayment', { param: checkoutOf(exchange)!.paymentId });
+        if (payment.response.status >= 400 || paymentOf(payment)?.amount === undefined) {
+          notShown = `the target does not show the payment of a checkout at GET /payments/{paymentId} (answered ${payment.response.status})`;
+          return { skipped: notShown };
+        }
+        shown += 1;
+        return checkChargedAmount(payment, { amount: request.payment!.amount! });
+      });
       test.skip(shown === 0 && notShown !== null, notShown ?? '');
     },
   );
@@ -238,7 +198,7 @@ test.describe('refusing broken checkouts', () => {
           clause: broken.clause,
           broken: broken.name,
         });
-      await exerciseClasses(run, api, broken.clause, broken.classes, refused, { atOnce: true });
+      await exerciseClassesAtOnce(run, api, broken.clause, broken.classes, refused);
       await property(broken.arbitrary, refused);
     });
   }
