@@ -170,13 +170,15 @@ export function checkedOf(candidate: Candidate): Checked {
 const turnOfKey = (key: string) => createHash('sha256').update(key).digest()[0] % rotationTurns;
 
 /**
- * The tests a benign variant runs on a turn: the fifth of `tests` whose key falls to this turn (a
- * test falls to the same turn whatever the seed, so five consecutive turns run every test that
- * reaches it: its full check, for the cost of a fifth a turn; the variants that change every answer
- * reach the whole suite), with at least one test known to reach its change, so that it fires.
+ * The tests a benign variant runs on a turn: the fifth of `tests` whose key, with the variant's name,
+ * falls to this turn (a variant's test falls to the same turn whatever the seed, so five consecutive
+ * turns run every test that reaches it: its full check, for the cost of a fifth a turn; the variants
+ * that change every answer reach the whole suite), with at least one test known to reach its change,
+ * so that it fires. The variant's name spreads one test's runs over the turns: the model's tests,
+ * the longest, fall to no turn for every variant at once.
  */
-export function turnsSlice<T>(tests: T[], turn: number, keyOf: (test: T) => string, known: (test: T) => boolean = () => true): T[] {
-  const ownTurn = (test: T) => turnOfKey(keyOf(test)) === turn % rotationTurns;
+export function turnsSlice<T>(variant: string, tests: T[], turn: number, keyOf: (test: T) => string, known: (test: T) => boolean = () => true): T[] {
+  const ownTurn = (test: T) => turnOfKey(`${variant} › ${keyOf(test)}`) === turn % rotationTurns;
   const slice = tests.filter(ownTurn);
   const reaching = tests.filter(known).sort((a, b) => keyOf(a).localeCompare(keyOf(b)));
   if (reaching.length > 0 && !slice.some(known)) slice.push(reaching[turn % reaching.length]);
@@ -411,7 +413,9 @@ export async function runCandidates(list: Candidate[], options: { seed?: number;
       // A benign variant that changes what no test can be told for may meet any test: its fifths are of every test.
       const tests =
         checkedOf(candidate) === 'a fifth of its tests'
-          ? turnsSlice(selected ?? sandboxRun.tests, turn, testKeyOf, (test) => (reach.changed.size > 0 ? reach.changed : reach.tests).has(testKeyOf(test)))
+          ? turnsSlice(candidate.name, selected ?? sandboxRun.tests, turn, testKeyOf, (test) =>
+              (reach.changed.size > 0 ? reach.changed : reach.tests).has(testKeyOf(test)),
+            )
           : selected;
       if (tests) selections.set(candidate, { tests, sandboxTests: sandboxRun.tests, firedInReach: reach.changed.size > 0 });
       targets.set(candidate, await startTarget(candidate.name, candidate.transform, drawsOf(candidate), shared, configDir));

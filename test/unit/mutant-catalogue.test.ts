@@ -82,18 +82,31 @@ test('--all-seeds names each candidate once per seed, and a verdict or a failed 
 test("a benign variant's turn runs a fifth of its tests, another each turn, each test on the same turn whatever else it reaches, one known to reach it among them", () => {
   const tests = Array.from({ length: 60 }, (_, index) => `t${index}`);
   const self = (test: string) => test;
-  const slices = Array.from({ length: rotationTurns }, (_, turn) => turnsSlice(tests, turn, self));
+  const slices = Array.from({ length: rotationTurns }, (_, turn) => turnsSlice('variant', tests, turn, self));
   assert.deepEqual(slices.flat().sort(), [...tests].sort());
   assert.ok(slices.every((slice) => slice.length > 0 && slice.length < tests.length / 2));
   const fewer = tests.slice(0, 40);
   for (let turn = 0; turn < rotationTurns; turn++) {
     assert.deepEqual(
-      turnsSlice(fewer, turn, self),
+      turnsSlice('variant', fewer, turn, self),
       slices[turn].filter((test) => fewer.includes(test)),
     );
     const known = (test: string) => test === 't7';
-    assert.ok(turnsSlice(tests, turn, self, known).includes('t7'));
-    assert.ok(turnsSlice(['only', 'two'], turn, self).length >= 1);
+    assert.ok(turnsSlice('variant', tests, turn, self, known).includes('t7'));
+    assert.ok(turnsSlice('variant', ['only', 'two'], turn, self).length >= 1);
   }
-  assert.deepEqual(turnsSlice([], 3, self), []);
+  assert.deepEqual(turnsSlice('variant', [], 3, self), []);
+});
+
+test('one test falls to another turn for each benign variant: no turn runs the longest test of every variant', () => {
+  const variants = Array.from({ length: 50 }, (_, index) => `variant-${index}`);
+  const turnsOfOneTest = variants.map((variant) =>
+    Array.from({ length: rotationTurns }, (_, turn) => turn).find((turn) =>
+      turnsSlice(variant, ['long', ...Array.from({ length: 20 }, (_, index) => `t${index}`)], turn, (test) => test).includes('long'),
+    ),
+  );
+  for (let turn = 0; turn < rotationTurns; turn++) {
+    const share = turnsOfOneTest.filter((found) => found === turn).length;
+    assert.ok(share > 0 && share < variants.length / 2, `turn ${turn} runs the test for ${share} of ${variants.length} variants`);
+  }
 });
