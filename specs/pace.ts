@@ -117,3 +117,13 @@ export async function inParallel<T, R>(items: readonly T[], work: (item: T, inde
   if (rejected) throw rejected.reason;
   return results;
 }
+
+/** Runs the steps it is given one at a time, in the order they were given: the rest of their work may overlap. */
+export function oneAtATime(): <R>(step: () => Promise<R>) => Promise<R> {
+  let previous: Promise<unknown> = Promise.resolve();
+  return (step) => {
+    const result = previous.then(step);
+    previous = result.catch(() => undefined);
+    return result;
+  };
+}

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { retryAfterMs } from '../../specs/api.ts';
-import { createPacer, inParallel } from '../../specs/pace.ts';
+import { createPacer, inParallel, oneAtATime } from '../../specs/pace.ts';
 
 /** Sends `count` requests through the pacer at once, each answering `status` after `ms`; the most in flight at once. */
 async function peakInFlight(pacer: ReturnType<typeof createPacer>, count: number, status = 200, ms = 20): Promise<number> {
@@ -105,6 +105,29 @@ test('inParallel starts nothing after an error, lets what is under way finish, a
     /first/,
   );
   assert.deepEqual(finished.sort(), [2, 3]);
+});
+
+test('oneAtATime runs its steps one at a time, in the order given, a failed one not stopping the next; the work after them overlaps', async () => {
+  const alone = oneAtATime();
+  const events: string[] = [];
+  let inStep = 0;
+  const work = async (name: string, fails = false) => {
+    await alone(async () => {
+      inStep++;
+      assert.equal(inStep, 1, 'two steps at once');
+      events.push(`start ${name}`);
+      await sleep(20);
+      events.push(`end ${name}`);
+      inStep--;
+      if (fails) throw new Error(name);
+    }).catch(() => undefined);
+    await sleep(50);
+    events.push(`after ${name}`);
+  };
+  const started = Date.now();
+  await Promise.all([work('a'), work('b', true), work('c')]);
+  assert.deepEqual(events.slice(0, 6), ['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
+  assert.ok(Date.now() - started < 3 * 20 + 3 * 50, 'the work after the steps ran one after another');
 });
 
 test("a 429's Retry-After in seconds or as a date, 1 s without one, capped", () => {
