@@ -124,40 +124,24 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
     checkoutOfPage: (path) => real.checkoutOfPage(path),
   });
 
-  /**
-   * Each candidate's hooks still running on the answers that came: a candidate's hook on a request
-   * runs once its hooks on the answers that came before the request ended, as it would have seen them.
-   */
-  const answersUnderWay = new Map(candidates.map(({ name }) => [name, new Set<Promise<unknown>>()]));
-  /** Each request's hook of each candidate: the candidate's hook on its answer runs after it. */
-  const askedOfRequest = new WeakMap<ProxyRequest, Map<string, Promise<unknown>>>();
-
-  /**
-   * Asks every candidate that has the hook, each on its copy, once what it must see first (`after`)
-   * ended; a candidate that throws is taken to change it. The exchange itself goes on meanwhile: a
-   * hook that takes its time (a race's window) delays no request of the run that learns reach.
-   */
-  const askEach = (
-    hook: keyof Transform,
-    test: string | null,
-    ask: (transform: Transform, name: string) => boolean | Promise<boolean>,
-    after: (name: string) => Promise<unknown> = () => Promise.resolve(),
-  ): Map<string, Promise<unknown>> => {
-    const each = new Map<string, Promise<unknown>>();
-    for (const { name, transform } of candidates.filter(({ transform }) => transform[hook] !== undefined)) {
-      const asked = after(name)
-        .then(() => ask(transform, name))
-        .catch(() => true)
-        .then((changed) => changed && fired(name, test));
-      each.set(name, asked);
-      running.add(asked);
-      void asked.finally(() => running.delete(asked));
-    }
-    return each;
+  /** Asks every candidate that has the hook, each on its copy; a candidate that throws is taken to change it. */
+  const askEach = (hook: keyof Transform, test: string | null, ask: (transform: Transform, name: string) => boolean | Promise<boolean>) => {
+    const asked = Promise.all(
+      candidates
+        .filter(({ transform }) => transform[hook] !== undefined)
+        .map(async ({ name, transform }) => {
+          const changed = await Promise.resolve()
+            .then(() => ask(transform, name))
+            .catch(() => true);
+          if (changed) fired(name, test);
+        }),
+    );
+    running.add(asked);
+    return asked.finally(() => running.delete(asked));
   };
 
   const transform: Transform = {
-    request(request, proxy) {
+    async request(request, proxy) {
       const [header, readingBack] = [request.headers[testKeyHeader], request.headers[readingBackHeader]];
       delete request.headers[testKeyHeader];
       delete request.headers[readingBackHeader];
@@ -170,42 +154,22 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
         (readingBack === undefined ? null : decodeURIComponentSafely(readingBack));
       testOfRequest.set(request, test);
       if (named) own(named, request.json);
-      // The request as it came: the proxy routes it on (its callbackUrl to the relay) before the candidates are through.
-      const came = copyOfRequest(request);
-      const original = snapshot(came);
-      const answersBefore = new Map([...answersUnderWay].map(([name, underWay]) => [name, [...underWay]]));
-      const asked = askEach(
-        'request',
-        test,
-        async (candidate, name) => {
-          const copy = copyOfRequest(came);
-          const answered = await candidate.request!(copy, shadowContext(proxy, name, test));
-          return Boolean(answered) || snapshot(copy) !== original;
-        },
-        (name) => Promise.all(answersBefore.get(name)!),
-      );
-      askedOfRequest.set(request, asked);
+      const original = snapshot(request);
+      await askEach('request', test, async (candidate, name) => {
+        const copy = copyOfRequest(request);
+        const answered = await candidate.request!(copy, shadowContext(proxy, name, test));
+        return Boolean(answered) || snapshot(copy) !== original;
+      });
     },
-    response(response, request, proxy) {
+    async response(response, request, proxy) {
       const test = testOfRequest.get(request) ?? null;
       if (test) own(test, response.json);
-      const [came, cameFor] = [copyOfResponse(response), copyOfRequest(request)];
-      const original = snapshot(came);
-      const asked = askEach(
-        'response',
-        test,
-        async (candidate, name) => {
-          const copy = copyOfResponse(came);
-          await candidate.response!(copy, copyOfRequest(cameFor), shadowContext(proxy, name, test));
-          return snapshot(copy) !== original;
-        },
-        (name) => askedOfRequest.get(request)?.get(name) ?? Promise.resolve(),
-      );
-      for (const [name, underWay] of asked) {
-        const answers = answersUnderWay.get(name)!;
-        answers.add(underWay);
-        void underWay.finally(() => answers.delete(underWay));
-      }
+      const original = snapshot(response);
+      await askEach('response', test, async (candidate, name) => {
+        const copy = copyOfResponse(response);
+        await candidate.response!(copy, copyOfRequest(request), shadowContext(proxy, name, test));
+        return snapshot(copy) !== original;
+      });
     },
     redirect(location, proxy, request) {
       const test = testOfRequest.get(request) ?? null;

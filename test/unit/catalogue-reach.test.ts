@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startProxy, type Transform } from '../../mutants/proxy.ts';
 import { recordReach, selectedTests } from '../../mutants/reach.ts';
 import type { RawTest } from '../../src/report/raw-results.ts';
@@ -70,42 +69,6 @@ test('a candidate reaches the tests whose exchanges it would change, and nothing
     assert.equal(recorder.reached.get('renames-pages')!.unattributed, true, 'a page no test made reaches it too');
     assert.deepEqual(recorder.reached.get('changes-nothing'), { tests: new Set(), changed: new Set(), unattributed: false });
     assert.equal(recorder.reached.get('delays')!.unattributed, true, 'a delay changes every exchange');
-  } finally {
-    await proxy.close();
-    upstream.close();
-  }
-});
-
-test('learning reach delays no exchange: a candidate that takes its time is asked beside it, its hook on an answer after its hook on the request, and before its hook on a later request', async () => {
-  const upstream = await startUpstream();
-  const hookMs = 1000;
-  const order: string[] = [];
-  const takesItsTime: Transform = {
-    async request(request) {
-      await sleep(hookMs);
-      order.push(`request ${request.path}`);
-      request.headers['x-seen'] = 'yes';
-    },
-    response(response, request) {
-      order.push(`answer ${request.path}`);
-    },
-  };
-  const recorder = recordReach([{ name: 'takes-its-time', transform: takesItsTime }]);
-  const proxy = await startProxy({ upstream: upstream.url, transform: recorder.transform });
-  try {
-    const creating = 'references.spec.ts › creates a reference';
-    const started = Date.now();
-    const created = await fetch(`${proxy.url}/payments/references`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [testKeyHeader]: encodeURIComponent(creating) },
-      body: JSON.stringify({ type: 'payment', amount: 100 }),
-    });
-    await created.arrayBuffer();
-    await (await fetch(`${proxy.url}/page/${paymentId}`)).arrayBuffer();
-    assert.ok(Date.now() - started < hookMs, 'the exchanges waited for the candidate');
-    await recorder.settled();
-    assert.deepEqual(order, ['request /payments/references', 'answer /payments/references', `request /page/${paymentId}`, `answer /page/${paymentId}`]);
-    assert.deepEqual([...recorder.reached.get('takes-its-time')!.tests], [creating]);
   } finally {
     await proxy.close();
     upstream.close();
