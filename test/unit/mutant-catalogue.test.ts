@@ -93,6 +93,13 @@ test("a benign variant's turn runs a fifth of its tests, another each turn, each
     );
     const known = (test: string) => test === 't7';
     assert.ok(turnsSlice('variant', tests, turn, self, known).includes('t7'));
+    const fewKnown = (test: string) => ['t3', 't30', 't59'].includes(test);
+    assert.ok(
+      ['t3', 't30', 't59'].every((test) => turnsSlice('variant', tests, turn, self, fewKnown).includes(test)),
+      'every one of few known tests runs',
+    );
+    const manyKnown = (test: string) => Number(test.slice(1)) < 30;
+    assert.ok(turnsSlice('variant', tests, turn, self, manyKnown).length < 30, 'a fifth of many known tests runs');
     assert.ok(turnsSlice('variant', ['only', 'two'], turn, self).length >= 1);
   }
   assert.deepEqual(turnsSlice('variant', [], 3, self), []);
