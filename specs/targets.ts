@@ -5,7 +5,8 @@
  * two seconds of CPU, which a worker per target paid once per candidate.
  */
 import { readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestType } from '@playwright/test';
 
 /** Names the JSON file of the targets (TargetEntry[]); unset: one target, the run config's. */
@@ -72,6 +73,25 @@ export function targetOf(annotations: { type: string; description?: string }[], 
   return (name !== undefined && targets?.find((target) => target.name === name)) || null;
 }
 
+const specsFolder = dirname(fileURLToPath(import.meta.url));
+
+/** The spec file, relative to the specs' folder, that is declaring tests now: the first spec file on the stack. */
+function declaringSpec(): string | null {
+  const path = /(\/[^\s()]*\.spec\.ts):\d+/.exec(new Error().stack ?? '')?.[1];
+  return path ? relative(specsFolder, path) : null;
+}
+
+/**
+ * Whether a top-level test or describe of a spec file is declared for a target: for one that runs
+ * only some tests (those that reach a candidate), only where it holds one of them. Each worker
+ * declares what it loads for every target: hundreds of targets times every test cost each worker
+ * seconds of CPU to start, for tests that the grep then left out.
+ */
+function declaredFor(target: TargetEntry, file: string | null, title: unknown): boolean {
+  if (target.tests === null || file === null || typeof title !== 'string') return true;
+  return target.tests.some((test) => test.file === file && (test.title === title || test.title.startsWith(`${title} › `)));
+}
+
 /**
  * The test type whose top-level tests and describes are declared once per target, each inside a
  * describe named after it and annotated with it; without targets, the test type itself.
@@ -83,8 +103,10 @@ export function onEveryTarget<T extends TestType<any, any>>(test: T, targets: Ta
   // they keep the spec file's lines.
   const testHandler: ProxyHandler<T> = {};
   const describeHandler: ProxyHandler<T['describe']> = {};
-  const onEach = (declare: () => void) => {
-    for (const target of targets)
+  const onEach = (declare: () => void, title: unknown) => {
+    const file = declaringSpec();
+    for (const target of targets) {
+      if (!declaredFor(target, file, title)) continue;
       test.describe(describeTitle(target), { annotation: { type: targetAnnotation, description: target.name } }, () => {
         delete testHandler.apply;
         delete describeHandler.apply;
@@ -94,10 +116,11 @@ export function onEveryTarget<T extends TestType<any, any>>(test: T, targets: Ta
           trapTopLevel();
         }
       });
+    }
   };
   const trapTopLevel = () => {
-    testHandler.apply = (declareTest, self, args) => onEach(() => Reflect.apply(declareTest as Function, self, args));
-    describeHandler.apply = (describe, self, args) => onEach(() => Reflect.apply(describe as Function, self, args));
+    testHandler.apply = (declareTest, self, args) => onEach(() => Reflect.apply(declareTest as Function, self, args), args[0]);
+    describeHandler.apply = (describe, self, args) => onEach(() => Reflect.apply(describe as Function, self, args), args[0]);
   };
   trapTopLevel();
   const describe = new Proxy(test.describe, describeHandler);
