@@ -87,7 +87,7 @@ function declaringSpec(): string | null {
  * declares what it loads for every target: hundreds of targets times every test cost each worker
  * seconds of CPU to start, for tests that the grep then left out.
  */
-function declaredFor(target: TargetEntry, file: string | null, title: unknown): boolean {
+export function declaredFor(target: TargetEntry, file: string | null, title: unknown): boolean {
   if (target.tests === null || file === null || typeof title !== 'string') return true;
   return target.tests.some((test) => test.file === file && (test.title === title || test.title.startsWith(`${title} › `)));
 }
