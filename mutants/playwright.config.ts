@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { grepPattern, literalPattern } from '../src/runner/playwright.ts';
-import { describeTitle, targetsEnv, targetsOfRun, type TargetEntry, type TestRef } from '../specs/targets.ts';
+import { describeTitle, targetNameIn, targetsEnv, targetsOfRun, type TargetEntry, type TestRef } from '../specs/targets.ts';
 import { timingsEnv } from '../bench/timings.ts';
 import { auditProject } from '../specs/pools.ts';
 
@@ -66,8 +66,8 @@ type Patterns = Map<string, RegExp[]>;
 const add = (patterns: Patterns, target: TargetEntry, pattern: RegExp) => patterns.set(target.name, [...(patterns.get(target.name) ?? []), pattern]);
 
 /**
- * A project's grep that tests a title only against the patterns of the title's own target (its
- * first "[name]", the target's describe): Playwright tests each title against each pattern of a
+ * A project's grep that tests a title only against the patterns of the title's own target (the
+ * target's describe it holds): Playwright tests each title against each pattern of a
  * project in turn, which, for hundreds of targets, cost the catalogue's run 6 s of CPU before its
  * first test. Playwright takes it for a RegExp, and calls only its test.
  */
@@ -77,7 +77,7 @@ class PerTargetGrep extends RegExp {
   }
 
   override test(title: string): boolean {
-    const name = / \[([^\]]+)\]/.exec(title)?.[1];
+    const name = targetNameIn(title);
     return (name !== undefined && this.patterns.get(name)?.some((pattern) => pattern.test(title))) || false;
   }
 }

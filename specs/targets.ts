@@ -67,6 +67,9 @@ export function targetsOfRun(): TargetEntry[] | null {
 /** The title of the describe that holds a target's tests. */
 export const describeTitle = (target: TargetEntry) => `[${target.name}]`;
 
+/** The name of the target whose describe a title path holds (the first describeTitle in it), if any. */
+export const targetNameIn = (titlePath: string): string | undefined => / \[([^\]]+)\]/.exec(titlePath)?.[1];
+
 /** The test's target, by its annotation. */
 export function targetOf(annotations: { type: string; description?: string }[], targets: TargetEntry[] | null): TargetEntry | null {
   const name = annotations.find((annotation) => annotation.type === targetAnnotation)?.description;
