@@ -5,7 +5,10 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
+// Playwright's root test type, without its page and context fixtures: the specs launch Chromium
+// themselves (sharedChromium), and those fixtures' 29 options were set up and torn down around every
+// test, each a step whose stack was captured (about 2 s of the embedded run's CPU).
+import { _baseTest as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
 import { attachmentNames, mask, type Observation, type PropertyRun } from '../src/core/evidence.ts';
 import { readRunConfig, type RunConfig } from '../src/core/run-config.ts';
 import type { Judgement } from '../src/checks/index.ts';

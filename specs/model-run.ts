@@ -17,6 +17,7 @@ import {
   webhookPathPrefix,
   type Command,
   type Model,
+  type Webhook,
   type World,
 } from '../src/model/index.ts';
 import type { PaidWith, Problem } from '../src/checks/index.ts';
@@ -112,7 +113,7 @@ interface ConcurrentHistories {
 }
 
 /** What the sequences of a run share: each acts through its own (sequenceWorld). */
-type RunWorld = Omit<World, 'lendWebhook'>;
+type RunWorld = Omit<World, 'lendWebhook' | 'handOverWebhook'>;
 
 function worldOf(run: RunConfig, api: Api, receiver: Receiver, options: ModelOptions, histories: ConcurrentHistories): RunWorld {
   return {
@@ -196,7 +197,7 @@ class WebhookTurns {
 /**
  * The world of one sequence. One that moves the webhook runs in its turn (`turn.end` ends it), and
  * while it sleeps with nothing on its way to the webhook, lets a sequence waiting for the webhook
- * have it, then takes a turn again and sets its own webhook back.
+ * have it, then takes a turn again and sets its own webhook back; at its end, lets it have it for good.
  */
 function sequenceWorld(world: RunWorld, turns: WebhookTurns, turn: { end: (() => void) | null }): World {
   return {
@@ -210,14 +211,11 @@ function sequenceWorld(world: RunWorld, turns: WebhookTurns, turn: { end: (() =>
       },
     },
     async lendWebhook(ms, own) {
-      if (!turn.end || !turns.contended) {
+      const lentAt = Date.now();
+      if (!(await handedOver(own))) {
         await world.sleep(ms);
         return [];
       }
-      const lentAt = Date.now();
-      if (own) await world.helpers!.removeWebhook();
-      turn.end();
-      turn.end = null;
       await world.sleep(ms);
       turn.end = await turns.take(true);
       if (own) {
@@ -226,7 +224,22 @@ function sequenceWorld(world: RunWorld, turns: WebhookTurns, turn: { end: (() =>
       }
       return turns.pathsSetSince(lentAt);
     },
+    async handOverWebhook(ms, own) {
+      const handedAt = Date.now();
+      await handedOver(own);
+      await world.sleep(ms);
+      return turns.pathsSetSince(handedAt);
+    },
   };
+
+  /** Ends the sequence's turn, its own webhook removed first, where another sequence waits for one: whether it did. */
+  async function handedOver(own: Webhook | null): Promise<boolean> {
+    if (!turn.end || !turns.contended) return false;
+    if (own) await world.helpers!.removeWebhook();
+    turn.end();
+    turn.end = null;
+    return true;
+  }
 }
 
 /**

@@ -57,6 +57,11 @@ export interface World {
    * notification about the sequence's payments may have gone.
    */
   lendWebhook(ms: number, own: Webhook | null): Promise<string[]>;
+  /**
+   * As lendWebhook, at the sequence's end, where nothing is left for it to do with the webhook but
+   * wait: another sequence may have the webhook for good (the sequence's own removed first).
+   */
+  handOverWebhook(ms: number, own: Webhook | null): Promise<string[]>;
   /** Counts a history of operations at once that was checked (./at-once.ts), by its number of operations. */
   histories: { checked(operations: number): void };
 }
@@ -117,7 +122,7 @@ export async function finish(model: Model, world: World): Promise<void> {
   for (let n = 0; n < model.customers.length; n++) await new ListMethods(n).run(model, world);
   for (let n = 0; n < model.references.length; n++) await new QueryPayment(n).run(model, world);
   const quietUntil = Math.min(model.quietAfter, world.now() + quietGraceMs);
-  if (quietUntil > world.now()) await world.sleep(quietUntil - world.now());
+  if (quietUntil > world.now()) for (const path of await world.handOverWebhook(quietUntil - world.now(), model.webhook)) model.paths.add(path);
   settle(model, world, []);
 }
 

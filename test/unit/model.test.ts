@@ -107,6 +107,10 @@ async function worldBehind(transform?: Transform, fakePage?: FakePage): Promise<
       await sleep(ms);
       return [];
     },
+    handOverWebhook: async (ms) => {
+      await sleep(ms);
+      return [];
+    },
     histories: { checked: () => undefined },
   };
 }
