@@ -3,7 +3,7 @@ import { defineConfig } from '@playwright/test';
 import { codeFile } from './src/core/package-root.ts';
 import { readRunConfig, runConfigEnv } from './src/core/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
-import { auditProject, lastsEventMs, paysInBrowser, waitsOutEventMs } from './specs/pools.ts';
+import { auditProject, auditSpec, lastsEventMs, paysInBrowser, waitsOutEventMs } from './specs/pools.ts';
 import { timingsEnv } from './bench/timings.ts';
 
 // The conformance run. Started by "checkout-conformance run", which writes the run config first,
@@ -33,7 +33,6 @@ const workers = {
 // 2 cores, 5 more workers took 14 s more CPU and 23 s more time than they saved.
 const waitingWorkers = run.profile.timeouts.eventMs >= 10_000 ? 7 : 0;
 const inBrowser = new RegExp(paysInBrowser);
-const auditSpec = /\/audit\.spec\.ts$/;
 const waiting = new RegExp(`${waitsOutEventMs}|${lastsEventMs}`);
 const ownPoolForWaiting = waitingWorkers > 0;
 

@@ -9,7 +9,7 @@ import { defineConfig } from '@playwright/test';
 import { grepPattern, literalPattern } from '../src/runner/playwright.ts';
 import { describeTitle, targetNameIn, targetsEnv, targetsOfRun, type TargetEntry, type TestRef } from '../specs/targets.ts';
 import { timingsEnv } from '../bench/timings.ts';
-import { auditProject } from '../specs/pools.ts';
+import { auditProject, auditSpec } from '../specs/pools.ts';
 
 const targets = targetsOfRun();
 if (!targets) throw new Error('no targets: run the catalogue through "npm run mutants"');
@@ -54,7 +54,6 @@ function grepOf(target: TargetEntry, files = anyFile): RegExp {
  *   mutants, and queued last they find most proofs already in and are skipped (stopOnceFailed).
  */
 const modelSpecs = /\/model[^/]*\.spec\.ts$/;
-const auditSpec = /\/audit\.spec\.ts$/;
 /** A test that took this long on the sandbox starts first in a target that skips nothing. */
 const longTestMs = 2500;
 const isLong = (test: TestRef) => (test.durationMs ?? 0) >= longTestMs;

@@ -20,3 +20,5 @@ export const paysInBrowser = '@browser';
  * ended: alone then, its worker keeps the whole run's requests in flight, every worker's share.
  */
 export const auditProject = 'audit';
+/** Its file, compiled or not: an installed package runs dist/specs/audit.spec.js. */
+export const auditSpec = /\/audit\.spec\.[jt]s$/;
