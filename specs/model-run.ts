@@ -261,7 +261,9 @@ async function play(model: Model, commands: Iterable<Command>, world: RunWorld, 
     }
   } finally {
     if (turn.end && model.webhook) await world.helpers?.removeWebhook();
+    // Ended once: the finish after it, out of the turn, must not hand on a turn it no longer holds.
     turn.end?.();
+    turn.end = null;
   }
   if (!finished) await finish(model, inSequence);
   return true;
