@@ -1,18 +1,19 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { codeFile } from './src/core/package-root.ts';
-import { readRunConfig, runConfigEnv } from './src/core/run-config.ts';
+import { readRunPlan, runConfigEnv } from './src/core/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
 import { auditProject, auditSpec, lastsEventMs, paysInBrowser, waitsOutEventMs } from './specs/pools.ts';
 import { timingsEnv } from './bench/timings.ts';
 
-// The conformance run. Started by "checkout-conformance run", which writes the run config first,
+// The conformance run. Started by "checkout-conformance run", which writes the run's plan first (the
+// run config replaces it once the target answered: the workers wait for that, src/core/run-config.ts),
 // passes --grep, --workers and --global-timeout, and builds the report from what the conformance
 // reporter writes. A sharded run also writes Playwright's blob report, for "checkout-conformance merge".
 // Without a run config the specs can still be listed (npx playwright test --list --grep @CHK-5, an
 // editor's test explorer): the tests themselves then stop at their first fixture, saying why.
 const configured = process.env[runConfigEnv] !== undefined;
-const run = configured ? readRunConfig() : { outDir: 'reports/playwright', targetKind: 'sandbox', profile: { timeouts: { eventMs: 0 } } };
+const run = configured ? readRunPlan() : { outDir: 'reports/playwright', profile: { timeouts: { eventMs: 0 } } };
 const blobDir = process.env[blobDirEnv];
 const cores = availableParallelism();
 

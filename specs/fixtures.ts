@@ -10,7 +10,7 @@ import { join } from 'node:path';
 // test, each a step whose stack was captured (about 2 s of the embedded run's CPU).
 import { _baseTest as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
 import { attachmentNames, mask, type Observation, type PropertyRun } from '../src/core/evidence.ts';
-import { readRunConfig, type RunConfig } from '../src/core/run-config.ts';
+import { readRunConfig, runConfigWritten, type RunConfig } from '../src/core/run-config.ts';
 import type { Judgement } from '../src/checks/index.ts';
 import { needs, type Need } from '../src/core/needs.ts';
 import { chromiumArgs } from '../src/core/chromium.ts';
@@ -113,7 +113,7 @@ const runConfigOf = (file: string) => runConfigs.get(file) ?? runConfigs.set(fil
 const proofFile = (run: RunConfig) => join(run.outDir, 'proof-found');
 
 const extended = base.extend<TestFixtures, WorkerFixtures>({
-  runOfWorker: [async ({}, use) => use(targets ? runConfigOf(targets[0].runConfigFile) : readRunConfig()), { scope: 'worker' }],
+  runOfWorker: [async ({}, use) => use(targets ? runConfigOf(targets[0].runConfigFile) : await runConfigWritten()), { scope: 'worker' }],
   target: async ({}, use, testInfo) => use(targetOf(testInfo.annotations, targets)),
   run: async ({ runOfWorker, target }, use) => use(target ? runConfigOf(target.runConfigFile) : runOfWorker),
   stopAtProof: [

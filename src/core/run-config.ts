@@ -3,7 +3,8 @@
  * options, profile and target into one RunConfig, writes it as JSON into the run's folder and
  * names that file in the environment variable below; the specs' fixtures read it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export const runConfigEnv = 'CHECKOUT_CONFORMANCE_CONFIG';
 
@@ -50,6 +51,32 @@ export type BrowserSource = 'env' | 'playwright' | 'system' | 'npm';
 export function readRunConfig(path = process.env[runConfigEnv]): RunConfig {
   if (!path) throw new Error(`${runConfigEnv} is not set: run the specs through "checkout-conformance run"`);
   return JSON.parse(readFileSync(path, 'utf8')) as RunConfig;
+}
+
+/**
+ * What the runner knows before the target answers: enough for Playwright's config and reporter (the
+ * run's folder, its profile's timeouts and secrets). Playwright starts on it, written where the run
+ * config goes, while the target starts and the preflight runs; the run config then replaces it.
+ */
+export type RunPlan = Pick<RunConfig, 'outDir' | 'profile' | 'headers'> & { plan: true };
+
+/** The run config in `path`, or the plan still in its place. */
+export const readRunPlan = (path = process.env[runConfigEnv]): RunPlan | RunConfig => readRunConfig(path);
+
+/** The run config in `path`, once it replaced the plan there (a worker waits for the target to answer). */
+export async function runConfigWritten(path = process.env[runConfigEnv]): Promise<RunConfig> {
+  for (;;) {
+    const read = readRunPlan(path);
+    if (!('plan' in read)) return read;
+    await sleep(planPollMs);
+  }
+}
+const planPollMs = 10;
+
+/** Writes `value` to `path` whole: a reader sees the file before or after, never half of it. */
+export function writeWhole(path: string, value: RunConfig | RunPlan): void {
+  writeFileSync(`${path}.next`, JSON.stringify(value), { mode: 0o600 });
+  renameSync(`${path}.next`, path);
 }
 
 /** fast-check cases per property, unless --runs says otherwise. */

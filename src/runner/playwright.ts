@@ -33,6 +33,8 @@ export interface PlaywrightRun {
   shard: string | null;
   /** Where Playwright's blob reporter writes, for "checkout-conformance merge"; null: no blob. */
   blobDir: string | null;
+  /** Stops Playwright (and its workers) before its end: the run found it cannot go on. */
+  stop?: AbortSignal;
 }
 
 /** Read by playwright.config.ts: the blob reporter's folder, when there is one. */
@@ -48,7 +50,7 @@ export async function runPlaywright(run: PlaywrightRun): Promise<number | null> 
   if (run.workers) args.push('--workers', String(run.workers));
   if (run.shard) args.push('--shard', run.shard);
   const env = { ...process.env, [runConfigEnv]: run.configFile, ...(run.blobDir && { [blobDirEnv]: run.blobDir }) };
-  return playwright(args, env, run.timeoutMs + stopGraceMs);
+  return playwright(args, env, run.timeoutMs + stopGraceMs, 'inherit', run.stop);
 }
 
 /**
@@ -76,6 +78,7 @@ export async function playwright(
   env: NodeJS.ProcessEnv,
   killAfterMs: number,
   stdout: 'inherit' | 'ignore' = 'inherit',
+  stop?: AbortSignal,
 ): Promise<number | null> {
   // Without this, Playwright's error-context files may hold a page snapshot with what was typed (a card number).
   const child = spawnGroup(process.execPath, [toolPath('@playwright/test', 'playwright'), ...args], {
@@ -88,6 +91,9 @@ export async function playwright(
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
   const deadline = setTimeout(() => void stopGroup(child), killAfterMs);
+  const stopNow = () => void stopGroup(child);
+  stop?.addEventListener('abort', stopNow);
+  if (stop?.aborted) stopNow();
   try {
     await exited(child);
     const failure = startFailure(child, 'Playwright');
@@ -95,6 +101,7 @@ export async function playwright(
     return child.exitCode;
   } finally {
     clearTimeout(deadline);
+    stop?.removeEventListener('abort', stopNow);
     process.off('SIGINT', forward);
     process.off('SIGTERM', forward);
     signalGroup(child, 'SIGKILL'); // workers that outlived the runner

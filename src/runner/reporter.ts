@@ -9,7 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FullConfig, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../core/evidence.ts';
 import type { Judgement } from '../checks/problem.ts';
-import { readRunConfig, type RunConfig } from '../core/run-config.ts';
+import { readRunPlan, type RunConfig, type RunPlan } from '../core/run-config.ts';
 import { secretsOfRun } from '../core/profile.ts';
 import { readsBackTag, targetOf, targetsOfRun, testRefOf } from '../../specs/targets.ts';
 import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from '../report/raw-results.ts';
@@ -25,10 +25,11 @@ export default class ConformanceReporter implements Reporter {
   /** The tests by the run config file they ran with; undefined: the one the environment names. */
   private readonly testsByRun = new Map<string | undefined, Map<TestCase, RawTest>>();
   private readonly errors: string[] = [];
-  private readonly runs = new Map<string | undefined, RunConfig>();
+  /** What the reporter needs of a run (its folder and secrets) its plan has already. */
+  private readonly runs = new Map<string | undefined, RunPlan | RunConfig>();
 
-  private runOf(runConfigFile: string | undefined): RunConfig {
-    if (!this.runs.has(runConfigFile)) this.runs.set(runConfigFile, readRunConfig(runConfigFile));
+  private runOf(runConfigFile: string | undefined): RunPlan | RunConfig {
+    if (!this.runs.has(runConfigFile)) this.runs.set(runConfigFile, readRunPlan(runConfigFile));
     return this.runs.get(runConfigFile)!;
   }
 

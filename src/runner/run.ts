@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
 import { clauses } from '../core/clauses.ts';
 import { mask } from '../core/evidence.ts';
-import type { Profile, RunConfig } from '../core/run-config.ts';
+import { writeWhole, type Profile, type RunConfig, type RunPlan } from '../core/run-config.ts';
 import { loadBaseline, type Waiver } from '../report/baseline.ts';
 import { describeBrowser, findChromium } from '../core/chromium.ts';
 import type { RunOptions } from './options.ts';
@@ -41,10 +41,14 @@ export async function runConformance(options: RunOptions): Promise<number> {
   const findings: string[] = [];
   let waivers: Waiver[] = [];
   const transport = resolveTransport(options.transport, process.env);
+  let specs: StartedSpecs | null = null;
   try {
     if (options.baselinePath) waivers = loadBaseline(options.baselinePath, clauses());
     profile = profileFor(options);
     headers = runHeaders(profile, options.headers);
+    // Playwright and its workers load (a second or more of CPU) while a target the run starts itself
+    // starts; a target given by URL may not answer at all, and Playwright starts once it did.
+    if (!options.baseUrl) specs = startSpecs({ plan: true, outDir, profile, headers }, options);
     // Finding Chromium (its version asked of it) overlaps starting the target and the preflight.
     const chromium = findChromium();
     target = await startTarget(options, profile, outDir);
@@ -88,12 +92,14 @@ export async function runConformance(options: RunOptions): Promise<number> {
       const browser = `browser: ${describeBrowser(run.chromium)}${run.chromium.executablePath ? '' : '; the browser checks are skipped'}`;
       say(browser);
       findings.push(browser);
-      raw = await runSpecs(run, options, [...secretsOfRun(headers, profile), ...transportSecrets(transport)]);
+      specs ??= startSpecs(run, options);
+      raw = await specs.finish(run, [...secretsOfRun(headers, profile), ...transportSecrets(transport)]);
       failure = interruption.reason() ?? (raw ? null : 'the test runner ended without results');
     }
   } catch (error) {
     failure = (error as Error).message;
   } finally {
+    await specs?.stop();
     await target?.stop();
     interruption.stop();
   }
@@ -121,31 +127,56 @@ export async function runConformance(options: RunOptions): Promise<number> {
   return publishReport(outDir, report, secretsOfRun(headers, profile), signingKey);
 }
 
+/** Playwright started on the run's plan (startSpecs). */
+interface StartedSpecs {
+  /** Writes the run config in the plan's place, the workers' start: resolves to the reporter's raw results, or null when there are none. */
+  finish(run: RunConfig, secrets: string[]): Promise<RawResults | null>;
+  /** Stops Playwright where the run ended before it could finish, and tidies the run's folder. */
+  stop(): Promise<void>;
+}
+
 /**
- * The specs read the run config from a private file (it holds the credentials); the run's folder
- * keeps a masked copy. Resolves to the reporter's raw results, or null when there are none.
+ * Starts Playwright on the run's plan, or on its run config where it is known already, in a private
+ * file (the run config holds the credentials); the run's folder keeps a masked copy of the run config.
  */
-async function runSpecs(run: RunConfig, options: RunOptions, secrets: string[]): Promise<RawResults | null> {
-  writeFileSync(join(run.outDir, 'run-config.json'), `${JSON.stringify(mask(run, secrets), null, 2)}\n`);
+function startSpecs(firstWritten: RunPlan | RunConfig, options: RunOptions): StartedSpecs {
   const privateDir = mkdtempSync(join(tmpdir(), 'checkout-conformance-'));
   const configFile = join(privateDir, 'run-config.json');
-  writeFileSync(configFile, JSON.stringify(run), { mode: 0o600 });
-  clearRawResults(run.outDir);
-  clearLedger(run.outDir);
-  try {
-    await runPlaywright({
-      configFile,
-      grep: options.grep,
-      workers: options.workers,
-      timeoutMs: options.timeoutMs,
-      shard: options.shard,
-      blobDir: options.shard ? blobDirOf(run.outDir) : null,
-    });
-  } finally {
-    rmSync(privateDir, { recursive: true, force: true });
-    setAsideArtifacts(run.outDir, options.keepArtifacts);
-  }
-  return readRawResults(run.outDir);
+  writeWhole(configFile, firstWritten);
+  const { outDir } = firstWritten;
+  clearRawResults(outDir);
+  clearLedger(outDir);
+  const stopping = new AbortController();
+  const ended = runPlaywright({
+    configFile,
+    grep: options.grep,
+    workers: options.workers,
+    timeoutMs: options.timeoutMs,
+    shard: options.shard,
+    blobDir: options.shard ? blobDirOf(outDir) : null,
+    stop: stopping.signal,
+  });
+  // Awaited by finish, or by stop; until then, a Playwright that could not start is not an unhandled rejection.
+  ended.catch(() => undefined);
+  let finished = false;
+  return {
+    async finish(run, secrets) {
+      writeFileSync(join(run.outDir, 'run-config.json'), `${JSON.stringify(mask(run, secrets), null, 2)}\n`);
+      writeWhole(configFile, run);
+      finished = true;
+      await ended;
+      return readRawResults(run.outDir);
+    },
+    async stop() {
+      if (!finished) {
+        stopping.abort();
+        await ended.catch(() => undefined);
+        clearRawResults(outDir);
+      }
+      rmSync(privateDir, { recursive: true, force: true });
+      setAsideArtifacts(outDir, options.keepArtifacts);
+    },
+  };
 }
 
 /** What the browser and Playwright leave in the run's folder, which is no part of the report. */
