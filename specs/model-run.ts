@@ -199,7 +199,7 @@ class WebhookTurns {
  * while it sleeps with nothing on its way to the webhook, lets a sequence waiting for the webhook
  * have it, then takes a turn again and sets its own webhook back; at its end, lets it have it for good.
  */
-function sequenceWorld(world: RunWorld, turns: WebhookTurns, turn: { end: (() => void) | null }): World {
+function sequenceWorld(world: RunWorld, turns: WebhookTurns, turn: Turn): World {
   return {
     ...world,
     receiver: {
@@ -235,11 +235,23 @@ function sequenceWorld(world: RunWorld, turns: WebhookTurns, turn: { end: (() =>
   /** Ends the sequence's turn, its own webhook removed first, where another sequence waits for one: whether it did. */
   async function handedOver(own: Webhook | null): Promise<boolean> {
     if (!turn.end || !turns.contended) return false;
-    if (own) await world.helpers!.removeWebhook();
-    turn.end();
-    turn.end = null;
+    await endTurn(world, turn, own);
     return true;
   }
+}
+
+/** A sequence's turn with the webhook: `end` ends it, null where the sequence holds none. */
+type Turn = { end: (() => void) | null };
+
+/**
+ * Ends the turn the sequence holds, if any, its own webhook removed first. Once ended it is held no
+ * longer: what the sequence does after, out of its turn, must not hand on a turn it does not hold.
+ */
+async function endTurn(world: RunWorld, turn: Turn, own: Webhook | null): Promise<void> {
+  if (!turn.end) return;
+  if (own) await world.helpers!.removeWebhook();
+  turn.end();
+  turn.end = null;
 }
 
 /**
@@ -248,7 +260,7 @@ function sequenceWorld(world: RunWorld, turns: WebhookTurns, turn: { end: (() =>
  * set before the turn ends; its end (finish) stays in the turn only where it watches the webhook.
  */
 async function play(model: Model, commands: Iterable<Command>, world: RunWorld, turns: WebhookTurns, runs: () => boolean): Promise<boolean> {
-  const turn = { end: [...commands].some(movesWebhook) ? await turns.take() : null };
+  const turn: Turn = { end: [...commands].some(movesWebhook) ? await turns.take() : null };
   const inSequence = sequenceWorld(world, turns, turn);
   let finished = false;
   try {
@@ -260,10 +272,7 @@ async function play(model: Model, commands: Iterable<Command>, world: RunWorld, 
       finished = true;
     }
   } finally {
-    if (turn.end && model.webhook) await world.helpers?.removeWebhook();
-    // Ended once: the finish after it, out of the turn, must not hand on a turn it no longer holds.
-    turn.end?.();
-    turn.end = null;
+    await endTurn(world, turn, model.webhook);
   }
   if (!finished) await finish(model, inSequence);
   return true;
