@@ -245,12 +245,12 @@ export function futureWindow(request: ReferenceRequest): ReferenceRequest {
 
 /**
  * A reference whose window opened yesterday and has just closed, created with a window that ends
- * 1.5 s after it is sent and then waited out (a second more, for a target that compares whole
+ * half a second after it is sent and then waited out (a second more, for a target that compares whole
  * seconds). A target may refuse a window that had ended when the request reached it (REF-1): where
  * the refusal came after the end, the window is doubled and the reference created again.
  */
 export async function createClosedReference(api: Api, request: ReferenceRequest): Promise<{ paymentId: string; request: ReferenceRequest }> {
-  for (let openMs = 1500; ; openMs *= 2) {
+  for (let openMs = 500; ; openMs *= 2) {
     const closing = { ...request, validDate: { start: new Date(Date.now() - day).toISOString(), end: new Date(Date.now() + openMs).toISOString() } };
     const exchange = await api.call('createReference', { body: closing });
     const end = Date.parse(closing.validDate.end);
