@@ -4,14 +4,12 @@
  * Requests are written without their headers, and the run's secrets and full card numbers masked,
  * as in every file of the run.
  */
-import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { LedgerEntry } from '../src/checks/audit.ts';
 import { checkoutOf, isSuccess, paymentIdOf, type Exchange } from '../src/checks/index.ts';
 import type { OperationName } from '../src/core/operations.ts';
 import { mask, type RecordedRequest } from '../src/core/evidence.ts';
-
-const ledgerFile = (dir: string) => join(dir, 'ledger.jsonl');
+import { ledgerFile } from '../src/report/folder.ts';
 
 const withoutHeaders = (exchange: Exchange): Exchange => ({ ...exchange, request: { ...exchange.request, headers: {} } });
 
@@ -88,5 +86,3 @@ function entriesOf(text: string): LedgerEntry[] {
       }
     });
 }
-
-export const clearLedger = (dir: string) => rmSync(ledgerFile(dir), { force: true });

@@ -30,7 +30,8 @@ import {
   type Opened,
 } from '../../src/checks/index.ts';
 import type { RunConfig } from '../../src/core/run-config.ts';
-import { fetchThrough, type Transport } from '../../src/core/transport.ts';
+import { fetchThrough } from '../../src/core/transport.ts';
+import type { Transport } from '../../src/core/transport-options.ts';
 import { exercises, requires, tags, test } from '../fixtures.ts';
 import { createCheckout, exerciseClasses, exerciseClassesAtOnce, forCustomer, refusedWhereFree, requireServed, sample, someCustomer } from '../flows.ts';
 

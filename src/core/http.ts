@@ -1,5 +1,6 @@
 /** What every layer that speaks HTTP shares: reading a body, recording it, describing a failed fetch. */
-import { describeTransportFailure, type Transport } from './transport.ts';
+import { describeTransportFailure } from './transport.ts';
+import type { Transport } from './transport-options.ts';
 
 /** A body's text, up to maxBytes: a longer body is cut there and the rest is not read. */
 export async function readText(body: AsyncIterable<Uint8Array> | null, maxBytes = Infinity): Promise<{ text: string; cut: boolean }> {

@@ -10,7 +10,7 @@ export const runConfigEnv = 'CHECKOUT_CONFORMANCE_CONFIG';
 
 export type { BrowserSelectors, Capabilities, Profile } from '../../schemas/generated/profile.ts';
 import type { Profile } from '../../schemas/generated/profile.ts';
-import type { Transport } from './transport.ts';
+import type { Transport } from './transport-options.ts';
 
 export interface RunConfig {
   baseUrl: string;

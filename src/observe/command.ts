@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { mask } from '../core/evidence.ts';
 import { loadProfile } from '../core/profile.ts';
 import type { Report } from '../report/report.ts';
-import { reportDir } from '../report/write.ts';
+import { reportDir } from '../report/folder.ts';
 import { startObserver } from './observer.ts';
 import { whenParentGone } from '../core/parent-watch.ts';
 import { httpUrl, integer, parseCommandArgs, UsageError, say } from '../core/command-line.ts';
 import { publishReport } from '../report/publish.ts';
-import { parseTransportOptions, resolveTransport, tlsOptionTypes, type Transport } from '../core/transport.ts';
+import { parseTransportOptions, resolveTransport, tlsOptionTypes, type Transport } from '../core/transport-options.ts';
 
 const liveReportSeconds = 5;
 

@@ -10,7 +10,7 @@ import { secretsOfRun } from '../core/profile.ts';
 import { buildReport, type Report } from '../report/report.ts';
 import { judgeExchange, operationOf } from './judge.ts';
 import { startForwardingProxy, type ForwardedExchange } from './proxy.ts';
-import { directTransport, type Transport } from '../core/transport.ts';
+import { directTransport, type Transport } from '../core/transport-options.ts';
 import { createTally } from './tally.ts';
 import { createTrafficState, trafficChecks } from './traffic-state.ts';
 import { answerChecks, noteClauses } from '../checks/answers.ts';

@@ -11,7 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { Exchange } from '../checks/problem.ts';
 import { recordedBody } from '../core/http.ts';
-import { describeTransportFailure, tlsMaterial, type Transport } from '../core/transport.ts';
+import { describeTransportFailure, tlsMaterial } from '../core/transport.ts';
+import type { Transport } from '../core/transport-options.ts';
 
 export interface ForwardedExchange {
   /** Path and query as the client asked, relative to the upstream's base URL. */

@@ -1,18 +1,13 @@
 /** Writes the four report files, every one of them masked; report.json last, attesting the others, and signed where a key is given. */
 import type { KeyObject } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { mask } from '../core/evidence.ts';
 import type { Report } from './report.ts';
 import { attest, signatureFile, signatureOf } from './attestation.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
 import { renderSummary } from './summary.ts';
-
-/** The folder a report goes to: the one given, else reports/<timestamp><suffix>. */
-export function reportDir(given: string | null | undefined, at: Date, suffix = ''): string {
-  return resolve(given ?? join('reports', `${at.toISOString().replace(/[:.]/g, '-')}${suffix}`));
-}
 
 /** secrets: the run's header values (secretsOf), masked wherever they appear. Returns report.html's path. */
 export function writeReport(dir: string, report: Report, secrets: readonly string[], signingKey: KeyObject | null = null): string {

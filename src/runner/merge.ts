@@ -12,7 +12,7 @@ import { blobDirOf, mergeBlobReports } from './playwright.ts';
 import { rawResultsFile, type RawResults } from '../report/raw-results.ts';
 import { readReport } from './diff.ts';
 import { buildReport, type Report } from '../report/report.ts';
-import { reportDir } from '../report/write.ts';
+import { reportDir } from '../report/folder.ts';
 import { parseCommandArgs, UsageError } from '../core/command-line.ts';
 import { publishReport } from '../report/publish.ts';
 

@@ -2,7 +2,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { httpUrl, integer, parseCommandArgs, UsageError } from '../core/command-line.ts';
 import { defaultRuns } from '../core/run-config.ts';
-import { parseTransportOptions, transportOptionTypes, type TransportOptions } from '../core/transport.ts';
+import { parseTransportOptions, transportOptionTypes, type TransportOptions } from '../core/transport-options.ts';
 
 export interface RunOptions {
   /** null: start the reference sandbox in-process. */

@@ -10,7 +10,8 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import type { Dispatcher } from 'undici';
-import { describeTransportFailure, dispatcherFor, spkiPin, type Transport } from '../core/transport.ts';
+import { describeTransportFailure, dispatcherFor, spkiPin } from '../core/transport.ts';
+import type { Transport } from '../core/transport-options.ts';
 import { pathOf } from '../core/operations.ts';
 
 type IncomingHttpHeaders = Dispatcher.ResponseData['headers'];

@@ -13,7 +13,8 @@ import type { Profile } from '../core/run-config.ts';
 import { operationNamed, requestOf, uuidPattern, type OperationName } from '../core/operations.ts';
 import { targetUrl } from './preflight.ts';
 import { describeFetchError, recordedBody } from '../core/http.ts';
-import { fetchThrough, type Transport } from '../core/transport.ts';
+import { fetchThrough } from '../core/transport.ts';
+import type { Transport } from '../core/transport-options.ts';
 import { createPacer, defaultConcurrentRequests, type Pacer } from '../../specs/pace.ts';
 
 export interface Probes {

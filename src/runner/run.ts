@@ -13,21 +13,15 @@ import { loadBaseline, type Waiver } from '../report/baseline.ts';
 import { describeBrowser, findChromium } from '../core/chromium.ts';
 import type { RunOptions } from './options.ts';
 import { blobDirOf, runPlaywright } from './playwright.ts';
-import { preflight } from './preflight.ts';
-import { probeTarget } from './probe.ts';
 import { runHeaders, secretsOfRun, withoutPlaceholders } from '../core/profile.ts';
 import { clearRawResults, readRawResults, type RawResults } from '../report/raw-results.ts';
-import { clearLedger } from '../../specs/ledger.ts';
-import { buildReport } from '../report/report.ts';
-import { publishReport } from '../report/publish.ts';
 import { say } from '../core/command-line.ts';
 import { profileFor, startTarget, type Target } from './target.ts';
-import { reportDir } from '../report/write.ts';
-import { describeTransport, resolveTransport, transportSecrets } from '../core/transport.ts';
-import { readPrivateKey } from '../report/attestation.ts';
+import { clearLedger, reportDir } from '../report/folder.ts';
+import { describeTransport, resolveTransport, transportSecrets } from '../core/transport-options.ts';
 
 export async function runConformance(options: RunOptions): Promise<number> {
-  const signingKey = options.signKeyPath === null ? null : readPrivateKey('--sign', options.signKeyPath);
+  const signingKey = options.signKeyPath === null ? null : (await import('../report/attestation.ts')).readPrivateKey('--sign', options.signKeyPath);
   const startedAt = new Date();
   const outDir = reportDir(options.outDir, startedAt);
   mkdirSync(outDir, { recursive: true });
@@ -59,11 +53,15 @@ export async function runConformance(options: RunOptions): Promise<number> {
       findings.push(transported);
     }
     const interrupted = interruption.reason();
+    // Loaded here rather than with the command, so that Playwright starts sooner (src/cli.ts): the
+    // preflight's, the probes' and, at the end, the report's modules.
+    const { preflight } = await import('./preflight.ts');
     const preflighted = interrupted
       ? { failure: interrupted, verifiedServerKeys: [] }
       : await preflight(target.baseUrl, headers, profile.timeouts.requestMs, transport);
     failure = preflighted.failure;
     if (!failure) {
+      const { probeTarget } = await import('./probe.ts');
       const probes = await probeTarget(target.baseUrl, headers, profile, transport);
       findings.push(...probes.findings);
       for (const finding of probes.findings) say(finding);
@@ -103,6 +101,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
     await target?.stop();
     interruption.stop();
   }
+  const [{ buildReport }, { publishReport }] = await Promise.all([import('../report/report.ts'), import('../report/publish.ts')]);
   const report = buildReport(
     clauses(),
     raw,

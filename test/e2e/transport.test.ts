@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { randomUUID } from 'node:crypto';
 import { startObserver } from '../../src/observe/observer.ts';
-import { directTransport } from '../../src/core/transport.ts';
+import { directTransport } from '../../src/core/transport-options.ts';
 import { cli, readReport, tempDir } from '../support/cli.ts';
 import { makeCertificates, startConnectProxy, startTlsSandbox, type Certificates, type Closable } from '../support/tls-target.ts';
 

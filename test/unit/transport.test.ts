@@ -6,17 +6,8 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import { readText } from '../../src/core/http.ts';
-import {
-  browserContextTransport,
-  describeTransportFailure,
-  directTransport,
-  fetchThrough,
-  proxyFor,
-  requestThrough,
-  resolveTransport,
-  transportSecrets,
-  type Transport,
-} from '../../src/core/transport.ts';
+import { browserContextTransport, describeTransportFailure, fetchThrough, requestThrough } from '../../src/core/transport.ts';
+import { directTransport, proxyFor, resolveTransport, transportSecrets, type Transport } from '../../src/core/transport-options.ts';
 
 const noOptions = { extraCaCertsFile: null, clientCertFile: null, clientKeyFile: null, insecure: false, proxy: null };
 const proxied = (noProxy = ''): Transport => ({
