@@ -36,26 +36,11 @@ const commands: Record<string, () => Promise<Command>> = {
     const [{ parseRunOptions }, { runConformance }] = await Promise.all([import('./runner/options.ts'), import('./runner/run.ts')]);
     return { usage: runUsage, run: (args) => runConformance(parseRunOptions(args)) };
   },
-  async observe() {
-    const { observeCommand, observeUsage } = await import('./observe/command.ts');
-    return { usage: observeUsage, run: observeCommand };
-  },
-  async diff() {
-    const { diffCommand, diffUsage } = await import('./runner/diff.ts');
-    return { usage: diffUsage, run: diffCommand };
-  },
-  async merge() {
-    const { mergeCommand, mergeUsage } = await import('./runner/merge.ts');
-    return { usage: mergeUsage, run: mergeCommand };
-  },
-  async package() {
-    const { packageCommand, packageUsage } = await import('./runner/package.ts');
-    return { usage: packageUsage, run: packageCommand };
-  },
-  async verify() {
-    const { verifyCommand, verifyUsage } = await import('./runner/verify.ts');
-    return { usage: verifyUsage, run: verifyCommand };
-  },
+  observe: () => import('./observe/command.ts').then((module) => ({ usage: module.observeUsage, run: module.observeCommand })),
+  diff: () => import('./runner/diff.ts').then((module) => ({ usage: module.diffUsage, run: module.diffCommand })),
+  merge: () => import('./runner/merge.ts').then((module) => ({ usage: module.mergeUsage, run: module.mergeCommand })),
+  package: () => import('./runner/package.ts').then((module) => ({ usage: module.packageUsage, run: module.packageCommand })),
+  verify: () => import('./runner/verify.ts').then((module) => ({ usage: module.verifyUsage, run: module.verifyCommand })),
   async sandbox() {
     const { sandboxCommand } = await import('./sandbox/command.ts');
     return {
