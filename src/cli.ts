@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { packageRoot } from './core/package-root.ts';
 import { BaselineError } from './report/baseline.ts';
-import { runUsage } from './runner/options.ts';
+import { parseRunOptions, runUsage } from './runner/options.ts';
 import { UsageError } from './core/command-line.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8')) as { version: string };
@@ -32,10 +32,7 @@ interface Command {
 // Each command's modules load only when it runs: a run starts Playwright before the report's, the
 // probes' and the other commands' modules have loaded (about 0.2 s sooner).
 const commands: Record<string, () => Promise<Command>> = {
-  async run() {
-    const [{ parseRunOptions }, { runConformance }] = await Promise.all([import('./runner/options.ts'), import('./runner/run.ts')]);
-    return { usage: runUsage, run: (args) => runConformance(parseRunOptions(args)) };
-  },
+  run: () => import('./runner/run.ts').then((module) => ({ usage: runUsage, run: (args) => module.runConformance(parseRunOptions(args)) })),
   observe: () => import('./observe/command.ts').then((module) => ({ usage: module.observeUsage, run: module.observeCommand })),
   diff: () => import('./runner/diff.ts').then((module) => ({ usage: module.diffUsage, run: module.diffCommand })),
   merge: () => import('./runner/merge.ts').then((module) => ({ usage: module.mergeUsage, run: module.mergeCommand })),

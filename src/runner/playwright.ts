@@ -90,8 +90,8 @@ export async function playwright(
   const forward = (signal: NodeJS.Signals) => signalGroup(child, signal);
   process.on('SIGINT', forward);
   process.on('SIGTERM', forward);
-  const deadline = setTimeout(() => void stopGroup(child), killAfterMs);
   const stopNow = () => void stopGroup(child);
+  const deadline = setTimeout(stopNow, killAfterMs);
   stop?.addEventListener('abort', stopNow);
   if (stop?.aborted) stopNow();
   try {
