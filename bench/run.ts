@@ -17,7 +17,8 @@
  *   6. the latency "observe" adds to one exchange: the median of sequential POST /checkouts through
  *      the observing proxy minus the median of the same sent directly, to an in-memory sandbox.
  *
- *   tsx bench/run.ts [--runs 5] [--latency-runs 1] [--mutant-runs 1] [--skip-mutants]
+ *   npm run bench -- [--runs 5] [--latency-runs 1] [--mutant-runs 1] [--skip-mutants]
+ * A count of 0 leaves that figure out (--runs needs at least 1: the memory run and the rates follow it).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -40,17 +41,32 @@ import { forCustomer } from '../specs/flows.ts';
 import { createPacer, defaultConcurrentRequests } from '../specs/pace.ts';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
-const { values } = parseArgs({
-  options: {
-    runs: { type: 'string', default: '5' },
-    'latency-runs': { type: 'string', default: '1' },
-    'mutant-runs': { type: 'string', default: '1' },
-    'skip-mutants': { type: 'boolean', default: false },
-  },
-});
-const runs = Number(values.runs);
-const latencyRuns = Number(values['latency-runs']);
-const mutantRuns = Number(values['mutant-runs']);
+const usage = 'usage: npm run bench -- [--runs 5] [--latency-runs 1] [--mutant-runs 1] [--skip-mutants]';
+function refuse(why: string): never {
+  console.error(`bench: ${why}\n${usage}`);
+  process.exit(2);
+}
+const options = {
+  runs: { type: 'string', default: '5' },
+  'latency-runs': { type: 'string', default: '1' },
+  'mutant-runs': { type: 'string', default: '1' },
+  'skip-mutants': { type: 'boolean', default: false },
+} as const;
+const values = (() => {
+  try {
+    return parseArgs({ options }).values;
+  } catch (error) {
+    return refuse((error as Error).message.split('\n')[0]);
+  }
+})();
+function count(option: 'runs' | 'latency-runs' | 'mutant-runs', least: number): number {
+  const text = values[option];
+  if (!/^\d+$/.test(text) || Number(text) < least) refuse(`--${option} takes a whole number of runs, at least ${least}; got "${text}"`);
+  return Number(text);
+}
+const runs = count('runs', 1);
+const latencyRuns = count('latency-runs', 0);
+const mutantRuns = count('mutant-runs', 0);
 const goalSeconds = { full: 10, latency: 60, mutants: 300 };
 /** The round trip of the target like a hosted sandbox (figure 2). */
 const targetLatencyMs = 150;
@@ -324,6 +340,7 @@ if (measureMutants) {
 }
 
 const line = (figure: string, list: Timed[], goal: number, of: string) => {
+  if (list.length === 0) return console.log(`${figure.padEnd(44)} not measured`);
   const typical = medianRun(list);
   const met = median(list.map((run) => run.seconds)) <= goal ? 'met' : 'not met';
   console.log(
@@ -334,8 +351,7 @@ const medianOf = (count: number) => (count > 1 ? `, median of ${count} runs` : '
 console.log('');
 line('full run on the embedded sandbox:', figures.full, goalSeconds.full, medianOf(runs));
 line(`${targetLatencyMs} ms latency, eventMs 30 s (no profile):`, figures.latency, goalSeconds.latency, medianOf(latencyRuns));
-if (measureMutants) line(`mutant set (${mutantSet} candidates):`, figures.mutants, goalSeconds.mutants, medianOf(mutantRuns));
-else console.log('mutant set: not measured');
+line(measureMutants ? `mutant set (${mutantSet} candidates):` : 'mutant set:', figures.mutants, goalSeconds.mutants, medianOf(mutantRuns));
 console.log(`property request rate / plain HTTP loop:     ${median(figures.ratio).toFixed(2)}`);
 console.log(`peak memory of a run (process tree):         ${memoryRun.peakMb.toFixed(0)} MB (a full run of its own)`);
 console.log(`latency observe adds per exchange:           ${median(figures.observeMs).toFixed(2)} ms (goal ≤ 2 ms)`);

@@ -13,6 +13,7 @@ import { checkoutRows } from '../src/checks/checkout-kinds.ts';
 import { loadSchema, type JsonSchema } from '../src/core/schemas.ts';
 import { checkoutVariants } from './checkouts.ts';
 import { inputClass, type InputClass } from './input-class.ts';
+import { groupedDigits } from './values.ts';
 
 interface Corner {
   name: string;
@@ -107,7 +108,7 @@ export const formatCorners: Record<string, Array<{ name: string; value: string; 
     { name: 'a query with encoded characters and a repeated name', value: 'https://shop.example/done?pair=a%26b&tag=1&tag=2' },
     { name: 'no path', value: 'https://shop.example' },
     { name: 'http, not https', value: 'http://shop.example/done', mayBeRefused: 'CHK-13' },
-    { name: `a URL of ${longUrl.length.toLocaleString('en')} characters`, value: longUrl, mayBeRefused: 'SEC-2' },
+    { name: `a URL of ${groupedDigits(longUrl.length)} characters`, value: longUrl, mayBeRefused: 'SEC-2' },
   ],
 };
 

@@ -24,12 +24,12 @@ import { requires, tags, test, type Api } from './fixtures.ts';
 import { readsBackTag } from './targets.ts';
 
 /** Each payment's last read in the run, by its id. */
-const lastPaymentReads = (ledger: LedgerEntry[]) => new Map(ofKind(ledger, 'payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
+const lastPaymentReads = (ledger: readonly LedgerEntry[]) => new Map(ofKind(ledger, 'payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
 
 const readConfirmed = (read: Exchange | undefined) => read !== undefined && paymentOf(read)?.stateDetails?.state === 'confirmed';
 
 /** The references the run created, each with its last read in the run (if any) and a read now; `shownConfirmed` picks those whose last read showed them confirmed, or not. */
-async function referencesReadBack(api: Api, ledger: LedgerEntry[], shownConfirmed: boolean | 'all') {
+async function referencesReadBack(api: Api, ledger: readonly LedgerEntry[], shownConfirmed: boolean | 'all') {
   const lastRead = lastPaymentReads(ledger);
   const chosen = ofKind(ledger, 'reference').filter(({ paymentId }) => shownConfirmed === 'all' || readConfirmed(lastRead.get(paymentId)) === shownConfirmed);
   return Promise.all(

@@ -15,11 +15,23 @@ export interface PaymentNames {
   reference?: string;
 }
 
+/** Every text and number a notification holds, in its body or its address's query, as text. */
+function valuesHeld(notification: RecordedRequest): Set<string> {
+  const held = new Set(new URL(notification.url, 'http://receiver').searchParams.values());
+  holdsValue(notification.body, (value) => {
+    held.add(String(value));
+    return false;
+  });
+  return held;
+}
+// The final audit asks of every notification of the run whether it names each reference of the run.
+const valuesHeldBy = new WeakMap<RecordedRequest, Set<string>>();
+
 /** Whether a notification names the payment (its id or its reference) anywhere in its body or its address. */
 export function identifiesPayment(notification: RecordedRequest, payment: PaymentNames): boolean {
-  const wanted = new Set([payment.id, ...(payment.reference ? [payment.reference] : [])]);
-  const query = [...new URL(notification.url, 'http://receiver').searchParams.values()];
-  return holdsValue(notification.body, (value) => wanted.has(String(value))) || query.some((value) => wanted.has(value));
+  if (!valuesHeldBy.has(notification)) valuesHeldBy.set(notification, valuesHeld(notification));
+  const held = valuesHeldBy.get(notification)!;
+  return held.has(payment.id) || (Boolean(payment.reference) && held.has(payment.reference!));
 }
 
 /**
