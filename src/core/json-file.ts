@@ -1,10 +1,7 @@
 /** Reading the JSON files a user hands the runner (profiles, baselines), with one-line errors. */
 import { readFileSync } from 'node:fs';
-import Ajv2020Module, { type ValidateFunction } from 'ajv/dist/2020.js';
-
-const Ajv2020 = Ajv2020Module.default;
-// Every problem at once: a user fixes a file in one go, not one error per run.
-const ajv = new Ajv2020({ allErrors: true });
+import type { ValidateFunction } from 'ajv';
+import { loadAjv } from './ajv.ts';
 
 /**
  * A reader of one kind of file: it parses the file, checks it against the schema and throws
@@ -15,7 +12,8 @@ export function jsonFileReader<T>(what: string, schema: object, ErrorClass: new 
   // Compiled on first use: the specs import the profile reader's module but never read a profile.
   let validate: ValidateFunction<T> | undefined;
   return (file) => {
-    validate ??= ajv.compile<T>(schema);
+    // Every problem at once: a user fixes a file in one go, not one error per run.
+    validate ??= new (loadAjv().Ajv2020)({ allErrors: true }).compile<T>(schema);
     let value: unknown;
     try {
       value = JSON.parse(readFileSync(file, 'utf8'));

@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { packageRoot } from './package-root.ts';
-import Ajv2020Module from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { loadAjv } from './ajv.ts';
 import { operationNamed, testHelperSchemaFile, type JsonSchema, type OperationName, type RequestBodies } from './operations.ts';
 
 export { testHelperSchema, testHelperSchemaFile, type JsonSchema } from './operations.ts';
-
-// ajv and ajv-formats are CommonJS: under nodenext the default import is module.exports.
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
 
 export const schemaDir = new URL('schemas/', packageRoot);
 
@@ -82,6 +77,7 @@ const notBeforeSibling: KeywordValidator = (sibling, value, _schema, ctx) => {
 };
 
 export function createAjv() {
+  const { Ajv2020, addFormats } = loadAjv();
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, verbose: true, discriminator: true });
   addFormats(ajv);
   // An e-mail address by RFC 5322 and RFC 6531 may quote its local part and hold letters beyond ASCII,

@@ -10,8 +10,13 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext, getCACertificates, rootCertificates, setDefaultCACertificates } from 'node:tls';
 import { pipeline, Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
 import { directTransport, proxyFor, shownProxy, type Transport } from './transport-options.ts';
-import { EnvHttpProxyAgent, fetch as undiciFetch, request as undiciRequest, type Dispatcher, type RequestInit, type Response } from 'undici';
+import type { Dispatcher, RequestInit, Response } from 'undici';
+
+let loadedUndici: typeof import('undici') | undefined;
+/** undici, loaded at the first request: it takes about 50 ms to load, and Playwright's process, listing the tests, sends none. */
+const undici = () => (loadedUndici ??= createRequire(import.meta.url)('undici') as typeof import('undici'));
 
 interface TlsMaterial {
   ca?: string[];
@@ -75,7 +80,7 @@ export function dispatcherFor(transport: Transport = directTransport, keepAlive 
   let dispatcher = dispatchers.get(key);
   if (!dispatcher) {
     const tls = tlsMaterial(transport);
-    dispatcher = new EnvHttpProxyAgent({
+    dispatcher = new (undici().EnvHttpProxyAgent)({
       httpProxy: transport.httpProxy,
       httpsProxy: transport.httpsProxy,
       noProxy: transport.noProxy,
@@ -120,7 +125,7 @@ export function fetchThrough(
   return sentWithOneResend(
     transport,
     typeof init === 'function' ? init : () => init,
-    (sent, dispatcher) => undiciFetch(url, { ...sent, dispatcher }),
+    (sent, dispatcher) => undici().fetch(url, { ...sent, dispatcher }),
     onResent,
   );
 }
@@ -167,7 +172,7 @@ export function requestThrough(
     async ({ method, headers, body, signal }, dispatcher) => {
       const named = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
       const unasked = Object.fromEntries(Object.entries(fetchDefaultHeaders).filter(([name]) => !named.has(name)));
-      const answer = await undiciRequest(url, {
+      const answer = await undici().request(url, {
         method: method as Dispatcher.HttpMethod,
         headers: { ...headers, ...unasked },
         body: typeof body === 'object' ? Readable.from(body) : body,
