@@ -1,6 +1,18 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { compile } from 'json-schema-to-typescript';
-import { gathersOnlyDefs, loadSchema, namedSchemas, schemaDir, schemaFiles, type JsonSchema, type SchemaFile } from '../src/core/schemas.ts';
+import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import {
+  createAjv,
+  gathersOnlyDefs,
+  loadSchema,
+  namedSchemas,
+  schemaDir,
+  schemaFiles,
+  schemasDigest,
+  validatedSchemaRefs,
+  type JsonSchema,
+  type SchemaFile,
+} from '../src/core/schemas.ts';
 import { parseClauseCatalogue } from '../src/core/clauses.ts';
 import { operationNamed, operations, type OperationName } from '../src/core/operations.ts';
 import { profileSchemaFile } from '../src/core/profile.ts';
@@ -11,6 +23,7 @@ export const generatedFiles = {
   clauses: 'schemas/generated/clauses.json',
   openapi: 'schemas/generated/openapi.json',
   profileTypes: 'schemas/generated/profile.ts',
+  validators: 'schemas/generated/validators.ts',
 } as const;
 
 /**
@@ -393,10 +406,40 @@ async function renderProfileTypes(): Promise<string> {
 }
 
 /** Every generated file by its path under the repository root. */
+/**
+ * Every validator of src/core/schemas.ts as ajv's standalone code, so that no process compiles one
+ * (about 100 ms of CPU in each of a run's workers). ESM, with ajv's runtime helpers imported.
+ */
+function renderValidators(): string {
+  const refs = validatedSchemaRefs();
+  const exported = Object.fromEntries(refs.map((ref, at) => [`validator${at}`, ref]));
+  const code = standaloneCodeModule.default(createAjv({ forStandaloneCode: true }), exported).replace(/^"use strict";/, '');
+  const declared = [...code.matchAll(/function (validate\d+)\(/g)].map(([, name]) => name);
+  const twice = declared.filter((name, at) => declared.indexOf(name) !== at);
+  if (twice.length > 0)
+    throw new Error(`ajv's standalone code declares ${twice.join(', ')} twice: export them before the schemas that refer to them (validatedSchemaRefs)`);
+  const helpers: string[] = [];
+  const body = code.replace(/require\("(ajv\/dist\/runtime\/[^"]+)"\)\.default/g, (_required, module: string) => {
+    helpers.push(`import runtime${helpers.length} from '${module}.js';`);
+    return `runtime${helpers.length - 1}.default`;
+  });
+  return [
+    '// @ts-nocheck',
+    "// Written by npm run generate from schemas/ (scripts/render-generated.ts): ajv's standalone code of every schema src/core/schemas.ts validates against.",
+    "import { fullFormats as formats } from 'ajv-formats/dist/formats.js';",
+    ...helpers,
+    `export const compiledFrom = ${JSON.stringify(schemasDigest())};`,
+    body,
+    `export const validators = {${refs.map((ref, at) => `${JSON.stringify(ref)}: validator${at}`).join(', ')}};`,
+    '',
+  ].join('\n');
+}
+
 export async function renderGenerated(): Promise<Record<string, string>> {
   const files: Record<string, string> = {
     [generatedFiles.types]: await renderTypes(),
     [generatedFiles.profileTypes]: await renderProfileTypes(),
+    [generatedFiles.validators]: renderValidators(),
   };
   const clauses = renderClauses();
   if (clauses) files[generatedFiles.clauses] = clauses;

@@ -1,4 +1,4 @@
-import { validateResource } from '../core/schemas.ts';
+import { validateResource, versionedEnvelope } from '../core/schemas.ts';
 import { fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /**
@@ -9,7 +9,7 @@ import { fromSchema, operationOf, show, type Exchange, type Problem } from './pr
  * Not covered: the answer of POST /payments/references, whose body is not shown (REF-10).
  */
 export function checkEnvelope(exchange: Exchange, context: { versioned: boolean }): Problem[] {
-  const schema = context.versioned ? 'envelope.schema.json#/$defs/versioned' : 'envelope.schema.json';
+  const schema = context.versioned ? versionedEnvelope : 'envelope.schema.json';
   return fromSchema(validateResource(schema, exchange.response.body), `${operationOf(exchange.request)} response`, 'ENV-1');
 }
 

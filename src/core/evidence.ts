@@ -94,8 +94,11 @@ const uuidLike = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g
 
 /** Replaces every Luhn-valid card number in a text by its last four digits; digits of a UUID (its last groups may read as one) are kept. */
 export function maskCardNumbers(text: string): string {
-  const uuids = [...text.matchAll(uuidLike)].map((found) => [found.index, found.index + found[0].length]);
+  // Most texts of a run are short or hold no card-like digits: the UUIDs are looked for only once one is found.
+  if (text.length < 13) return text;
+  let uuids: number[][] | undefined;
   return text.replace(cardLike, (match, offset: number) => {
+    uuids ??= [...text.matchAll(uuidLike)].map((found) => [found.index, found.index + found[0].length]);
     if (uuids.some(([from, to]) => offset >= from && offset < to)) return match;
     const digits = match.replace(/[ -]/g, '');
     return digits.length >= 13 && luhnValid(digits) ? `************${digits.slice(-4)}` : match;

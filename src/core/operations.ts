@@ -54,6 +54,9 @@ export const testHelperSchemaFile = 'test-helpers.schema.json';
 /** The $ref of a test helper's body or answer, by its $defs name: payRequest, payAnswer… */
 export const testHelperSchema = (name: string) => `${testHelperSchemaFile}#/$defs/${name}`;
 
+/** The envelope of the operations that carry apiVersion (2.1). */
+export const versionedEnvelope = 'envelope.schema.json#/$defs/versioned';
+
 /** An answer's schema: the envelope (by its reference) around `data`. */
 const enveloped = (title: string, envelope: string, data: object) => ({ title, type: 'object', allOf: [ref(envelope)], properties: { data } });
 
@@ -64,7 +67,7 @@ export const operations = [
     path: '/checkouts',
     ofReference: true,
     request: 'checkout-request.schema.json',
-    answer: enveloped('CheckoutResponse', 'envelope.schema.json#/$defs/versioned', ref('checkout.schema.json')),
+    answer: enveloped('CheckoutResponse', versionedEnvelope, ref('checkout.schema.json')),
   },
   {
     name: 'listMethods',
@@ -72,7 +75,7 @@ export const operations = [
     path: '/customers/{uuid}/paymentMethods',
     ofReference: true,
     request: null,
-    answer: enveloped('StoredPaymentMethodsResponse', 'envelope.schema.json#/$defs/versioned', {
+    answer: enveloped('StoredPaymentMethodsResponse', versionedEnvelope, {
       type: 'array',
       items: ref('stored-payment-method.schema.json'),
       'x-clauses': ['PML-1'],

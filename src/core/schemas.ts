@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { packageRoot } from './package-root.ts';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { loadAjv } from './ajv.ts';
-import { operationNamed, testHelperSchemaFile, type JsonSchema, type OperationName, type RequestBodies } from './operations.ts';
+import { operationNamed, operations, testHelperSchemaFile, versionedEnvelope, type JsonSchema, type OperationName, type RequestBodies } from './operations.ts';
+import { compiledFrom, validators as generatedValidators } from '../../schemas/generated/validators.ts';
 
-export { testHelperSchema, testHelperSchemaFile, type JsonSchema } from './operations.ts';
+export { testHelperSchema, testHelperSchemaFile, versionedEnvelope, type JsonSchema } from './operations.ts';
 
 export const schemaDir = new URL('schemas/', packageRoot);
 
@@ -58,37 +60,62 @@ export interface SchemaProblem {
   clauses: string[];
 }
 
-function instantOf(value: unknown): number {
-  return typeof value === 'string' ? Date.parse(value) : NaN;
-}
+/**
+ * An e-mail address by RFC 5322 and RFC 6531 may quote its local part and hold letters beyond ASCII,
+ * which ajv-formats' pattern refuses: only what is no address at all breaks CHK-11.
+ */
+export const emailFormat = /^[^\s@]+@[^\s@]+$/;
 
-type KeywordValidator = ((sibling: string, value: unknown, schema?: unknown, ctx?: { parentData?: unknown }) => boolean) & {
-  errors?: Partial<ErrorObject>[];
-};
-
-/** x-not-before: a timestamp that must not be earlier than the sibling property it names (validDate.end). */
-const notBeforeSibling: KeywordValidator = (sibling, value, _schema, ctx) => {
-  const parent = ctx?.parentData as Record<string, unknown> | undefined;
-  const earlier = instantOf(parent?.[sibling]);
-  const later = instantOf(value);
-  if (Number.isNaN(earlier) || Number.isNaN(later) || later >= earlier) return true;
-  notBeforeSibling.errors = [{ keyword: 'x-not-before', message: `must not be earlier than ${sibling}`, params: { sibling } }];
-  return false;
-};
-
-export function createAjv() {
-  const { Ajv2020, addFormats } = loadAjv();
-  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, verbose: true, discriminator: true });
+/**
+ * ajv with the schemas of schemas/ and their keywords. `forStandaloneCode`: for npm run generate,
+ * which writes the validators out as code (schemas/generated/validators.ts), formats taken from a
+ * `formats` object that code declares.
+ */
+export function createAjv(options: { forStandaloneCode?: boolean } = {}) {
+  const { Ajv2020, addFormats, _, str } = loadAjv();
+  const ajv = new Ajv2020({
+    strict: true,
+    allowUnionTypes: true,
+    allErrors: true,
+    verbose: true,
+    discriminator: true,
+    ...(options.forStandaloneCode && { code: { source: true, esm: true, formats: _`formats` } }),
+  });
   addFormats(ajv);
-  // An e-mail address by RFC 5322 and RFC 6531 may quote its local part and hold letters beyond ASCII,
-  // which ajv-formats' pattern refuses: only what is no address at all breaks CHK-11.
-  ajv.addFormat('email', /^[^\s@]+@[^\s@]+$/);
+  ajv.addFormat('email', emailFormat);
   ajv.addKeyword({ keyword: 'x-clauses', schemaType: 'array' });
   // The clause that owns a field's being distinct over the resources that carry it (what mutants/operators.ts repeats).
   ajv.addKeyword({ keyword: 'x-distinct', schemaType: 'string' });
-  ajv.addKeyword({ keyword: 'x-not-before', schemaType: 'string', errors: true, validate: notBeforeSibling });
+  // A timestamp that must not be earlier than the sibling property it names (validDate.end); a value that is no timestamp is the format's concern.
+  ajv.addKeyword({
+    keyword: 'x-not-before',
+    schemaType: 'string',
+    error: { message: ({ schema }) => str`must not be earlier than ${schema}`, params: ({ schema }) => _`{sibling: ${schema}}` },
+    code(cxt) {
+      const { data, schema, it } = cxt;
+      const sibling = _`${it.parentData}?.[${schema}]`;
+      cxt.fail(_`typeof ${data} == "string" && typeof ${sibling} == "string" && Date.parse(${data}) < Date.parse(${sibling})`);
+    },
+  });
   for (const file of schemaFiles) ajv.addSchema(loadSchema(file));
+  for (const { name, answer } of operations) if (typeof answer === 'object' && answer !== null) ajv.addSchema(answer, answerSchemaId(name));
   return ajv;
+}
+
+/** The id an operation's answer schema that is composed in operations.ts (not a file of schemas/) is known by. */
+const answerSchemaId = (name: OperationName) => `answer-${name}.schema.json`;
+
+/**
+ * Every schema the suite validates against, by its $ref: what npm run generate compiles ahead.
+ * Each schema comes before those that refer to it: ajv's standalone code declares a validator a
+ * second time where it is exported after another export used it.
+ */
+export function validatedSchemaRefs(): string[] {
+  const operationRefs = operations.flatMap(({ name, request, answer }) => [
+    ...(request ? [request] : []),
+    ...(typeof answer === 'string' ? [answer] : answer ? [answerSchemaId(name)] : []),
+  ]);
+  return [...new Set(['envelope.schema.json', ...referenceSchemaFiles, versionedEnvelope, ...operationRefs])];
 }
 
 function describeExpectation(error: ErrorObject): string {
@@ -209,16 +236,29 @@ function toProblems(errors: ErrorObject[] | null | undefined, root: Located): Sc
   });
 }
 
-let shared: ReturnType<typeof createAjv> | undefined;
-const compiled = new Map<string, ValidateFunction>();
+/** A digest of every schema validated against: the compiled validators are used only where they were compiled from these very schemas. */
+export function schemasDigest(): string {
+  const hash = createHash('sha256');
+  for (const file of schemaFiles) hash.update(`${file}\n${JSON.stringify(loadSchema(file))}\n`);
+  for (const { name, answer } of operations)
+    if (typeof answer === 'object' && answer !== null) hash.update(`${answerSchemaId(name)}\n${JSON.stringify(answer)}\n`);
+  return hash.digest('hex');
+}
 
-function validate(key: string, schema: JsonSchema | string, root: Located, value: unknown): SchemaProblem[] {
-  shared ??= createAjv();
-  let validator = compiled.get(key);
+type Validator = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+let shared: ReturnType<typeof createAjv> | undefined;
+const compiled = new Map<string, Validator>();
+// Where a schema changed since npm run generate, every validator is compiled here instead.
+const precompiled: Record<string, Validator> = compiledFrom === schemasDigest() ? generatedValidators : {};
+
+function validate(ref: string, root: Located, value: unknown): SchemaProblem[] {
+  let validator = precompiled[ref] ?? compiled.get(ref);
   if (!validator) {
-    validator = typeof schema === 'string' ? shared.getSchema(schema) : shared.compile(schema);
-    if (!validator) throw new Error(`no schema at ${String(schema)}`);
-    compiled.set(key, validator);
+    shared ??= createAjv();
+    const compiledNow = shared.getSchema(ref);
+    if (!compiledNow) throw new Error(`no schema at ${ref}`);
+    compiled.set(ref, (validator = compiledNow));
   }
   return validator(value) ? [] : toProblems(validator.errors, root);
 }
@@ -228,7 +268,7 @@ export function validateResponse(name: OperationName, value: unknown): SchemaPro
   const { answer } = operationNamed(name);
   if (answer === null) throw new Error(`${name} has no answer schema`);
   if (typeof answer === 'string') return validateResource(answer, value);
-  return validate(`response:${name}`, answer, { node: answer, base: '' }, value);
+  return validate(answerSchemaId(name), { node: answer, base: '' }, value);
 }
 
 /** Validates the body of a call of one operation against its schema, rules 1 and 3 of 2.2 included. */
@@ -244,5 +284,5 @@ export function validateResource(ref: string, value: unknown): SchemaProblem[] {
   const file = schemasById.get(id);
   if (!file) throw new Error(`no schema named ${id}`);
   const node = resolvePointer(file, pointer).pop()!;
-  return validate(`resource:${ref}`, ref, { node, base: id }, value);
+  return validate(ref, { node, base: id }, value);
 }
