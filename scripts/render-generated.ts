@@ -1,6 +1,9 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { compile } from 'json-schema-to-typescript';
+import Ajv2020Module from 'ajv/dist/2020.js';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
+import { fileSchemaOptions, schemaDigest } from '../src/core/json-file.ts';
+import { baselineSchema } from '../src/report/baseline.ts';
 import {
   createAjv,
   gathersOnlyDefs,
@@ -15,7 +18,10 @@ import {
 } from '../src/core/schemas.ts';
 import { parseClauseCatalogue } from '../src/core/clauses.ts';
 import { operationNamed, operations, type OperationName } from '../src/core/operations.ts';
-import { profileSchemaFile } from '../src/core/profile.ts';
+import { profileSchema, profileSchemaFile } from '../src/core/profile.ts';
+
+// CommonJS: under nodenext the default import is module.exports.
+const Ajv2020 = Ajv2020Module.default;
 
 export const generatedFiles = {
   root: new URL('../', import.meta.url),
@@ -24,6 +30,7 @@ export const generatedFiles = {
   openapi: 'schemas/generated/openapi.json',
   profileTypes: 'schemas/generated/profile.ts',
   validators: 'schemas/generated/validators.ts',
+  fileValidators: 'schemas/generated/file-validators.ts',
 } as const;
 
 /**
@@ -407,17 +414,23 @@ async function renderProfileTypes(): Promise<string> {
 
 /** Every generated file by its path under the repository root. */
 /**
- * Every validator of src/core/schemas.ts as ajv's standalone code, so that no process compiles one
- * (about 100 ms of CPU in each of a run's workers). ESM, with ajv's runtime helpers imported.
+ * Validators as ajv's standalone code, so that no process compiles them (about 100 ms of CPU in each
+ * of a run's workers, and the profile's before Playwright starts), exported by key in the object
+ * `validators`; ESM, with ajv's runtime helpers imported. Each schema comes before those that refer
+ * to it: ajv's standalone code declares a validator a second time where it is exported after another
+ * export used it.
  */
-function renderValidators(): string {
-  const refs = validatedSchemaRefs();
-  const exported = Object.fromEntries(refs.map((ref, at) => [`validator${at}`, ref]));
-  const code = standaloneCodeModule.default(createAjv({ forStandaloneCode: true }), exported).replace(/^"use strict";/, '');
+function standaloneValidators(
+  ajv: InstanceType<typeof Ajv2020>,
+  refs: Record<string, string>,
+  head: { comment: string; imports?: string[]; declarations?: string[] },
+): string {
+  const keys = Object.keys(refs);
+  const exported = Object.fromEntries(keys.map((key, at) => [`validator${at}`, refs[key]]));
+  const code = standaloneCodeModule.default(ajv, exported).replace(/^"use strict";/, '');
   const declared = [...code.matchAll(/function (validate\d+)\(/g)].map(([, name]) => name);
   const twice = declared.filter((name, at) => declared.indexOf(name) !== at);
-  if (twice.length > 0)
-    throw new Error(`ajv's standalone code declares ${twice.join(', ')} twice: export them before the schemas that refer to them (validatedSchemaRefs)`);
+  if (twice.length > 0) throw new Error(`ajv's standalone code declares ${twice.join(', ')} twice: export them before the schemas that refer to them`);
   const helpers: string[] = [];
   const body = code.replace(/require\("(ajv\/dist\/runtime\/[^"]+)"\)\.default/g, (_required, module: string) => {
     helpers.push(`import runtime${helpers.length} from '${module}.js';`);
@@ -425,14 +438,39 @@ function renderValidators(): string {
   });
   return [
     '// @ts-nocheck',
-    "// Written by npm run generate from schemas/ (scripts/render-generated.ts): ajv's standalone code of every schema src/core/schemas.ts validates against.",
-    "import { fullFormats as formats } from 'ajv-formats/dist/formats.js';",
+    `// Written by npm run generate (scripts/render-generated.ts): ${head.comment}`,
+    ...(head.imports ?? []),
     ...helpers,
-    `export const compiledFrom = ${JSON.stringify(schemasDigest())};`,
+    ...(head.declarations ?? []),
     body,
-    `export const validators = {${refs.map((ref, at) => `${JSON.stringify(ref)}: validator${at}`).join(', ')}};`,
+    `export const validators = {${keys.map((key, at) => `${JSON.stringify(key)}: validator${at}`).join(', ')}};`,
     '',
   ].join('\n');
+}
+
+/** Every validator of src/core/schemas.ts. */
+function renderValidators(): string {
+  const refs = validatedSchemaRefs();
+  return standaloneValidators(createAjv({ forStandaloneCode: true }), Object.fromEntries(refs.map((ref) => [ref, ref])), {
+    comment: "ajv's standalone code of every schema src/core/schemas.ts validates against.",
+    imports: ["import { fullFormats as formats } from 'ajv-formats/dist/formats.js';"],
+    declarations: [`export const compiledFrom = ${JSON.stringify(schemasDigest())};`],
+  });
+}
+
+/** The validators of the files a user hands the runner (src/core/json-file.ts), by their schema's digest. */
+function renderFileValidators(): string {
+  const ajv = new Ajv2020({ ...fileSchemaOptions, code: { source: true, esm: true } });
+  const refs = Object.fromEntries(
+    [profileSchema, baselineSchema].map((schema) => {
+      const digest = schemaDigest(schema);
+      ajv.addSchema(schema, digest);
+      return [digest, digest];
+    }),
+  );
+  return standaloneValidators(ajv, refs, {
+    comment: "ajv's standalone code of the profile's and the baseline's schemas, by their digest.",
+  }).replace('export const validators =', 'export const fileValidators =');
 }
 
 export async function renderGenerated(): Promise<Record<string, string>> {
@@ -440,6 +478,7 @@ export async function renderGenerated(): Promise<Record<string, string>> {
     [generatedFiles.types]: await renderTypes(),
     [generatedFiles.profileTypes]: await renderProfileTypes(),
     [generatedFiles.validators]: renderValidators(),
+    [generatedFiles.fileValidators]: renderFileValidators(),
   };
   const clauses = renderClauses();
   if (clauses) files[generatedFiles.clauses] = clauses;

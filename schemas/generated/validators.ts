@@ -1,5 +1,5 @@
 // @ts-nocheck
-// Written by npm run generate from schemas/ (scripts/render-generated.ts): ajv's standalone code of every schema src/core/schemas.ts validates against.
+// Written by npm run generate (scripts/render-generated.ts): ajv's standalone code of every schema src/core/schemas.ts validates against.
 import { fullFormats as formats } from 'ajv-formats/dist/formats.js';
 import runtime0 from 'ajv/dist/runtime/ucs2length.js';
 export const compiledFrom = "b32af02d18463aeb44fa3265797d287e4e91a96a39efdb2768b2ed7fed8afca6";

@@ -1,7 +1,17 @@
 /** Reading the JSON files a user hands the runner (profiles, baselines), with one-line errors. */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { loadAjv } from './ajv.ts';
+import { fileValidators } from '../../schemas/generated/file-validators.ts';
+
+/** Every problem at once: a user fixes a file in one go, not one error per run. */
+export const fileSchemaOptions = { allErrors: true } as const;
+
+/** What names a schema of a file reader: its validator compiled at npm run generate (schemas/generated/file-validators.ts) is this schema's only. */
+export const schemaDigest = (schema: object) => createHash('sha256').update(JSON.stringify(schema)).digest('hex');
+
+type Validator = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 /**
  * A reader of one kind of file: it parses the file, checks it against the schema and throws
@@ -9,11 +19,11 @@ import { loadAjv } from './ajv.ts';
  * naming schemaName (the schema's path in the package) where given.
  */
 export function jsonFileReader<T>(what: string, schema: object, ErrorClass: new (message: string) => Error, schemaName?: string): (file: string | URL) => T {
-  // Compiled on first use: the specs import the profile reader's module but never read a profile.
-  let validate: ValidateFunction<T> | undefined;
+  // Looked up on first use: the specs import the profile reader's module but never read a profile. One that
+  // npm run generate did not compile (a schema changed since) is compiled here.
+  let validate: Validator | undefined;
   return (file) => {
-    // Every problem at once: a user fixes a file in one go, not one error per run.
-    validate ??= new (loadAjv().Ajv2020)({ allErrors: true }).compile<T>(schema);
+    validate ??= fileValidators[schemaDigest(schema) as keyof typeof fileValidators] ?? new (loadAjv().Ajv2020)(fileSchemaOptions).compile(schema);
     let value: unknown;
     try {
       value = JSON.parse(readFileSync(file, 'utf8'));
@@ -28,6 +38,6 @@ export function jsonFileReader<T>(what: string, schema: object, ErrorClass: new 
       const against = schemaName ? ` does not match ${schemaName} (${problems.length} problem${problems.length === 1 ? '' : 's'})` : '';
       throw new ErrorClass(`${what} ${file}${against}: ${problems.join('; ') || `is not a ${what}`}`);
     }
-    return value;
+    return value as T;
   };
 }

@@ -12,7 +12,7 @@ export const builtInProfile = (file: 'sandbox.json' | 'prism.json') => new URL(`
 
 /** The profile's JSON Schema; schemas/generated/profile.ts holds the Profile type made from it. */
 export const profileSchemaFile = new URL('profiles/profile.schema.json', packageRoot);
-const profileSchema = JSON.parse(readFileSync(profileSchemaFile, 'utf8')) as object;
+export const profileSchema = JSON.parse(readFileSync(profileSchemaFile, 'utf8')) as object;
 
 export const loadProfile = jsonFileReader<Profile>('profile', profileSchema, ProfileError, 'profiles/profile.schema.json');
 

@@ -19,7 +19,7 @@ export interface ClauseWaiver extends Waiver {
   expired: boolean;
 }
 
-const baselineSchema = {
+export const baselineSchema = {
   type: 'array',
   items: {
     type: 'object',

@@ -3,6 +3,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { createAjv, schemasDigest, validatedSchemaRefs } from '../../src/core/schemas.ts';
 import { compiledFrom, validators } from '../../schemas/generated/validators.ts';
+import { fileValidators } from '../../schemas/generated/file-validators.ts';
+import { loadAjv } from '../../src/core/ajv.ts';
+import { fileSchemaOptions, schemaDigest } from '../../src/core/json-file.ts';
+import { profileSchema } from '../../src/core/profile.ts';
+import { baselineSchema } from '../../src/report/baseline.ts';
+import { readdirSync, readFileSync } from 'node:fs';
 import { readRealdata } from '../../scripts/render-generated.ts';
 import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference } from '../../generators/index.ts';
 
@@ -36,6 +42,10 @@ test('the validators npm run generate compiled were compiled from the schemas as
   assert.deepEqual(Object.keys(validators), validatedSchemaRefs());
 });
 
+/** A validator's verdict and errors, as text. */
+type Validator = ((value: unknown) => boolean) & { errors?: unknown };
+const judged = (validator: Validator, value: unknown) => JSON.stringify([validator(value), validator.errors ?? null]);
+
 test('the compiled validators judge as ajv compiling the schemas now: the same verdict and the same errors, on valid, broken and changed values', () => {
   const realdata = readRealdata() ?? [];
   const checkouts = fc.sample(anyValidCheckout, { seed: 1, numRuns: 40 });
@@ -56,7 +66,21 @@ test('the compiled validators judge as ajv compiling the schemas now: the same v
   for (const ref of validatedSchemaRefs()) {
     const compiled = now.getSchema(ref)!;
     const ahead = validators[ref as keyof typeof validators] as unknown as typeof compiled;
-    const judged = (validator: typeof compiled, value: unknown) => JSON.stringify([validator(value), validator.errors ?? null]);
     for (const value of corpus) assert.equal(judged(ahead, value), judged(compiled, value), `${ref}: ${JSON.stringify(value)}`);
+  }
+});
+
+test("the compiled validators of the profile's and the baseline's files judge as ajv compiling their schemas now", () => {
+  const schemas = [profileSchema, baselineSchema];
+  assert.deepEqual(Object.keys(fileValidators), schemas.map(schemaDigest), 'run npm run generate');
+  const profiles = readdirSync(new URL('../../profiles/', import.meta.url))
+    .filter((file) => file.endsWith('.json') && !file.includes('schema'))
+    .map((file) => JSON.parse(readFileSync(new URL(`../../profiles/${file}`, import.meta.url), 'utf8')) as unknown);
+  const baseline = [{ clause: 'CHK-5', reason: 'known', expires: '2030-01-01' }];
+  const corpus = [...profiles, baseline, ...[...profiles, baseline].flatMap(withOneFieldChanged), ...fc.sample(fc.jsonValue(), { seed: 5, numRuns: 200 })];
+  for (const schema of schemas) {
+    const compiled = new (loadAjv().Ajv2020)(fileSchemaOptions).compile(schema);
+    const ahead = fileValidators[schemaDigest(schema) as keyof typeof fileValidators] as Validator;
+    for (const value of corpus) assert.equal(judged(ahead, value), judged(compiled, value), JSON.stringify(value));
   }
 });
