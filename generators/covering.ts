@@ -36,20 +36,30 @@ export function coveringArray<D extends Dimensions>(dimensions: D, strength: num
   let product: number[][] = [[]];
   for (const size of sizes) product = product.flatMap((levels) => Array.from({ length: size }, (_, level) => [...levels, level]));
   const subsets = subsetsOf(Math.min(strength, names.length), names.length);
+  // Each combination a candidate holds, numbered: the greedy loop below counts them millions of times.
+  const numbers = new Map<string, number>();
+  const numberOf = (combination: string) => numbers.get(combination) ?? numbers.set(combination, numbers.size).get(combination)!;
   const candidates = product
     .filter((levels) => allowed(rowOf(levels)))
-    .map((levels) => ({ levels, keys: subsets.map((subset) => subset.map((at) => `${at}=${levels[at]}`).join(' ')) }));
-  const uncovered = new Set(candidates.flatMap(({ keys }) => keys));
-  const combinations = uncovered.size;
+    .map((levels) => ({ levels, combinations: subsets.map((subset) => numberOf(subset.map((at) => `${at}=${levels[at]}`).join(' '))) }));
+  const combinations = numbers.size;
+  const uncovered = new Uint8Array(combinations).fill(1);
+  let left = combinations;
   const rows: Row<D>[] = [];
-  while (uncovered.size > 0) {
+  while (left > 0) {
     let best = candidates[0];
     let bestGain = -1;
     for (const candidate of candidates) {
-      const gain = candidate.keys.filter((key) => uncovered.has(key)).length;
+      let gain = 0;
+      for (const combination of candidate.combinations) gain += uncovered[combination];
       if (gain > bestGain) [best, bestGain] = [candidate, gain];
+      // Every candidate holds as many combinations: none after one that covers all of its own gains more.
+      if (gain === candidate.combinations.length) break;
     }
-    for (const key of best.keys) uncovered.delete(key);
+    for (const combination of best.combinations) {
+      left -= uncovered[combination];
+      uncovered[combination] = 0;
+    }
     rows.push(rowOf(best.levels));
   }
   return { rows, combinations, strength };
