@@ -2,6 +2,7 @@
 // In a clone the TypeScript command line runs through tsx, without a build step; a packed package
 // carries its JavaScript copy (dist/, made by "npm run build" at pack time) and no TypeScript.
 import { existsSync } from 'node:fs';
+import module from 'node:module';
 import { isSupportedNode, rerunOnSupportedNode } from './supported-node.js';
 
 if (!isSupportedNode(process.versions.node)) {
@@ -11,6 +12,10 @@ if (!isSupportedNode(process.versions.node)) {
 }
 
 async function runCommandLine() {
+  // The bytecode of this process's modules (the command line, fastify, undici…) kept between runs, in
+  // the folder Playwright's processes share (src/runner/playwright.ts): NODE_COMPILE_CACHE, else the
+  // system's temporary folder; NODE_DISABLE_COMPILE_CACHE turns it off.
+  module.enableCompileCache?.();
   // Node 22 flags node:sqlite as experimental and says so on every start; Node 24 does not.
   const emitWarning = process.emitWarning;
   process.emitWarning = (warning, ...rest) =>
