@@ -8,6 +8,9 @@ import type Ajv2020Module from 'ajv/dist/2020.js';
 import type addFormatsModule from 'ajv-formats';
 import type * as ajvModule from 'ajv';
 
+/** A validator, compiled now by ajv or at npm run generate as ajv's standalone code: its verdict, and its errors after a false one. */
+export type Validator = ((value: unknown) => boolean) & { errors?: ajvModule.ErrorObject[] | null };
+
 export function loadAjv() {
   const require = createRequire(import.meta.url);
   const { _, str } = require('ajv') as typeof ajvModule;

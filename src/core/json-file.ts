@@ -1,8 +1,7 @@
 /** Reading the JSON files a user hands the runner (profiles, baselines), with one-line errors. */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { ErrorObject } from 'ajv';
-import { loadAjv } from './ajv.ts';
+import { loadAjv, type Validator } from './ajv.ts';
 import { fileValidators } from '../../schemas/generated/file-validators.ts';
 
 /** Every problem at once: a user fixes a file in one go, not one error per run. */
@@ -10,8 +9,6 @@ export const fileSchemaOptions = { allErrors: true } as const;
 
 /** What names a schema of a file reader: its validator compiled at npm run generate (schemas/generated/file-validators.ts) is this schema's only. */
 export const schemaDigest = (schema: object) => createHash('sha256').update(JSON.stringify(schema)).digest('hex');
-
-type Validator = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 /**
  * A reader of one kind of file: it parses the file, checks it against the schema and throws

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { packageRoot } from './package-root.ts';
 import type { ErrorObject } from 'ajv';
-import { loadAjv } from './ajv.ts';
+import { loadAjv, type Validator } from './ajv.ts';
 import { operationNamed, operations, testHelperSchemaFile, versionedEnvelope, type JsonSchema, type OperationName, type RequestBodies } from './operations.ts';
 import { compiledFrom, validators as generatedValidators } from '../../schemas/generated/validators.ts';
 
@@ -61,12 +61,6 @@ export interface SchemaProblem {
 }
 
 /**
- * An e-mail address by RFC 5322 and RFC 6531 may quote its local part and hold letters beyond ASCII,
- * which ajv-formats' pattern refuses: only what is no address at all breaks CHK-11.
- */
-export const emailFormat = /^[^\s@]+@[^\s@]+$/;
-
-/**
  * ajv with the schemas of schemas/ and their keywords. `forStandaloneCode`: for npm run generate,
  * which writes the validators out as code (schemas/generated/validators.ts), formats taken from a
  * `formats` object that code declares.
@@ -82,7 +76,9 @@ export function createAjv(options: { forStandaloneCode?: boolean } = {}) {
     ...(options.forStandaloneCode && { code: { source: true, esm: true, formats: _`formats` } }),
   });
   addFormats(ajv);
-  ajv.addFormat('email', emailFormat);
+  // An e-mail address by RFC 5322 and RFC 6531 may quote its local part and hold letters beyond ASCII,
+  // which ajv-formats' pattern refuses: only what is no address at all breaks CHK-11.
+  ajv.addFormat('email', /^[^\s@]+@[^\s@]+$/);
   ajv.addKeyword({ keyword: 'x-clauses', schemaType: 'array' });
   // The clause that owns a field's being distinct over the resources that carry it (what mutants/operators.ts repeats).
   ajv.addKeyword({ keyword: 'x-distinct', schemaType: 'string' });
@@ -245,15 +241,13 @@ export function schemasDigest(): string {
   return hash.digest('hex');
 }
 
-type Validator = ((value: unknown) => boolean) & { errors?: ErrorObject[] | null };
-
 let shared: ReturnType<typeof createAjv> | undefined;
 const compiled = new Map<string, Validator>();
 // Where a schema changed since npm run generate, every validator is compiled here instead.
-const precompiled: Record<string, Validator> = compiledFrom === schemasDigest() ? generatedValidators : {};
+const precompiled = new Map<string, Validator>(compiledFrom === schemasDigest() ? Object.entries(generatedValidators) : []);
 
 function validate(ref: string, root: Located, value: unknown): SchemaProblem[] {
-  let validator = precompiled[ref] ?? compiled.get(ref);
+  let validator = precompiled.get(ref) ?? compiled.get(ref);
   if (!validator) {
     shared ??= createAjv();
     const compiledNow = shared.getSchema(ref);

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { createAjv, schemasDigest, validatedSchemaRefs } from '../../src/core/schemas.ts';
 import { compiledFrom, validators } from '../../schemas/generated/validators.ts';
 import { fileValidators } from '../../schemas/generated/file-validators.ts';
-import { loadAjv } from '../../src/core/ajv.ts';
+import { loadAjv, type Validator } from '../../src/core/ajv.ts';
 import { fileSchemaOptions, schemaDigest } from '../../src/core/json-file.ts';
 import { profileSchema } from '../../src/core/profile.ts';
 import { baselineSchema } from '../../src/report/baseline.ts';
@@ -43,7 +43,6 @@ test('the validators npm run generate compiled were compiled from the schemas as
 });
 
 /** A validator's verdict and errors, as text. */
-type Validator = ((value: unknown) => boolean) & { errors?: unknown };
 const judged = (validator: Validator, value: unknown) => JSON.stringify([validator(value), validator.errors ?? null]);
 
 test('the compiled validators judge as ajv compiling the schemas now: the same verdict and the same errors, on valid, broken and changed values', () => {
