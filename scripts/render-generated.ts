@@ -2,7 +2,8 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { compile } from 'json-schema-to-typescript';
 import Ajv2020Module from 'ajv/dist/2020.js';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { fileSchemaOptions, schemaDigest } from '../src/core/json-file.ts';
+import { fileSchemaOptions } from '../src/core/json-file.ts';
+import { digestOf } from '../src/core/ajv.ts';
 import { baselineSchema } from '../src/report/baseline.ts';
 import {
   createAjv,
@@ -463,7 +464,7 @@ function renderFileValidators(): string {
   const ajv = new Ajv2020({ ...fileSchemaOptions, code: { source: true, esm: true } });
   const refs = Object.fromEntries(
     [profileSchema, baselineSchema].map((schema) => {
-      const digest = schemaDigest(schema);
+      const digest = digestOf(schema);
       ajv.addSchema(schema, digest);
       return [digest, digest];
     }),

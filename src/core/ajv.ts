@@ -1,8 +1,9 @@
 /**
- * ajv, loaded when first asked for: it takes about 60 ms to load, and most processes that import the
- * schemas or the file readers never compile a schema (the validators of schemas/ come compiled, from
- * schemas/generated/validators.ts). Both packages are CommonJS: module.exports is the default.
+ * The validators: compiled at npm run generate (ajv's standalone code in schemas/generated/), or by
+ * ajv where a schema changed since. ajv loads only when first asked for: it takes about 60 ms to
+ * load, and most processes never compile a schema.
  */
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type Ajv2020Module from 'ajv/dist/2020.js';
 import type addFormatsModule from 'ajv-formats';
@@ -11,6 +12,7 @@ import type * as ajvModule from 'ajv';
 /** A validator, compiled now by ajv or at npm run generate as ajv's standalone code: its verdict, and its errors after a false one. */
 export type Validator = ((value: unknown) => boolean) & { errors?: ajvModule.ErrorObject[] | null };
 
+/** ajv and ajv-formats: both CommonJS, module.exports is the default. */
 export function loadAjv() {
   const require = createRequire(import.meta.url);
   const { _, str } = require('ajv') as typeof ajvModule;
@@ -21,3 +23,6 @@ export function loadAjv() {
     str,
   };
 }
+
+/** What names the schemas a validator was compiled from: one compiled at npm run generate is used only for the very schemas it was compiled from. */
+export const digestOf = (schemas: object) => createHash('sha256').update(JSON.stringify(schemas)).digest('hex');

@@ -1,14 +1,10 @@
 /** Reading the JSON files a user hands the runner (profiles, baselines), with one-line errors. */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { loadAjv, type Validator } from './ajv.ts';
+import { digestOf, loadAjv, type Validator } from './ajv.ts';
 import { fileValidators } from '../../schemas/generated/file-validators.ts';
 
 /** Every problem at once: a user fixes a file in one go, not one error per run. */
 export const fileSchemaOptions = { allErrors: true } as const;
-
-/** What names a schema of a file reader: its validator compiled at npm run generate (schemas/generated/file-validators.ts) is this schema's only. */
-export const schemaDigest = (schema: object) => createHash('sha256').update(JSON.stringify(schema)).digest('hex');
 
 /**
  * A reader of one kind of file: it parses the file, checks it against the schema and throws
@@ -20,7 +16,7 @@ export function jsonFileReader<T>(what: string, schema: object, ErrorClass: new 
   // npm run generate did not compile (a schema changed since) is compiled here.
   let validate: Validator | undefined;
   return (file) => {
-    validate ??= fileValidators[schemaDigest(schema) as keyof typeof fileValidators] ?? new (loadAjv().Ajv2020)(fileSchemaOptions).compile(schema);
+    validate ??= fileValidators[digestOf(schema) as keyof typeof fileValidators] ?? new (loadAjv().Ajv2020)(fileSchemaOptions).compile(schema);
     let value: unknown;
     try {
       value = JSON.parse(readFileSync(file, 'utf8'));

@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { packageRoot } from './package-root.ts';
 import type { ErrorObject } from 'ajv';
-import { loadAjv, type Validator } from './ajv.ts';
+import { digestOf, loadAjv, type Validator } from './ajv.ts';
 import { operationNamed, operations, testHelperSchemaFile, versionedEnvelope, type JsonSchema, type OperationName, type RequestBodies } from './operations.ts';
 import { compiledFrom, validators as generatedValidators } from '../../schemas/generated/validators.ts';
 
@@ -232,13 +231,10 @@ function toProblems(errors: ErrorObject[] | null | undefined, root: Located): Sc
   });
 }
 
-/** A digest of every schema validated against: the compiled validators are used only where they were compiled from these very schemas. */
+/** The digest of every schema validated against (digestOf). */
 export function schemasDigest(): string {
-  const hash = createHash('sha256');
-  for (const file of schemaFiles) hash.update(`${file}\n${JSON.stringify(loadSchema(file))}\n`);
-  for (const { name, answer } of operations)
-    if (typeof answer === 'object' && answer !== null) hash.update(`${answerSchemaId(name)}\n${JSON.stringify(answer)}\n`);
-  return hash.digest('hex');
+  const answers = operations.flatMap(({ name, answer }) => (typeof answer === 'object' && answer !== null ? [[answerSchemaId(name), answer]] : []));
+  return digestOf(Object.fromEntries([...schemaFiles.map((file) => [file, loadSchema(file)]), ...answers]));
 }
 
 let shared: ReturnType<typeof createAjv> | undefined;

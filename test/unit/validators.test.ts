@@ -4,8 +4,8 @@ import fc from 'fast-check';
 import { createAjv, schemasDigest, validatedSchemaRefs } from '../../src/core/schemas.ts';
 import { compiledFrom, validators } from '../../schemas/generated/validators.ts';
 import { fileValidators } from '../../schemas/generated/file-validators.ts';
-import { loadAjv, type Validator } from '../../src/core/ajv.ts';
-import { fileSchemaOptions, schemaDigest } from '../../src/core/json-file.ts';
+import { digestOf, loadAjv, type Validator } from '../../src/core/ajv.ts';
+import { fileSchemaOptions } from '../../src/core/json-file.ts';
 import { profileSchema } from '../../src/core/profile.ts';
 import { baselineSchema } from '../../src/report/baseline.ts';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -71,7 +71,7 @@ test('the compiled validators judge as ajv compiling the schemas now: the same v
 
 test("the compiled validators of the profile's and the baseline's files judge as ajv compiling their schemas now", () => {
   const schemas = [profileSchema, baselineSchema];
-  assert.deepEqual(Object.keys(fileValidators), schemas.map(schemaDigest), 'run npm run generate');
+  assert.deepEqual(Object.keys(fileValidators), schemas.map(digestOf), 'run npm run generate');
   const profiles = readdirSync(new URL('../../profiles/', import.meta.url))
     .filter((file) => file.endsWith('.json') && !file.includes('schema'))
     .map((file) => JSON.parse(readFileSync(new URL(`../../profiles/${file}`, import.meta.url), 'utf8')) as unknown);
@@ -79,7 +79,7 @@ test("the compiled validators of the profile's and the baseline's files judge as
   const corpus = [...profiles, baseline, ...[...profiles, baseline].flatMap(withOneFieldChanged), ...fc.sample(fc.jsonValue(), { seed: 5, numRuns: 200 })];
   for (const schema of schemas) {
     const compiled = new (loadAjv().Ajv2020)(fileSchemaOptions).compile(schema);
-    const ahead = fileValidators[schemaDigest(schema) as keyof typeof fileValidators] as Validator;
+    const ahead = fileValidators[digestOf(schema) as keyof typeof fileValidators] as Validator;
     for (const value of corpus) assert.equal(judged(ahead, value), judged(compiled, value), JSON.stringify(value));
   }
 });
