@@ -99,6 +99,8 @@ export interface Outcome {
   effects: number;
   /** No test reaches what it changes (mutants/reach.ts), so none ran. */
   unreached: boolean;
+  /** Tests chosen for it that produced no result in a run that was not cut short: chosen, then never declared or run. */
+  notRun: string[];
   /** Killed with no collateral blame (a mutant), or conformant (a benign variant), its transform having fired. */
   asExpected: boolean;
   /** Its full check (every test), or the part a turn runs: a mutant's tests up to the first kill, a benign variant's fifth. */
@@ -512,14 +514,19 @@ function outcomeOf(
   // suite sends, the run that learned reach shows.
   const fired = effects > 0 || (checkedOf(candidate) === 'a fifth of its tests' && selection?.firedInReach === true);
   const unreached = selection !== null && selection.tests.length === 0;
-  const asExpected = fired && (candidate.clause ? failedClauses.includes(candidate.clause) && collateral.length === 0 : report.verdict === 'conformant');
+  const resulted = new Set(ran?.tests.map(testKeyOf));
+  const notRun = runFailure === null && ran ? (selection?.tests.map(testKeyOf).filter((key) => !resulted.has(key)) ?? []) : [];
+  const asExpected =
+    fired && notRun.length === 0 && (candidate.clause ? failedClauses.includes(candidate.clause) && collateral.length === 0 : report.verdict === 'conformant');
   const problem = unreached
     ? `no test${candidate.clause ? ` of ${candidate.clause}` : ''} reaches it on seed ${run.seed}: a hole in the suite, not a pass`
-    : !fired
-      ? 'no effect: its transform never fired'
-      : collateral.length > 0
-        ? `collateral blame: ${collateral.join(', ')} failed too`
-        : report.reason;
+    : notRun.length > 0
+      ? `${notRun.length} of the tests chosen for it never ran, a hole in the selection, not a pass: ${notRun.slice(0, 3).join('; ')}${notRun.length > 3 ? '…' : ''}`
+      : !fired
+        ? 'no effect: its transform never fired'
+        : collateral.length > 0
+          ? `collateral blame: ${collateral.join(', ')} failed too`
+          : report.reason;
   if (asExpected) rmSync(run.outDir, { recursive: true, force: true });
   else writeReport(run.outDir, report, secretsOfRun(run.headers, run.profile));
   return {
@@ -531,6 +538,7 @@ function outcomeOf(
     collateral,
     effects,
     unreached,
+    notRun,
     asExpected,
     checked: checkedOf(candidate),
     problem,
@@ -573,6 +581,7 @@ export function formatMatrix(outcomes: Outcome[]): string {
 
 function resultOf(outcome: Outcome): string {
   if (outcome.unreached) return 'UNREACHED';
+  if (outcome.notRun.length > 0) return 'NOT RUN';
   // A benign variant's fifth of its tests may meet none that fires it, where the run that learned reach saw it fire.
   if (outcome.effects === 0 && !outcome.asExpected) return 'NO EFFECT';
   if (!outcome.clause) return outcome.asExpected ? 'conformant' : 'FLAGGED';

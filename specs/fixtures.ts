@@ -169,7 +169,7 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
   },
 
   api: async ({ run, pacer, target }, use, testInfo) => {
-    const testKey = testKeyOf(testRefOf(testInfo.config.rootDir, testInfo.file, testInfo.titlePath.slice(1), targets !== null));
+    const testKey = testKeyOf(testRefOf(testInfo.titlePath, targets !== null));
     const readsBack = testInfo.tags.includes(readsBackTag);
     const api = createApi(run, pacer, {
       marks: target?.marksTests ? { [readsBack ? readingBackHeader : testKeyHeader]: encodeURIComponent(testKey) } : {},

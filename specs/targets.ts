@@ -34,11 +34,13 @@ export interface TestRef {
 }
 
 /**
- * A test's reference from its file and its titles after the file's; with targets, the first of
- * those is the target's describe, which is left out: the same test of every target has one reference.
+ * A test's reference from its title path from its spec file on (the file's path in the specs'
+ * folder, then its describes and its title). Not from its location: with targets, a top-level test
+ * is declared again inside each target's describe, from specs/targets.ts. With targets, the first
+ * describe is the target's, which is left out: the same test of every target has one reference.
  */
-export function testRefOf(rootDir: string, file: string, titlesAfterFile: readonly string[], withTargets: boolean): TestRef {
-  return { file: relative(rootDir, file), title: titlesAfterFile.slice(withTargets ? 1 : 0).join(' › ') };
+export function testRefOf([file, ...titles]: readonly string[], withTargets: boolean): TestRef {
+  return { file, title: titles.slice(withTargets ? 1 : 0).join(' › ') };
 }
 
 /** One string for a test, the same in its requests (testKeyHeader) and its raw results. */

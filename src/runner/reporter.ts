@@ -6,7 +6,7 @@
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
-import type { FullConfig, FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../core/evidence.ts';
 import type { Judgement } from '../checks/problem.ts';
 import { readRunPlan, type RunConfig, type RunPlan } from '../core/run-config.ts';
@@ -21,7 +21,6 @@ const targets = targetsOfRun();
 const runConfigFileOf = (test: TestCase): string | undefined => targetOf(test.annotations, targets)?.runConfigFile;
 
 export default class ConformanceReporter implements Reporter {
-  private rootDir = '';
   /** The tests by the run config file they ran with; undefined: the one the environment names. */
   private readonly testsByRun = new Map<string | undefined, Map<TestCase, RawTest>>();
   private readonly errors: string[] = [];
@@ -33,8 +32,7 @@ export default class ConformanceReporter implements Reporter {
     return this.runs.get(runConfigFile)!;
   }
 
-  onBegin(config: FullConfig): void {
-    this.rootDir = config.rootDir;
+  onBegin(): void {
     // Every run gets its raw results, even one whose tests were all filtered out.
     for (const target of targets ?? [{ runConfigFile: undefined }]) this.testsOf(target.runConfigFile);
   }
@@ -52,7 +50,8 @@ export default class ConformanceReporter implements Reporter {
     const judgement = (jsonOf(attachmentNames.judgement).at(-1) as Judgement | undefined) ?? { problems: [], judged: false };
     const raw: RawTest = {
       // Without the root, the project and the file.
-      ...testRefOf(this.rootDir, test.location.file, test.titlePath().slice(3), targets !== null),
+      // The title path without the root's and the project's.
+      ...testRefOf(test.titlePath().slice(2), targets !== null),
       clauseIds: clauseIdsOf(test.tags),
       ...(test.tags.includes(readsBackTag) && { readsBack: true }),
       ...judgement,

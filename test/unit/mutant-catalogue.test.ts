@@ -61,6 +61,7 @@ test('--all-seeds names each candidate once per seed, and a verdict or a failed 
     collateral: [],
     effects: 1,
     unreached: false,
+    notRun: [],
     asExpected: failedClauses.includes('REF-2'),
     checked,
     problem: null,
