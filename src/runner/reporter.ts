@@ -49,7 +49,6 @@ export default class ConformanceReporter implements Reporter {
     const status = result.status === 'passed' ? 'passed' : result.status === 'skipped' ? 'skipped' : 'failed';
     const judgement = (jsonOf(attachmentNames.judgement).at(-1) as Judgement | undefined) ?? { problems: [], judged: false };
     const raw: RawTest = {
-      // Without the root, the project and the file.
       // The title path without the root's and the project's.
       ...testRefOf(test.titlePath().slice(2), targets !== null),
       clauseIds: clauseIdsOf(test.tags),
