@@ -74,8 +74,24 @@ const patterns = new Map<string, fc.Arbitrary<string>>();
  * tests, and every worker's), and most draw from few.
  */
 export function matching(source: string): fc.Arbitrary<string> {
-  if (!patterns.has(source)) patterns.set(source, new BuiltOnUse(() => fc.stringMatching(new RegExp(source))));
+  if (!patterns.has(source)) patterns.set(source, new BuiltOnUse(() => withoutStackTraces(() => fc.stringMatching(new RegExp(source)))));
   return patterns.get(source)!;
+}
+
+/**
+ * Runs a function that throws and catches many errors, without capturing their stacks. fast-check
+ * tells which dangerous strings a character class matches by the errors its unmappers throw, some
+ * hundreds per pattern, and Playwright's workers capture 200 frames of every error's stack: most
+ * of a pattern's building (about 0.1 s of CPU in every worker).
+ */
+function withoutStackTraces<T>(body: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return body();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 const lowerWord = (maxLength = 8) => matching(`^[a-z][a-z0-9]{0,${maxLength - 1}}$`);
