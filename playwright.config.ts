@@ -15,6 +15,9 @@ import { timingsEnv } from './bench/timings.ts';
 const configured = process.env[runConfigEnv] !== undefined;
 const run = configured ? readRunPlan() : { outDir: 'reports/playwright', profile: { timeouts: { eventMs: 0 } } };
 const blobDir = process.env[blobDirEnv];
+// A part of a sharded run writes a blob report, and only such a part.
+const sharded = blobDir !== undefined;
+const afterStart = sharded ? { dependencies: ['start'] } : {};
 const cores = availableParallelism();
 
 // Pools of workers, so that waiting and latency overlap instead of adding up. Each worker costs about
@@ -53,25 +56,28 @@ export default defineConfig({
     // npm run bench: when each test ran, for the run's critical path.
     ...(process.env[timingsEnv] ? [[codeFile('bench/timings')] as const] : []),
   ],
-  // Playwright hands tests out in the order of their files' paths. The specs of the resources alone
-  // (specs/resources/: requests and their answers, quick) come after those that wait out time (the
-  // model, notifications, validity windows), so that the waits start first and the quick tests fill the
-  // cores beside them (the embedded sandbox, 2 cores: about 3 s less than in the other order).
-  // The final audit (specs/audit.spec.ts) runs once every other test ended, passed or not: the
-  // teardown of a project without tests that every other depends on.
+  // Playwright hands tests out in the order of their projects, then of their files' paths. The specs
+  // of the resources alone (specs/resources/: requests and their answers, quick) come after those that
+  // wait out time (the model, notifications, validity windows), so that the waits start first and the
+  // quick tests fill the cores beside them (the embedded sandbox, 2 cores: about 3 s less than in the
+  // other order). The final audit (specs/whole-run/audit.spec.ts) runs once every other test ended,
+  // passed or not: the last of the API tests, it holds Playwright's exclusive lock, and starts in a
+  // worker already started (one of its own took 0.4 s to start, every other core idle). A part of a
+  // sharded run audits what it created too: there, the teardown of a project without tests that every
+  // other depends on (Playwright shares out the tests of the others, and runs that one in every part).
   projects: [
-    { name: 'start', testMatch: /(?!)/, teardown: auditProject },
-    ...(ownPoolForWaiting ? [{ name: 'waiting', grep: waiting, testIgnore: auditSpec, workers: waitingWorkers, dependencies: ['start'] }] : []),
-    { name: 'browser', grep: inBrowser, grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.browser, dependencies: ['start'] },
+    ...(sharded ? [{ name: 'start', testMatch: /(?!)/, teardown: auditProject }] : []),
+    ...(ownPoolForWaiting ? [{ name: 'waiting', grep: waiting, testIgnore: auditSpec, workers: waitingWorkers, ...afterStart }] : []),
+    { name: 'browser', grep: inBrowser, grepInvert: ownPoolForWaiting ? waiting : undefined, workers: workers.browser, ...afterStart },
     // The waiting pool's workers, once its tests are done, take API tests (its tests, queued first, take them first).
     {
       name: 'api',
-      testIgnore: auditSpec,
+      testIgnore: sharded ? auditSpec : undefined,
       grepInvert: ownPoolForWaiting ? [waiting, inBrowser] : inBrowser,
       workers: waitingWorkers + workers.api,
-      dependencies: ['start'],
+      ...afterStart,
     },
     // Its tests in one worker, in turn: a worker of its own costs more CPU to start than a test of it takes.
-    { name: auditProject, testMatch: auditSpec, fullyParallel: false },
+    ...(sharded ? [{ name: auditProject, testMatch: auditSpec, fullyParallel: false }] : []),
   ],
 });

@@ -15,6 +15,8 @@ export interface TestTiming {
   /** Epoch milliseconds. */
   startedAt: number;
   durationMs: number;
+  /** Playwright's index of the worker that ran it: a worker started anew takes a new one. */
+  workerIndex: number;
 }
 
 export default class TimingsReporter implements Reporter {
@@ -27,6 +29,7 @@ export default class TimingsReporter implements Reporter {
       title: test.titlePath().slice(2).join(' › '),
       startedAt: result.startTime.getTime(),
       durationMs: result.duration,
+      workerIndex: result.workerIndex,
     };
     appendFileSync(file, `${JSON.stringify(timing)}\n`);
   }

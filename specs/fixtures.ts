@@ -19,10 +19,9 @@ import { secretsOfRun } from '../src/core/profile.ts';
 import { capped, createApi, type Api } from './api.ts';
 import { helperClient, type Helpers } from './helpers.ts';
 import { createPacer, defaultConcurrentRequests, type Pacer } from './pace.ts';
-import { auditProject } from './pools.ts';
 import { propertyRunner, type Property } from './property.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
-import { writeDownNotification, writeDownReceiverClosed } from './ledger.ts';
+import { writeDownNotification, writeDownReceiverClosed, writeDownReceiverOpened } from './ledger.ts';
 import { onEveryTarget, readsBackTag, targetOf, targetsOfRun, testKeyHeader, readingBackHeader, testKeyOf, testRefOf, type TargetEntry } from './targets.ts';
 
 export { lastsEventMs, paysInBrowser, waitsOutEventMs } from './pools.ts';
@@ -96,11 +95,16 @@ interface WorkerFixtures {
   /** Paces the worker's requests to the target: overlapping, bounded, capped (specs/pace.ts). */
   pacer: Pacer;
   /** The worker's receiver, and which target's run made each of its paths. */
-  receiverOfWorker: { receiver: Receiver; owners: Map<string, RunConfig> };
+  receiverOfWorker: { receiver: Receiver; owners: Map<string, RunConfig>; listeningFor: Set<string> };
   sharedChromium: Browser | null;
 }
 
 const concurrentRequests = (run: RunConfig) => run.profile.requests?.concurrent ?? defaultConcurrentRequests;
+/** A pacer of `shares` of the run's `workers` even shares of its requests. */
+function pacerOf(run: RunConfig, shares: number, workers: number): Pacer {
+  const perSecond = run.profile.requests?.perSecond;
+  return createPacer({ maxConcurrent: concurrentRequests(run) * shares, perSecond: perSecond ? (perSecond * shares) / workers : null });
+}
 
 async function attachJson(testInfo: TestInfo, name: string, value: unknown, secrets: string[]) {
   await testInfo.attach(name, { body: JSON.stringify(mask(value, secrets), null, 2), contentType: 'application/json' });
@@ -124,25 +128,15 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
 
-  // The profile's rate cap is the whole run's: each worker takes an even share, but the final audit's, which runs alone and takes all.
-  pacer: [
-    async ({ runOfWorker: run }, use, workerInfo) => {
-      const pace = run.profile.requests;
-      const shares = workerInfo.project.name === auditProject ? workerInfo.config.workers : 1;
-      await use(
-        createPacer({
-          maxConcurrent: concurrentRequests(run) * shares,
-          perSecond: pace?.perSecond ? (pace.perSecond * shares) / workerInfo.config.workers : null,
-        }),
-      );
-    },
-    { scope: 'worker' },
-  ],
+  // The profile's rate cap is the whole run's: each worker takes an even share.
+  pacer: [async ({ runOfWorker: run }, use, workerInfo) => use(pacerOf(run, 1, workerInfo.config.workers)), { scope: 'worker' }],
 
-  // What comes to a path goes to the ledger of the target whose test made the path, for its final audit, and so does when the receiver stops listening.
+  // What comes to a path goes to the ledger of the target whose test made the path, for its final audit, and so do when the receiver starts and stops listening.
   receiverOfWorker: [
     async ({ runOfWorker: run }, use) => {
       const owners = new Map<string, RunConfig>();
+      /** The folders of the targets whose ledgers say this receiver listens: each from its first path on. */
+      const listeningFor = new Set<string>();
       const receiver = await startReceiver({
         host: run.callbackHost,
         publicUrl: run.publicCallbackUrl,
@@ -151,18 +145,22 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
           if (owner) writeDownNotification(owner.outDir, secretsOfRun(owner.headers, owner.profile), request);
         },
       });
-      await use({ receiver, owners });
-      for (const owner of new Set(owners.values())) writeDownReceiverClosed(owner.outDir, receiver.url);
+      await use({ receiver, owners, listeningFor });
+      for (const dir of listeningFor) writeDownReceiverClosed(dir, receiver.url);
       await receiver.close();
     },
     { scope: 'worker' },
   ],
-  receiver: async ({ receiverOfWorker: { receiver, owners }, run }, use) => {
+  receiver: async ({ receiverOfWorker: { receiver, owners, listeningFor }, run }, use) => {
     await use({
       ...receiver,
       newPath(prefix) {
         const path = receiver.newPath(prefix);
         owners.set(path, run);
+        if (!listeningFor.has(run.outDir)) {
+          listeningFor.add(run.outDir);
+          writeDownReceiverOpened(run.outDir, receiver.url);
+        }
         return path;
       },
     });
@@ -171,7 +169,8 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
   api: async ({ run, pacer, target }, use, testInfo) => {
     const testKey = testKeyOf(testRefOf(testInfo.titlePath, targets !== null));
     const readsBack = testInfo.tags.includes(readsBackTag);
-    const api = createApi(run, pacer, {
+    // The final audit runs alone (specs/whole-run/audit.spec.ts): it takes every worker's share.
+    const api = createApi(run, readsBack ? pacerOf(run, testInfo.config.workers, testInfo.config.workers) : pacer, {
       marks: target?.marksTests ? { [readsBack ? readingBackHeader : testKeyHeader]: encodeURIComponent(testKey) } : {},
       ledger: !readsBack,
       beforeWrite: () => requires(run, 'writes'),

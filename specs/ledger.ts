@@ -1,6 +1,6 @@
 /**
  * The run's ledger: what every test's client created and read, every notification the run's
- * receivers took and when each receiver stopped listening, one JSON line each, in the run's folder, for the final audit (./audit.spec.ts).
+ * receivers took and when each receiver started and stopped listening, one JSON line each, in the run's folder, for the final audit (./whole-run/audit.spec.ts).
  * Requests are written without their headers, and the run's secrets and full card numbers masked,
  * as in every file of the run.
  */
@@ -36,6 +36,11 @@ export function writeDown(dir: string, secrets: readonly string[], operation: Op
 export function writeDownNotification(dir: string, secrets: readonly string[], request: RecordedRequest): void {
   if (request.method !== 'POST') return;
   append(dir, { kind: 'notification', request: { ...request, headers: {} } }, secrets);
+}
+
+/** Writes down that a receiver of the run, in this worker, listens from now on. */
+export function writeDownReceiverOpened(dir: string, url: string): void {
+  append(dir, { kind: 'receiver opened', url, pid: process.pid, at: Date.now() }, []);
 }
 
 /** Writes down that a receiver of the run stops listening now. */

@@ -16,9 +16,9 @@ export const lastsEventMs = '@lasts-eventMs';
 export const paysInBrowser = '@browser';
 
 /**
- * The project of the final audit (specs/audit.spec.ts), the teardown that runs once every other test
- * ended: alone then, its worker keeps the whole run's requests in flight, every worker's share.
+ * The project of the final audit (specs/whole-run/audit.spec.ts) where it is a teardown that runs once
+ * every other test ended: in a part of a sharded run, and in the mutant catalogue.
  */
 export const auditProject = 'audit';
-/** Its file, compiled or not: an installed package runs dist/specs/audit.spec.js. */
+/** Its file, compiled or not: an installed package runs dist/specs/whole-run/audit.spec.js. */
 export const auditSpec = /\/audit\.spec\.[jt]s$/;

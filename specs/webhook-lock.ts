@@ -15,6 +15,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunConfig } from '../src/core/run-config.ts';
+import { processGone } from '../src/core/processes.ts';
 
 /** Longer than any holder keeps it: past this, the lock is taken over anyway. */
 const staleAfterMs = 45_000;
@@ -26,19 +27,10 @@ const pollMs = 25;
  */
 export type WebhookUse = 'alone' | 'pointing';
 
-function gone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-}
-
 /** Whether the worker that took the lock has gone (an interrupted run leaves its lock behind). */
 function holderGone(lock: string): boolean {
   try {
-    return gone(Number(readFileSync(join(lock, 'pid'), 'utf8')));
+    return processGone(Number(readFileSync(join(lock, 'pid'), 'utf8')));
   } catch {
     return false; // just taken: its holder is writing its pid
   }
@@ -87,7 +79,7 @@ interface Watch {
 function watchOn(run: RunConfig): Watch | null {
   try {
     const { pid, address } = JSON.parse(readFileSync(watchOf(run), 'utf8')) as { pid: number; address: string | null };
-    return gone(pid) ? null : { address };
+    return processGone(pid) ? null : { address };
   } catch {
     return null;
   }
@@ -126,7 +118,7 @@ function firstAdmitted(run: RunConfig): string | undefined {
   const watched = watchOn(run) !== null;
   for (const ticket of tickets) {
     const [, pid, , use] = ticket.slice(ticketPrefix.length).split('-');
-    if (gone(Number(pid))) rmSync(join(run.outDir, ticket), { force: true });
+    if (processGone(Number(pid))) rmSync(join(run.outDir, ticket), { force: true });
     else if (use === 'pointing' || !watched) return ticket;
   }
   return undefined;

@@ -1,5 +1,5 @@
 /**
- * The final audit (specs/audit.spec.ts): what the whole run created, from every test, read back at
+ * The final audit (specs/whole-run/audit.spec.ts): what the whole run created, from every test, read back at
  * its end. A rule the reference states over a set holds over the whole set the run created (every
  * checkout's ids are new, CHK-7; references valid at the same time are distinct, REF-8), and what a
  * payment's read showed right holds still (REF-3, REF-5, REF-6), and so does what a customer's list
@@ -28,6 +28,8 @@ export type LedgerEntry =
   | { kind: 'confirmation'; paymentId: string; at: number }
   /** A request the suite's receiver took at a notification address, wherever and whenever it came. */
   | { kind: 'notification'; request: RecordedRequest }
+  /** A receiver of the run (its address), in the worker `pid`, listened from `at` (ms) on. */
+  | { kind: 'receiver opened'; url: string; pid: number; at: number }
   /** A receiver of the run (its address) stopped listening at `at` (ms): what came to it later was not heard. */
   | { kind: 'receiver closed'; url: string; at: number };
 
@@ -198,24 +200,38 @@ export interface OwedNotification {
   read: Exchange;
 }
 
+/** The receivers the ledger says opened and not closed: still listening, where their worker still runs. */
+export function receiversNotClosed(ledger: readonly LedgerEntry[]): { url: string; pid: number }[] {
+  const closed = new Set(ofKind(ledger, 'receiver closed').map(({ url }) => url));
+  return ofKind(ledger, 'receiver opened').filter(({ url }) => !closed.has(url));
+}
+
+/** Receivers still listening as the audit reads the ledger (`at`, ms): everything they took until then is in it. */
+export interface ListeningNow {
+  urls: ReadonlySet<string>;
+  at: number;
+}
+
 /**
  * The references whose notification the run was owed and could hear: created with a callbackUrl at
  * one of the run's receivers, paid by a confirmation, shown confirmed by their last read, and that
  * receiver still listening eventMs after the last confirmation taken of them (one that stopped
  * sooner, as a worker's does with its last test, may have missed a notification that came in time).
+ * A receiver with no end in the ledger listened until `listening.at` where it is among those still
+ * listening; else it is not known to have listened at all.
  */
-export function owedNotifications(ledger: readonly LedgerEntry[], eventMs: number): OwedNotification[] {
+export function owedNotifications(ledger: readonly LedgerEntry[], eventMs: number, listening: ListeningNow | null = null): OwedNotification[] {
   const of = <Kind extends LedgerEntry['kind']>(kind: Kind) => ofKind(ledger, kind);
   const lastRead = new Map(of('payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
   const lastConfirmed = new Map<string, number>();
   for (const { paymentId, at } of of('confirmation')) lastConfirmed.set(paymentId, Math.max(at, lastConfirmed.get(paymentId) ?? 0));
-  const closed = of('receiver closed');
+  const ends = [...of('receiver closed'), ...(listening ? [...listening.urls].map((url) => ({ url, at: listening.at })) : [])];
   return of('reference').flatMap(({ paymentId, requested }) => {
     const callbackUrl = requested.callbackUrl;
     const read = lastRead.get(paymentId);
     const confirmedAt = lastConfirmed.get(paymentId);
     if (typeof callbackUrl !== 'string' || !read || confirmedAt === undefined || paymentOf(read)?.stateDetails?.state !== 'confirmed') return [];
-    const listenedUntil = closed.filter(({ url }) => callbackUrl.startsWith(`${url}/`)).map(({ at }) => at);
+    const listenedUntil = ends.filter(({ url }) => callbackUrl.startsWith(`${url}/`)).map(({ at }) => at);
     return listenedUntil.length > 0 && Math.min(...listenedUntil) >= confirmedAt + eventMs ? [{ paymentId, callbackUrl, read }] : [];
   });
 }

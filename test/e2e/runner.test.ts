@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseRunOptions } from '../../src/runner/options.ts';
 import { UsageError } from '../../src/core/command-line.ts';
-import { grepPattern } from '../../src/runner/playwright.ts';
+import { blobDirEnv, grepPattern } from '../../src/runner/playwright.ts';
+import { auditProject } from '../../specs/pools.ts';
+import { readTimings, timingsEnv } from '../../bench/timings.ts';
 import { freePort } from '../../src/runner/processes.ts';
 import { builtInProfile, loadProfile, ProfileError, runHeaders, withoutPlaceholders } from '../../src/core/profile.ts';
 import type { Report } from '../../src/report/report.ts';
@@ -285,6 +287,54 @@ describe('interrupted runs', { concurrency: true }, () => {
       assert.match(readFileSync(join(out, 'summary.md'), 'utf8'), stop === '--timeout-ms' ? /time-out/ : /interrupted/);
       assert.match(stdout, withFailure ? /non-conformant: 1 passed, 1 failed/ : /incomplete: 1 passed/);
     });
+  }
+});
+
+/** The specs as Playwright lists them, in the order it hands them out: "[project] › file:line › titles". */
+function listed(env: NodeJS.ProcessEnv = {}): string[] {
+  const environment = { ...process.env, ...env };
+  delete environment[runConfigEnv];
+  const listing = spawnSync(join(packageRoot, 'node_modules', '.bin', 'playwright'), ['test', '--list'], {
+    cwd: packageRoot,
+    env: environment,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  assert.equal(listing.status, 0, `${listing.stdout}\n${listing.stderr}`);
+  return listing.stdout.split('\n').filter((line) => line.startsWith('  ['));
+}
+
+test('the final audit is the last of the API tests Playwright hands out; in a part of a sharded run, a teardown project of its own', (t) => {
+  const isAudit = (line: string) => line.includes('› whole-run/audit.spec.ts:');
+  const tests = listed();
+  const audit = tests.filter(isAudit);
+  assert.ok(audit.length >= 5, tests.join('\n'));
+  assert.deepEqual(tests.slice(-audit.length), audit);
+  assert.ok(
+    audit.every((line) => line.startsWith('  [api] ›')),
+    audit.join('\n'),
+  );
+  const sharded = listed({ [blobDirEnv]: tempDir(t, 'blob-') }).filter(isAudit);
+  assert.ok(sharded.length === audit.length && sharded.every((line) => line.startsWith(`  [${auditProject}] ›`)), sharded.join('\n'));
+});
+
+test('the final audit starts once every other test ended, in a worker the run started already', async (t) => {
+  const out = tempDir(t, 'out-');
+  const timings = join(out, 'timings.jsonl');
+  // The tests that store payment methods, in the browser's worker, then the audit's of the lists.
+  const { code, stdout } = await cli(['run', '--grep', 'TOK-1', '--allow-partial', '--out', out], { env: { [timingsEnv]: timings }, timeoutMs: 120_000 });
+  assert.equal(code, 0, stdout);
+  const all = readTimings(timings);
+  const audit = all.filter(({ title }) => title.startsWith('whole-run/audit.spec.ts'));
+  const others = all.filter((timing) => !audit.includes(timing));
+  assert.ok(audit.length > 0 && others.some(({ project }) => project === 'browser'), JSON.stringify(all));
+  const othersEnded = Math.max(...others.map(({ startedAt, durationMs }) => startedAt + durationMs));
+  for (const { title, startedAt, workerIndex } of audit) {
+    assert.ok(startedAt >= othersEnded, `${title} started ${othersEnded - startedAt} ms before the others ended`);
+    assert.ok(
+      others.some((other) => other.workerIndex === workerIndex),
+      `${title} ran in a worker of its own`,
+    );
   }
 });
 

@@ -8,6 +8,7 @@ import {
   checkOwedNotified,
   checkPaymentStillHolds,
   owedNotifications,
+  receiversNotClosed,
   type Exchange,
   type LedgerEntry,
 } from '../../src/checks/index.ts';
@@ -213,11 +214,26 @@ test('EVT-1 holds over every payment the run saw confirmed: each is notified at 
   assert.deepEqual(clausesOf([notification('/callback/a', exact.body)]), ['EVT-1']);
   assert.deepEqual(clausesOf([notification('/callback/other?order=1&x=a%26b', exact.body)]), ['EVT-1']);
   assert.deepEqual(clausesOf([notification(exact.url, { payments: [{ id: 'p9' }] })]), ['EVT-3']);
-  assert.deepEqual(
-    owedNotifications(
-      ledger.filter(({ kind }) => kind !== 'receiver closed'),
-      eventMs,
-    ),
-    [],
-  );
+  const stillOpen = ledger.filter(({ kind }) => kind !== 'receiver closed');
+  assert.deepEqual(owedNotifications(stillOpen, eventMs), []);
+  // A receiver that did not stop yet (its worker runs beside the audit) listened until the audit read the ledger.
+  const owedListening = (at: number) => owedNotifications(stillOpen, eventMs, { urls: new Set([receiver]), at }).map(({ paymentId }) => paymentId);
+  assert.deepEqual(owedListening(now + 9000 + eventMs), ['p1', 'p2']);
+  assert.deepEqual(owedListening(now + eventMs), ['p1']);
+  assert.deepEqual(owedListening(now + eventMs - 1), []);
+  assert.deepEqual(owedNotifications(stillOpen, eventMs, { urls: new Set(['http://127.0.0.1:2']), at: now + 10_000 }), []);
+});
+
+test('the receivers still open are those opened and not closed, by their address', () => {
+  const opened = (url: string, pid: number): LedgerEntry => ({ kind: 'receiver opened', url, pid, at: 1 });
+  const ledger: LedgerEntry[] = [
+    opened('http://127.0.0.1:1', 10),
+    opened('http://127.0.0.1:2', 11),
+    { kind: 'receiver closed', url: 'http://127.0.0.1:1', at: 2 },
+    opened('http://127.0.0.1:3', 12),
+  ];
+  assert.deepEqual(receiversNotClosed(ledger), [
+    { kind: 'receiver opened', url: 'http://127.0.0.1:2', pid: 11, at: 1 },
+    { kind: 'receiver opened', url: 'http://127.0.0.1:3', pid: 12, at: 1 },
+  ]);
 });

@@ -1,8 +1,8 @@
 /**
- * The final audit: once every other test ended (a teardown project, playwright.config.ts), what the
- * whole run created is read back (src/checks/audit.ts). Rules over a set hold over everything the
- * run created, from every test; what a payment's read showed right in the run still holds. Each
- * test claims only what it judged: one with nothing of its kind to read back is skipped.
+ * The final audit: once every other test ended (playwright.config.ts), what the whole run created is
+ * read back (src/checks/audit.ts). Rules over a set hold over everything the run created, from every
+ * test; what a payment's read showed right in the run still holds. Each test claims only what it
+ * judged: one with nothing of its kind to read back is skipped.
  */
 import {
   checkAllCheckoutsDistinct,
@@ -13,15 +13,18 @@ import {
   checkoutOf,
   ofKind,
   owedNotifications,
+  receiversNotClosed,
   checkPaymentStillHolds,
   paymentOf,
   storedMethodsOf,
   type Exchange,
   type LedgerEntry,
-} from '../src/checks/index.ts';
-import { readLedger } from './ledger.ts';
-import { requires, tags, test, type Api } from './fixtures.ts';
-import { readsBackTag } from './targets.ts';
+  type ListeningNow,
+} from '../../src/checks/index.ts';
+import { readLedger } from '../ledger.ts';
+import { requires, tags, test, type Api } from '../fixtures.ts';
+import { readsBackTag, targetsOfRun } from '../targets.ts';
+import { processGone } from '../../src/core/processes.ts';
 
 /** Each payment's last read in the run, by its id. */
 const lastPaymentReads = (ledger: readonly LedgerEntry[]) => new Map(ofKind(ledger, 'payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
@@ -48,7 +51,32 @@ function judgeStillHolds(api: Api, readBack: Awaited<ReturnType<typeof reference
   return found.flat();
 }
 
-test.describe('the final audit', { tag: readsBackTag }, () => {
+/**
+ * A run's audit starts once no other test runs, in a worker the run started already: its file comes
+ * last in the order Playwright hands out the API tests (playwright.config.ts), and it holds
+ * Playwright's exclusive lock. The mutant catalogue's audits run side by side, one per candidate, in
+ * a project of their own after every other (mutants/playwright.config.ts), as a sharded run's does.
+ */
+const aloneInTheRun = targetsOfRun() ? [] : '-exclusive-';
+
+/**
+ * A notification is written down once its receiver read it, within a second while no test runs: none
+ * runs beside the audit.
+ */
+const writtenDownWithinMs = 1000;
+
+/**
+ * The run's receivers still listening as the audit reads the ledger (at `readAt`): workers of the run
+ * that did not stop yet, beside the audit's own. What they took until a second before is in the ledger.
+ */
+function stillListening(ledger: readonly LedgerEntry[], readAt: number): ListeningNow {
+  const urls = receiversNotClosed(ledger)
+    .filter(({ pid }) => !processGone(pid))
+    .map(({ url }) => url);
+  return { urls: new Set(urls), at: readAt - writtenDownWithinMs };
+}
+
+test.describe('the final audit', { tag: readsBackTag, lock: aloneInTheRun }, () => {
   test('every checkout the run created has an id and a paymentId of its own', { tag: tags('CHK-7') }, async ({ run, api, observe }) => {
     requires(run, 'stateful');
     const checkouts = ofKind(readLedger(run.outDir), 'checkout').map(({ exchange }) => exchange);
@@ -130,9 +158,10 @@ test.describe('the final audit', { tag: readsBackTag }, () => {
       // Only the interbank network (the confirm helper standing in for it) confirms a payment.
       void interbank;
       requires(run, 'stateful');
+      const readAt = Date.now();
       const ledger = readLedger(run.outDir);
       const { eventMs } = run.profile.timeouts;
-      const owed = owedNotifications(ledger, eventMs);
+      const owed = owedNotifications(ledger, eventMs, stillListening(ledger, readAt));
       test.skip(
         owed.length === 0,
         `the run saw no payment confirmed with a callbackUrl at a receiver that listened ${eventMs} ms (eventMs) past its confirmation`,
