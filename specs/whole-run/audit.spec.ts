@@ -23,7 +23,7 @@ import {
 } from '../../src/checks/index.ts';
 import { readLedger } from '../ledger.ts';
 import { requires, tags, test, type Api } from '../fixtures.ts';
-import { readsBackTag, targetsOfRun } from '../targets.ts';
+import { readsBackTag, targetsEnv } from '../targets.ts';
 import { processGone } from '../../src/core/processes.ts';
 
 /** Each payment's last read in the run, by its id. */
@@ -57,7 +57,7 @@ function judgeStillHolds(api: Api, readBack: Awaited<ReturnType<typeof reference
  * Playwright's exclusive lock. The mutant catalogue's audits run side by side, one per candidate, in
  * a project of their own after every other (mutants/playwright.config.ts), as a sharded run's does.
  */
-const aloneInTheRun = targetsOfRun() ? [] : '-exclusive-';
+const aloneInTheRun = process.env[targetsEnv] ? [] : '-exclusive-';
 
 /**
  * A notification is written down once its receiver read it, within a second while no test runs: none

@@ -290,23 +290,27 @@ describe('interrupted runs', { concurrency: true }, () => {
   }
 });
 
-/** The specs as Playwright lists them, in the order it hands them out: "[project] › file:line › titles". */
-function listed(env: NodeJS.ProcessEnv = {}): string[] {
+/** `npx playwright test --list …` without a run config, as an editor's test explorer runs it: its output, "[project] › file:line › titles" in the order Playwright hands the tests out. */
+function listing(args: string[] = [], env: NodeJS.ProcessEnv = {}): string {
   const environment = { ...process.env, ...env };
   delete environment[runConfigEnv];
-  const listing = spawnSync(join(packageRoot, 'node_modules', '.bin', 'playwright'), ['test', '--list'], {
+  const listed = spawnSync(join(packageRoot, 'node_modules', '.bin', 'playwright'), ['test', '--list', ...args], {
     cwd: packageRoot,
     env: environment,
     encoding: 'utf8',
     timeout: 60_000,
   });
-  assert.equal(listing.status, 0, `${listing.stdout}\n${listing.stderr}`);
-  return listing.stdout.split('\n').filter((line) => line.startsWith('  ['));
+  assert.equal(listed.status, 0, `${listed.stdout}\n${listed.stderr}`);
+  return listed.stdout;
 }
+const testsListed = (env: NodeJS.ProcessEnv = {}) =>
+  listing([], env)
+    .split('\n')
+    .filter((line) => line.startsWith('  ['));
 
 test('the final audit is the last of the API tests Playwright hands out; in a part of a sharded run, a teardown project of its own', (t) => {
   const isAudit = (line: string) => line.includes('› whole-run/audit.spec.ts:');
-  const tests = listed();
+  const tests = testsListed();
   const audit = tests.filter(isAudit);
   assert.ok(audit.length >= 5, tests.join('\n'));
   assert.deepEqual(tests.slice(-audit.length), audit);
@@ -314,7 +318,7 @@ test('the final audit is the last of the API tests Playwright hands out; in a pa
     audit.every((line) => line.startsWith('  [api] ›')),
     audit.join('\n'),
   );
-  const sharded = listed({ [blobDirEnv]: tempDir(t, 'blob-') }).filter(isAudit);
+  const sharded = testsListed({ [blobDirEnv]: tempDir(t, 'blob-') }).filter(isAudit);
   assert.ok(sharded.length === audit.length && sharded.every((line) => line.startsWith(`  [${auditProject}] ›`)), sharded.join('\n'));
 });
 
@@ -339,16 +343,8 @@ test('the final audit starts once every other test ended, in a worker the run st
 });
 
 test('the specs list without a run config (npx playwright test --list --grep @PAGE-4, an editor extension)', () => {
-  const env = { ...process.env };
-  delete env[runConfigEnv];
-  const listed = spawnSync(join(packageRoot, 'node_modules', '.bin', 'playwright'), ['test', '--list', '--grep', '@PAGE-4'], {
-    cwd: packageRoot,
-    env,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  assert.equal(listed.status, 0, `${listed.stdout}\n${listed.stderr}`);
-  const total = /Total: (\d+) tests? in \d+ files?/.exec(listed.stdout);
-  assert.ok(total && Number(total[1]) > 0, listed.stdout);
-  assert.ok(listed.stdout.includes('pages.spec.ts'), listed.stdout);
+  const listed = listing(['--grep', '@PAGE-4']);
+  const total = /Total: (\d+) tests? in \d+ files?/.exec(listed);
+  assert.ok(total && Number(total[1]) > 0, listed);
+  assert.ok(listed.includes('pages.spec.ts'), listed);
 });
