@@ -94,7 +94,7 @@ interface WorkerFixtures {
   runOfWorker: RunConfig;
   /** Paces the worker's requests to the target: overlapping, bounded, capped (specs/pace.ts). */
   pacer: Pacer;
-  /** The worker's receiver, and which target's run made each of its paths. */
+  /** The worker's receiver, which target's run made each of its paths, and the targets' folders whose ledgers say it listens. */
   receiverOfWorker: { receiver: Receiver; owners: Map<string, RunConfig>; listeningFor: Set<string> };
   sharedChromium: Browser | null;
 }

@@ -1,8 +1,8 @@
 /**
  * The run's ledger: what every test's client created and read, every notification the run's
- * receivers took and when each receiver started and stopped listening, one JSON line each, in the run's folder, for the final audit (./whole-run/audit.spec.ts).
- * Requests are written without their headers, and the run's secrets and full card numbers masked,
- * as in every file of the run.
+ * receivers took and when each receiver started and stopped listening, one JSON line each, in the
+ * run's folder, for the final audit (./whole-run/audit.spec.ts). Requests are written without their
+ * headers, and the run's secrets and full card numbers masked, as in every file of the run.
  */
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { LedgerEntry } from '../src/checks/audit.ts';

@@ -201,7 +201,7 @@ export interface OwedNotification {
 }
 
 /** The receivers the ledger says opened and not closed: still listening, where their worker still runs. */
-export function receiversNotClosed(ledger: readonly LedgerEntry[]): { url: string; pid: number }[] {
+export function receiversNotClosed(ledger: readonly LedgerEntry[]): Extract<LedgerEntry, { kind: 'receiver opened' }>[] {
   const closed = new Set(ofKind(ledger, 'receiver closed').map(({ url }) => url));
   return ofKind(ledger, 'receiver opened').filter(({ url }) => !closed.has(url));
 }
