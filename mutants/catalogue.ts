@@ -16,6 +16,7 @@ import { referenceMutants } from './references.ts';
 import { tokenizationMutants } from './tokenization.ts';
 import * as model from './model.ts';
 import { generatedMutants, operatorTwins } from './operators.ts';
+import { rateLimitVariants } from './freedoms-rate-limits.ts';
 
 export const mutants: Mutant[] = [
   ...envelopeMutants,
@@ -32,7 +33,7 @@ export const mutants: Mutant[] = [
 /** The mutants generated from operators × sites (mutants/operators.ts): each CI run takes a fifth of them. */
 export const generatedNames = new Set(generatedMutants.map((mutant) => mutant.name));
 
-export const benignVariants: BenignVariant[] = [...sandboxBenignVariants, ...model.benignVariants, ...operatorTwins];
+export const benignVariants: BenignVariant[] = [...sandboxBenignVariants, ...model.benignVariants, ...operatorTwins, ...rateLimitVariants];
 
 /** A target with no test helpers (a real provider's sandbox): every test helper answers 404. */
 export const withoutTestHelpers: Transform = {
