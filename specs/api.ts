@@ -5,7 +5,6 @@ import { readText, recordedBody } from '../src/core/http.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { describeProblems, type Exchange, type Problem } from '../src/checks/index.ts';
 import { secretsOfRun } from '../src/core/profile.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pacer } from './pace.ts';
 import { writeDown } from './ledger.ts';
@@ -98,16 +97,6 @@ export class NoCompleteAnswer extends Error {
   }
 }
 
-/** How long a request answered 429 goes on being sent again: a burst of a test's requests (120 references) against a limit of 20 a second takes 12 s. */
-const rateLimitPatienceMs = 30_000;
-
-/** The wait a 429's Retry-After asks for (seconds or an HTTP date), 1 s where it says none, at most maxMs. */
-export function retryAfterMs(retryAfter: string | undefined, maxMs: number): number {
-  const seconds = Number(retryAfter);
-  const asked = retryAfter === undefined ? 1000 : Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
-  return Math.min(maxMs, Math.max(0, Number.isFinite(asked) ? asked : 1000));
-}
-
 /**
  * The recording API client the specs use, its requests paced by the worker's pacer (specs/pace.ts).
  * beforeWrite runs before every request that is not a GET (the fixtures skip the test there on a
@@ -130,22 +119,26 @@ export function createApi(
   /** The lists of the madeBy calls under way in this async context, the outermost first. */
   const madeHere = new AsyncLocalStorage<Exchange[][]>();
   const cutBodies = new WeakSet<Exchange>();
+  /** The exchanges whose request waited before its last attempt, as the target asked. */
+  const askedToWait = new WeakSet<Exchange>();
   const problems: Problem[] = [];
   let judged = false;
   const baseUrl = run.baseUrl.replace(/\/$/, '');
   const secrets = secretsOfRun(run.headers, run.profile);
   const timeoutMs = run.profile.timeouts.requestMs;
 
-  /** One exchange, through the pacer: the request as sent and the answer as read (cut at maxResponseBytes). */
-  async function exchangeOnce(request: RecordedRequest, rawBody: string | undefined, path: string, chunked: boolean): Promise<Exchange> {
+  /**
+   * One exchange, through the pacer: the request as sent and the answer as read (cut at
+   * maxResponseBytes), sent again where the target asks to wait (src/core/transport.ts).
+   */
+  async function exchange(request: RecordedRequest, rawBody: string | undefined, path: string, chunked: boolean): Promise<Exchange> {
     return pacer.send(
       async () => {
         const started = Date.now();
         let answer: Awaited<ReturnType<typeof requestThrough>>;
         let body: { text: string; cut: boolean };
         try {
-          // One time-out for the whole exchange: a target that drips its answer is cut off like a silent one.
-          const signal = AbortSignal.timeout(timeoutMs);
+          // Each attempt has one time-out, the answer's body read included: a target that drips its answer is cut off like a silent one.
           answer = await requestThrough(
             run.transport,
             request.url,
@@ -153,9 +146,8 @@ export function createApi(
               method: request.method,
               headers: chunked ? withoutHeader(request.headers, 'transfer-encoding') : request.headers,
               body: chunked && rawBody !== undefined ? inChunks(rawBody) : rawBody,
-              signal,
             }),
-            (why) => notes.push({ request, response: null, note: why }),
+            { timeoutMs, onResent: (why) => notes.push({ request, response: null, note: why }) },
           );
           body = await readText(answer.body, maxResponseBytes);
         } catch (error) {
@@ -171,13 +163,14 @@ export function createApi(
             status: answer.status,
             headers: answer.headers,
             body: body.cut ? body.text : recordedBody(body.text),
-            durationMs: Date.now() - started,
+            durationMs: Date.now() - started - answer.waitedMs,
           },
         };
         if (body.cut) cutBodies.add(exchange);
+        if (answer.waitedMs > 0) askedToWait.add(exchange);
         return exchange;
       },
-      ({ response }) => ({ status: response.status, durationMs: response.durationMs ?? 0 }),
+      (exchange) => ({ status: exchange.response.status, durationMs: exchange.response.durationMs ?? 0, askedToWait: askedToWait.has(exchange) }),
     );
   }
 
@@ -195,20 +188,10 @@ export function createApi(
     const sentHeaders = framed ? { ...framed.headers, ...(framed.chunked && { 'transfer-encoding': 'chunked' }) } : headers;
     const request: RecordedRequest = { method: options.method, url: `${baseUrl}${options.path}`, headers: sentHeaders, body: options.body ?? options.rawBody };
     const rawBody = options.rawBody ?? framed?.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-    // A 429 says "later", not "no": the request goes again after the wait the target asks for (rate
-    // limits are not shown, SEC-2), for as long as a rate limit may hold a burst back; then the 429 is its answer.
-    const retryUntil = Date.now() + Math.max(timeoutMs, rateLimitPatienceMs);
-    for (;;) {
-      const exchange = await exchangeOnce(request, rawBody, options.path, framed?.chunked ?? false);
-      if (exchange.response.status !== 429 || Date.now() >= retryUntil) {
-        exchanges.push(exchange);
-        for (const made of madeHere.getStore() ?? []) made.push(exchange);
-        return exchange;
-      }
-      const waitMs = retryAfterMs(exchange.response.headers['retry-after'], timeoutMs);
-      notes.push(exchangeEvidence(exchange, `answered 429 (too many requests): sent again after ${waitMs} ms`));
-      await sleep(waitMs);
-    }
+    const exchanged = await exchange(request, rawBody, options.path, framed?.chunked ?? false);
+    exchanges.push(exchanged);
+    for (const made of madeHere.getStore() ?? []) made.push(exchanged);
+    return exchanged;
   }
 
   const masked = (text: string) => mask(text, secrets);

@@ -14,7 +14,7 @@ import { readRunConfig, runConfigWritten, type RunConfig } from '../src/core/run
 import type { Judgement } from '../src/checks/index.ts';
 import { needs, type Need } from '../src/core/needs.ts';
 import { chromiumArgs } from '../src/core/chromium.ts';
-import { browserContextTransport, chromiumTransportArgs, trustExtraCaInThisProcess } from '../src/core/transport.ts';
+import { askedToWaitSoFar, browserContextTransport, chromiumTransportArgs, onAskedToWait, trustExtraCaInThisProcess } from '../src/core/transport.ts';
 import { secretsOfRun } from '../src/core/profile.ts';
 import { capped, createApi, type Api } from './api.ts';
 import { helperClient, type Helpers } from './helpers.ts';
@@ -87,6 +87,7 @@ interface TestFixtures {
   /** The worker's receiver, each path it makes claimed for this test's target. */
   receiver: Receiver;
   stopAtProof: void;
+  waitsAsAsked: void;
 }
 
 interface WorkerFixtures {
@@ -124,6 +125,22 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
     async ({ target, run }, use) => {
       base.skip(Boolean(target?.stopOnceFailed) && existsSync(proofFile(run)), `${target?.stopOnceFailed} has already failed on this target: its proof is in`);
       await use();
+    },
+    { auto: true },
+  ],
+
+  // A wait the target asks for is not the test's time: its time-out grows by as long (a worker runs
+  // one test at a time, so the process's waits during the test are its own), and the report says it waited.
+  waitsAsAsked: [
+    async ({}, use, testInfo) => {
+      const before = askedToWaitSoFar();
+      const stop = onAskedToWait((addedMs) => testInfo.timeout > 0 && testInfo.setTimeout(testInfo.timeout + addedMs));
+      await use();
+      stop();
+      const after = askedToWaitSoFar();
+      if (after.answers === before.answers) return;
+      const askedToWait = { answers: after.answers - before.answers, waitedMs: after.waitedMs - before.waitedMs };
+      await testInfo.attach(attachmentNames.askedToWait, { body: JSON.stringify(askedToWait), contentType: 'application/json' });
     },
     { auto: true },
   ],

@@ -1,7 +1,7 @@
 /**
  * How fast a worker's requests go out: independent requests overlap (a target across a network
  * answers each one late), at most `limit` at a time, and no faster than the profile's rate cap. The
- * limit starts at the most allowed and halves while the target answers 429 or 503 (or none), drops by one
+ * limit starts at the most allowed and halves while the target asks to wait or answers 429 or 503 (or none), drops by one
  * while answers take much longer than the fastest seen (the target is slowing down), and climbs back
  * by one every `limit` answers that are neither.
  */
@@ -23,6 +23,8 @@ export interface PaceSettings {
 export interface Answered {
   status: number;
   durationMs: number;
+  /** The target asked the request to wait before it answered (a 429, or a 503 with Retry-After: src/core/transport.ts). */
+  askedToWait?: boolean;
 }
 
 export interface Pacer {
@@ -61,8 +63,8 @@ export function createPacer({ maxConcurrent, perSecond }: PaceSettings): Pacer {
     nextStart = at + 1000 / perSecond;
     if (at > now) await sleep(at - now);
   };
-  const learn = ({ status, durationMs }: Answered) => {
-    if (status === 429 || status === 503 || status === 0) {
+  const learn = ({ status, durationMs, askedToWait }: Answered) => {
+    if (askedToWait || status === 429 || status === 503 || status === 0) {
       limit = Math.max(1, limit / 2);
       return;
     }

@@ -38,7 +38,7 @@ import { createCheckout, exerciseClasses, exerciseClassesAtOnce, forCustomer, re
 /** Asks for an address as a customer's browser first would (CHK-2: checkoutUrl opens). */
 async function open(url: string, timeoutMs: number, transport: Transport | undefined): Promise<Opened> {
   try {
-    const answer = await fetchThrough(transport, url, { signal: AbortSignal.timeout(timeoutMs) });
+    const answer = await fetchThrough(transport, url, {}, { timeoutMs });
     await answer.body?.cancel();
     return { url, status: answer.status };
   } catch (error) {

@@ -60,6 +60,7 @@ export const attachmentNames = {
   property: 'property',
   judgement: 'judgement',
   classes: 'classes',
+  askedToWait: 'asked to wait',
 } as const;
 
 /** The annotation by which a test names a scenario class it exercises: its description is "CLAUSE: class name". */

@@ -134,3 +134,14 @@ export function transportSecrets(transport: Transport): string[] {
     .flatMap((proxy) => [decodeURIComponent(new URL(proxy).password)])
     .filter((secret) => secret.length > 0);
 }
+
+/** What the target asked of the suite's requests: how many answers asked them to wait (a 429, or a 503 with Retry-After), and how long they waited. */
+export interface AskedToWait {
+  answers: number;
+  waitedMs: number;
+}
+
+/** One line for the console and the report: the run slowed down as the target asked; `where`: whose requests ("12 tests'"). */
+export function describeAskedToWait({ answers, waitedMs }: AskedToWait, where: string): string {
+  return `rate limit: the target asked ${where} requests to wait ${answers} times (429, or 503 with Retry-After), and they waited ${(waitedMs / 1000).toFixed(1)} s for it in all before sending them again: the run slowed down, and no such answer was judged`;
+}

@@ -10,8 +10,9 @@ import { readFileSync } from 'node:fs';
 import { createSecureContext, getCACertificates, rootCertificates, setDefaultCACertificates } from 'node:tls';
 import { pipeline, Readable, type Transform } from 'node:stream';
 import zlib from 'node:zlib';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
-import { directTransport, proxyFor, shownProxy, type Transport } from './transport-options.ts';
+import { directTransport, proxyFor, shownProxy, type AskedToWait, type Transport } from './transport-options.ts';
 import type { Dispatcher, RequestInit, Response } from 'undici';
 
 let loadedUndici: typeof import('undici') | undefined;
@@ -96,8 +97,7 @@ export function dispatcherFor(transport: Transport = directTransport, keepAlive 
 /**
  * A request whose connection closed before any answer goes once more, on a connection of its own,
  * as browsers resend it: a server may close a kept-alive connection for idleness just as a request
- * travels on it, however conformant. initOf gives the request anew (a stream body is sent once);
- * onResent hears why a request went again.
+ * travels on it, however conformant. initOf gives the request anew (a stream body is sent once).
  */
 async function sentWithOneResend<Init extends { signal?: AbortSignal | null }, Answer>(
   transport: Transport | undefined,
@@ -115,19 +115,141 @@ async function sentWithOneResend<Init extends { signal?: AbortSignal | null }, A
   }
 }
 
-/** fetch() through the transport, sent once more where the connection closed before any answer (sentWithOneResend). */
-export function fetchThrough(
+/** How a request is sent, beside what it carries. */
+export interface Sending {
+  /**
+   * Each attempt's time-out, from its sending to the last byte of its answer: the waits the target
+   * asks for between attempts are not in it (they have a bound of their own, askedWaitPatienceMs).
+   */
+  timeoutMs?: number;
+  /** Hears why the request went again: its connection closed before any answer, or the target asked to wait. */
+  onResent?: (why: string) => void;
+}
+
+/** The most one request waits, in all, where the target asks it to (429, or 503 with Retry-After): then the request fails. */
+export const askedWaitPatienceMs = 60_000;
+/** The first wait of a 429 without Retry-After; each one after it doubles, up to maxBackOffMs. */
+const firstBackOffMs = 1000;
+const maxBackOffMs = 16_000;
+
+/**
+ * How long an answer asks the client to wait before it sends the request again, or null where it is
+ * an answer: a 429 (too many requests), or a 503 with Retry-After (unavailable for that long), is the
+ * target asking to wait, never its answer to the request. Retry-After in seconds or as an HTTP date;
+ * a 429 without one backs off exponentially from 1 s (askedBefore: how many times this request was
+ * asked already), half of the wait drawn at random, so that requests sent together do not all come back together.
+ */
+export function askedWaitMs(status: number, retryAfter: string | undefined, askedBefore: number, now = Date.now(), random = Math.random): number | null {
+  if (status !== 429 && !(status === 503 && retryAfter !== undefined)) return null;
+  const given = retryAfter?.trim() ?? '';
+  if (/^\d+$/.test(given)) return Number(given) * 1000;
+  const date = Date.parse(given);
+  if (given !== '' && Number.isFinite(date)) return Math.max(0, date - now);
+  const backOff = Math.min(maxBackOffMs, firstBackOffMs * 2 ** askedBefore);
+  return Math.round(backOff / 2 + (random() * backOff) / 2);
+}
+
+/** What the target asked this process so far; waitedMs: how long some request of it was waiting (overlapping waits count once). */
+const askedToWait: AskedToWait = { answers: 0, waitedMs: 0 };
+/** The end of the latest wait under way: waits that overlap count once. */
+let waitingUntil = 0;
+const waitListeners = new Set<(addedMs: number) => void>();
+/** By origin: no request of this process leaves for it before then, since one of them was asked to wait until then. */
+const resumeAt = new Map<string, number>();
+
+export const askedToWaitSoFar = (): AskedToWait => ({ ...askedToWait });
+
+/** Hears each wait the target asks for, as the time it adds to the process's waiting (overlapping waits count once); answers how to stop. */
+export function onAskedToWait(listener: (addedMs: number) => void): () => void {
+  waitListeners.add(listener);
+  return () => waitListeners.delete(listener);
+}
+
+/** Waits until `until`, counted in the process's waiting; an abort of the request ends the wait. */
+async function waitAsAsked(until: number, signal: AbortSignal | null | undefined): Promise<void> {
+  const now = Date.now();
+  if (until <= now) return;
+  const addedMs = until - Math.max(now, waitingUntil);
+  if (addedMs > 0) {
+    waitingUntil = until;
+    askedToWait.waitedMs += addedMs;
+    for (const listener of waitListeners) listener(addedMs);
+  }
+  await sleep(until - now, undefined, { signal: signal ?? undefined });
+}
+
+/** The target went on asking to wait for longer than askedWaitPatienceMs. */
+export class KeptWaiting extends Error {}
+
+/**
+ * The one path every request of the suite's own code takes (the preflight, the probes, the specs'
+ * client and every module that sends through them): each attempt with a time-out of its own, sent
+ * once more where its connection closed unanswered (sentWithOneResend), and again after the wait the
+ * target asks for (askedWaitMs), which holds back this process's other requests to that origin too,
+ * as a client of a rate-limited API does. statusOf and retryAfterOf read an answer; discard frees one
+ * that is not kept.
+ */
+async function sentAsAsked<Init extends { signal?: AbortSignal | null }, Answer>(
+  transport: Transport | undefined,
+  url: string,
+  initOf: () => Init,
+  send: (init: Init, dispatcher: Dispatcher) => Promise<Answer>,
+  read: { statusOf: (answer: Answer) => number; retryAfterOf: (answer: Answer) => string | undefined; discard: (answer: Answer) => Promise<void> },
+  { timeoutMs, onResent }: Sending,
+): Promise<{ answer: Answer; waitedMs: number }> {
+  const { origin } = new URL(url);
+  const callerSignal = initOf().signal;
+  const started = Date.now();
+  let waitedMs = 0;
+  for (let asked = 0; ; asked++) {
+    const waitStarted = Date.now();
+    await waitAsAsked(resumeAt.get(origin) ?? 0, callerSignal);
+    waitedMs += Date.now() - waitStarted;
+    const attemptOf = () => {
+      const init = initOf();
+      if (timeoutMs === undefined) return init;
+      const timeout = AbortSignal.timeout(timeoutMs);
+      return { ...init, signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout };
+    };
+    const answer = await sentWithOneResend(transport, attemptOf, send, onResent);
+    const status = read.statusOf(answer);
+    const waitMs = askedWaitMs(status, read.retryAfterOf(answer), asked);
+    if (waitMs === null) return { answer, waitedMs };
+    askedToWait.answers += 1;
+    await read.discard(answer);
+    const waitedInAll = Date.now() - started;
+    if (waitedMs + waitMs > askedWaitPatienceMs)
+      throw new KeptWaiting(
+        `the target answered ${status} asking to wait ${waitMs} ms more, after ${asked + 1} such answers and ${waitedMs} ms of waiting (${waitedInAll} ms in all): more than the ${askedWaitPatienceMs} ms a request waits`,
+      );
+    onResent?.(`answered ${status} (${status === 429 ? 'too many requests' : 'unavailable'}): sent again after ${waitMs} ms, as it asked`);
+    resumeAt.set(origin, Math.max(resumeAt.get(origin) ?? 0, Date.now() + waitMs));
+  }
+}
+
+/**
+ * fetch() through the transport, as sentAsAsked sends it: again where the connection closed before
+ * any answer, and after the waits the target asks for.
+ */
+export async function fetchThrough(
   transport: Transport | undefined,
   url: string,
   init: RequestInit | (() => RequestInit) = {},
-  onResent?: (why: string) => void,
+  sending: Sending = {},
 ): Promise<Response> {
-  return sentWithOneResend(
+  const { answer } = await sentAsAsked(
     transport,
+    url,
     typeof init === 'function' ? init : () => init,
     (sent, dispatcher) => undici().fetch(url, { ...sent, dispatcher }),
-    onResent,
+    {
+      statusOf: (response) => response.status,
+      retryAfterOf: (response) => response.headers.get('retry-after') ?? undefined,
+      discard: (response) => response.body?.cancel() ?? Promise.resolve(),
+    },
+    sending,
   );
+  return answer;
 }
 
 export interface PlainRequest {
@@ -144,6 +266,8 @@ export interface PlainAnswer {
   headers: Record<string, string>;
   /** Decoded of its content codings, as fetch() gives it. */
   body: AsyncIterable<Uint8Array>;
+  /** How long the request waited before its last attempt, because the target asked it to (sentAsAsked). */
+  waitedMs: number;
 }
 
 /** What fetch() adds to a request unasked: added here too, so that a target sees the same requests whichever client sent them. */
@@ -160,14 +284,10 @@ const fetchDefaultHeaders: Record<string, string> = {
  * of fetch()'s CPU (no WHATWG streams and Headers), which the thousands of requests of a run feel.
  * Redirects are answers, not followed.
  */
-export function requestThrough(
-  transport: Transport | undefined,
-  url: string,
-  initOf: () => PlainRequest,
-  onResent?: (why: string) => void,
-): Promise<PlainAnswer> {
-  return sentWithOneResend(
+export async function requestThrough(transport: Transport | undefined, url: string, initOf: () => PlainRequest, sending: Sending = {}): Promise<PlainAnswer> {
+  const { answer, waitedMs } = await sentAsAsked(
     transport,
+    url,
     initOf,
     async ({ method, headers, body, signal }, dispatcher) => {
       const named = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
@@ -182,10 +302,16 @@ export function requestThrough(
       const answerHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(answer.headers))
         if (value !== undefined) answerHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-      return { status: answer.statusCode, headers: answerHeaders, body: decoded(answer.body, answerHeaders['content-encoding']) };
+      return { status: answer.statusCode, headers: answerHeaders, raw: answer.body };
     },
-    onResent,
+    {
+      statusOf: (answer) => answer.status,
+      retryAfterOf: (answer) => answer.headers['retry-after'],
+      discard: async (answer) => void (await answer.raw.dump().catch(() => undefined)),
+    },
+    sending,
   );
+  return { status: answer.status, headers: answer.headers, body: decoded(answer.raw, answer.headers['content-encoding']), waitedMs };
 }
 
 /** The decoder of a content coding fetch() decodes, as leniently as it does (a body cut short gives what came); null for others. */

@@ -11,6 +11,7 @@ import { buildReport, type Report } from '../report/report.ts';
 import { judgeExchange, operationOf } from './judge.ts';
 import { startForwardingProxy, type ForwardedExchange } from './proxy.ts';
 import { directTransport, type Transport } from '../core/transport-options.ts';
+import { askedWaitMs } from '../core/transport.ts';
 import { createTally } from './tally.ts';
 import { createTrafficState, trafficChecks } from './traffic-state.ts';
 import { answerChecks, noteClauses } from '../checks/answers.ts';
@@ -48,6 +49,9 @@ export interface Observer {
   stop(): Promise<Report>;
 }
 
+/** A 429, or a 503 with Retry-After, asks the client to wait and send again: no answer of the operation's. */
+const askedToWait = 'the target asked the client to wait (429, or 503 with Retry-After), which answers nothing';
+
 export async function startObserver(options: ObserverOptions): Promise<Observer> {
   const startedAt = new Date().toISOString();
   const seed = randomInt(0, 2 ** 31 - 1);
@@ -63,6 +67,8 @@ export async function startObserver(options: ObserverOptions): Promise<Observer>
       if (credentialHeaders.test(name)) for (const secret of secretsOf({ [name]: value })) seenCredentials.add(secret);
     }
     if (why) return void unjudged.set(why, (unjudged.get(why) ?? 0) + 1);
+    if (askedWaitMs(exchange.response.status, exchange.response.headers['retry-after'], 0) !== null)
+      return void unjudged.set(askedToWait, (unjudged.get(askedToWait) ?? 0) + 1);
     const called = operationOf(exchange.request.method, path);
     if (!called) return void counts.other++;
     counts.judged++;

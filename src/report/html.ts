@@ -1,7 +1,7 @@
 /** report.html: one self-contained page (no external resource) a partner can open offline. */
 import type { Evidence } from '../core/evidence.ts';
 import { describeWaiver } from './baseline.ts';
-import { failuresFirst, skippedUnder, type Report, type ReportClause, type ReportTest } from './report.ts';
+import { failuresFirst, findingsOf, skippedUnder, type Report, type ReportClause, type ReportTest } from './report.ts';
 import { describeClassCount, type ClauseClasses } from './classes.ts';
 import { loadClauseIndex, type ClauseIndexEntry } from './clause-index.ts';
 import { clauseFamilies, gridStatuses } from './grid.ts';
@@ -40,7 +40,7 @@ ${clauseGrid(report.clauses)}
 ${report.reason ? `<p class="reason">${escapeHtml(report.reason)}</p>` : ''}
 <dl>
 <dt>Target</dt><dd>${escapeHtml(report.target.baseUrl)} (${escapeHtml(report.target.kind)}, profile ${escapeHtml(report.target.profile)})</dd>
-${report.target.findings.length ? `<dt>Preflight</dt><dd>${report.target.findings.map(escapeHtml).join('<br>')}</dd>` : ''}
+${findingsOf(report).length ? `<dt>Preflight</dt><dd>${findingsOf(report).map(escapeHtml).join('<br>')}</dd>` : ''}
 <dt>Suite</dt><dd>${escapeHtml(report.suite.name)} ${escapeHtml(report.suite.version)}</dd>
 <dt>Seed</dt><dd>${report.seed} (${report.runs} cases per property${report.strict ? ', strict' : ''}${report.grep ? `, grep ${escapeHtml(report.grep)}` : ''}${report.shard ? `, shard ${report.shard}` : ''})</dd>
 <dt>Run</dt><dd>${escapeHtml(report.startedAt)} to ${escapeHtml(report.finishedAt)}</dd>

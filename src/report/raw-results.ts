@@ -3,6 +3,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../checks/problem.ts';
 import type { ClassOutcome, Evidence, Observation, PropertyRun } from '../core/evidence.ts';
+import type { AskedToWait } from '../core/transport-options.ts';
 
 export const rawResultsFile = 'raw-results.json';
 /**
@@ -32,6 +33,8 @@ export interface RawTest {
   property: PropertyRun | null;
   /** The input classes the test exercised or skipped (absent in results written before classes were recorded). */
   classes?: ClassOutcome[];
+  /** The test's requests the target asked to wait (src/core/transport.ts), where it asked any. */
+  askedToWait?: AskedToWait;
   durationMs: number;
 }
 

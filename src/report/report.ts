@@ -14,6 +14,7 @@ import { waive, type ClauseWaiver, type Waiver } from './baseline.ts';
 import type { RawResults, RawTest } from './raw-results.ts';
 import { classesOf, type ClauseClasses } from './classes.ts';
 import { defaultRuns } from '../core/run-config.ts';
+import { describeAskedToWait, type AskedToWait } from '../core/transport-options.ts';
 
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
 export type ClauseStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'untested' | 'observed' | 'waived';
@@ -81,6 +82,8 @@ export interface Report extends RunFacts {
   clauses: ReportClause[];
   /** Waivers of the baseline that matched no failure: the baseline can lose them. */
   unusedWaivers: Waiver[];
+  /** What the target asked of the tests' requests (429, or 503 with Retry-After), summed over the tests it asked; null where it asked none. */
+  askedToWait: (AskedToWait & { tests: number }) | null;
 }
 
 export interface Failure {
@@ -142,7 +145,21 @@ export function buildReport(
       .map((clause) => ({ clause: clause.id, level: clause.level, status: clause.status, reason: firstFailure(clause) })),
     clauses,
     unusedWaivers: waivers.filter((waiver) => !clauses.some((clause) => clause.waiver?.clause === waiver.clause)),
+    askedToWait: askedToWaitOf(raw?.tests ?? []),
   };
+}
+
+/** What the report says of the target beside its clauses: what the preflight found, and the waits it asked of the tests. */
+export function findingsOf(report: Pick<Report, 'target' | 'askedToWait'>): string[] {
+  const { askedToWait } = report;
+  return [...report.target.findings, ...(askedToWait ? [describeAskedToWait(askedToWait, `${askedToWait.tests} tests'`)] : [])];
+}
+
+function askedToWaitOf(tests: readonly RawTest[]): Report['askedToWait'] {
+  const asked = tests.flatMap((test) => (test.askedToWait ? [test.askedToWait] : []));
+  if (asked.length === 0) return null;
+  const sum = (of: (one: AskedToWait) => number) => asked.reduce((total, one) => total + of(one), 0);
+  return { answers: sum((one) => one.answers), waitedMs: sum((one) => one.waitedMs), tests: asked.length };
 }
 
 const verifiedStatuses = new Set<ClauseStatus>(['passed', 'failed', 'warning', 'waived']);

@@ -1,6 +1,6 @@
 /** summary.md: the verdict, the counts and the clauses that need a look, for a pull-request comment. */
 import { describeWaiver } from './baseline.ts';
-import { skippedUnder, type Report } from './report.ts';
+import { findingsOf, skippedUnder, type Report } from './report.ts';
 import { describeClassCount } from './classes.ts';
 import { clauseFamilies, gridStatuses, statusSymbol } from './grid.ts';
 
@@ -18,8 +18,8 @@ export function renderSummary(report: Report): string {
     ...(report.reason ? [`**${report.verdict === 'incomplete' ? 'Incomplete' : 'Stopped early'}:** ${cell(report.reason)}`, ''] : []),
     `Target ${report.target.baseUrl} (profile ${report.target.profile}), suite ${report.suite.version}, seed ${report.seed}${report.strict ? ', strict' : ''}${report.shard ? `, shard ${report.shard}` : ''}.`,
     '',
-    ...report.target.findings.map((finding) => `- ${cell(finding)}`),
-    ...(report.target.findings.length ? [''] : []),
+    ...findingsOf(report).map((finding) => `- ${cell(finding)}`),
+    ...(findingsOf(report).length ? [''] : []),
     '| passed | failed | warnings | skipped | observed | untested | waived |',
     '|---|---|---|---|---|---|---|',
     `| ${summary.passed} | ${summary.failed} | ${summary.warnings} | ${summary.skipped} | ${summary.observed} | ${summary.untested} | ${summary.waived} |`,

@@ -9,12 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 import { TLSSocket } from 'node:tls';
-import type { Dispatcher } from 'undici';
-import { describeTransportFailure, dispatcherFor, spkiPin } from '../core/transport.ts';
+import { describeTransportFailure, dispatcherFor, KeptWaiting, requestThrough, spkiPin, type PlainAnswer } from '../core/transport.ts';
 import type { Transport } from '../core/transport-options.ts';
 import { pathOf } from '../core/operations.ts';
-
-type IncomingHttpHeaders = Dispatcher.ResponseData['headers'];
 
 /** Joins a path to a base URL that may itself carry a path ("https://host/api"). */
 export function targetUrl(baseUrl: string, path: string): string {
@@ -62,10 +59,10 @@ function watchConnections(origin: URL) {
 /**
  * Resolves to the reason the target cannot be tested (null when it answered), through the run's
  * transport. timeoutMs bounds the whole preflight: connecting, the first byte and the last one,
- * redirects included.
+ * redirects included, but for the waits the target asks for (a 429), which have their own bound.
  */
 export async function preflight(baseUrl: string, headers: Record<string, string>, timeoutMs: number, transport: Transport): Promise<Preflight> {
-  const deadline = Date.now() + timeoutMs;
+  let deadline = Date.now() + timeoutMs;
   let url = new URL(targetUrl(baseUrl, pathOf('getPayment', randomUUID())));
   try {
     dispatcherFor(transport);
@@ -77,6 +74,7 @@ export async function preflight(baseUrl: string, headers: Record<string, string>
   try {
     for (let redirects = 0; ; redirects++) {
       const probe = await get(url, headers, Math.max(deadline - Date.now(), 0), timeoutMs, transport, connections.bytesRead);
+      deadline += probe.waitedMs;
       if (!probe.answered) return result(`target ${baseUrl} ${probe.reason}`);
       if (probe.location === null) return result(null);
       const next = new URL(probe.location, url);
@@ -91,7 +89,10 @@ export async function preflight(baseUrl: string, headers: Record<string, string>
   }
 }
 
-/** leftMs: what is left of the preflight's time-out, timeoutMs, which the messages name. */
+/**
+ * leftMs: what is left of the preflight's time-out, timeoutMs, which the messages name; the waits the
+ * target asks for are not in it (waitedMs).
+ */
 async function get(
   url: URL,
   headers: Record<string, string>,
@@ -99,44 +100,33 @@ async function get(
   timeoutMs: number,
   transport: Transport,
   bytesRead: () => number | null,
-): Promise<Probe> {
-  const signal = AbortSignal.timeout(leftMs);
-  let answer: { status: number; headers: IncomingHttpHeaders } | null = null;
+): Promise<Probe & { waitedMs: number }> {
+  let answer: PlainAnswer | null = null;
   let received = 0;
   try {
-    const response = await dispatcherFor(transport).request({
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: 'GET',
-      headers: { accept: 'application/json', ...headers },
-      signal,
-    });
-    answer = { status: response.statusCode, headers: response.headers };
-    const location = answer.status >= 300 && answer.status < 400 ? firstValue(answer.headers.location) : null;
-    for await (const chunk of response.body) {
-      received += (chunk as Buffer).length;
-      if (received >= bodyReadBytes) {
-        response.body.destroy();
-        break;
-      }
+    answer = await requestThrough(transport, url.href, () => ({ method: 'GET', headers: { accept: 'application/json', ...headers } }), { timeoutMs: leftMs });
+    const location = answer.status >= 300 && answer.status < 400 ? (answer.headers.location ?? null) : null;
+    for await (const chunk of answer.body) {
+      received += chunk.length;
+      if (received >= bodyReadBytes) break;
     }
-    return { answered: true, location };
+    return { answered: true, location, waitedMs: answer.waitedMs };
   } catch (error) {
-    if (signal.aborted) return { answered: false, reason: timedOut(bytesRead(), timeoutMs) };
+    const waitedMs = answer?.waitedMs ?? 0;
+    if (error instanceof DOMException && error.name === 'TimeoutError') return { answered: false, reason: timedOut(bytesRead(), timeoutMs), waitedMs };
+    if (error instanceof KeptWaiting) return { answered: false, reason: `cannot be tested: ${error.message}`, waitedMs };
     if (answer !== null)
       return {
         answered: false,
         reason: `cannot be tested: its answer (status ${answer.status}) broke off after ${received} bytes of body${announced(answer.headers)}`,
+        waitedMs,
       };
     return {
       answered: false,
       reason: `is unreachable: ${describeTransportFailure(error, url.href, transport) ?? describeSocketError(error as NodeJS.ErrnoException)}`,
+      waitedMs,
     };
   }
-}
-
-function firstValue(value: string | string[] | undefined): string | null {
-  return (Array.isArray(value) ? value[0] : value) ?? null;
 }
 
 function timedOut(bytesRead: number | null, timeoutMs: number): string {
@@ -145,8 +135,8 @@ function timedOut(bytesRead: number | null, timeoutMs: number): string {
   return `cannot be tested: its answer did not end within ${timeoutMs} ms (${bytesRead} bytes by then)`;
 }
 
-function announced(headers: IncomingHttpHeaders): string {
-  const length = firstValue(headers['content-length']);
+function announced(headers: Record<string, string>): string {
+  const length = headers['content-length'];
   return length ? ` (Content-Length ${length})` : '';
 }
 

@@ -118,13 +118,17 @@ function sender(baseUrl: string, headers: Record<string, string>, timeoutMs: num
     const { method, path } = requestOf(name, { param });
     const url = targetUrl(baseUrl, path);
     try {
-      const response = await fetchThrough(transport, url, {
-        method,
-        headers: { accept: 'application/json', ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
+      const response = await fetchThrough(
+        transport,
+        url,
+        {
+          method,
+          headers: { accept: 'application/json', ...headers, ...(body !== undefined && { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          redirect: 'manual',
+        },
+        { timeoutMs },
+      );
       return { status: response.status, body: recordedBody(await response.text()) };
     } catch (error) {
       return describeFetchError(error, timeoutMs, url, transport);
@@ -138,7 +142,7 @@ async function openPage(checkoutUrl: unknown, timeoutMs: number, transport: Tran
     return { opened: true, note: 'not probed (no checkout with a checkoutUrl was created); assumed, as the reference shows them' };
   }
   try {
-    const response = await fetchThrough(transport, checkoutUrl, { signal: AbortSignal.timeout(timeoutMs) });
+    const response = await fetchThrough(transport, checkoutUrl, {}, { timeoutMs });
     await response.body?.cancel();
     return { opened: true, note: `found (GET checkoutUrl answered ${response.status})` };
   } catch (error) {

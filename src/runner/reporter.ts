@@ -11,6 +11,7 @@ import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidenc
 import type { Judgement } from '../checks/problem.ts';
 import { readRunPlan, type RunConfig, type RunPlan } from '../core/run-config.ts';
 import { secretsOfRun } from '../core/profile.ts';
+import type { AskedToWait } from '../core/transport-options.ts';
 import { readsBackTag, targetOf, targetsOfRun, testRefOf } from '../../specs/targets.ts';
 import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from '../report/raw-results.ts';
 
@@ -60,6 +61,7 @@ export default class ConformanceReporter implements Reporter {
       observations: jsonOf(attachmentNames.observation) as Observation[],
       property: (jsonOf(attachmentNames.property).at(-1) as PropertyRun | undefined) ?? null,
       classes: [...(jsonOf(attachmentNames.classes).flat() as ClassOutcome[]), ...declaredClasses(test, status, judgement.judged, result)],
+      ...(jsonOf(attachmentNames.askedToWait).length > 0 && { askedToWait: jsonOf(attachmentNames.askedToWait).at(-1) as AskedToWait }),
       durationMs: result.duration,
     };
     const runConfigFile = runConfigFileOf(test);

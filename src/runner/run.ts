@@ -18,7 +18,7 @@ import { clearRawResults, readRawResults, type RawResults } from '../report/raw-
 import { say } from '../core/command-line.ts';
 import { profileFor, startTarget, type Target } from './target.ts';
 import { clearLedger, reportDir } from '../report/folder.ts';
-import { describeTransport, resolveTransport, transportSecrets } from '../core/transport-options.ts';
+import { describeAskedToWait, describeTransport, resolveTransport, transportSecrets } from '../core/transport-options.ts';
 
 export async function runConformance(options: RunOptions): Promise<number> {
   const signingKey = options.signKeyPath === null ? null : (await import('../report/attestation.ts')).readPrivateKey('--sign', options.signKeyPath);
@@ -63,8 +63,10 @@ export async function runConformance(options: RunOptions): Promise<number> {
     if (!failure) {
       const { probeTarget } = await import('./probe.ts');
       const probes = await probeTarget(target.baseUrl, headers, profile, transport);
-      findings.push(...probes.findings);
-      for (const finding of probes.findings) say(finding);
+      const askedToWait = (await import('../core/transport.ts')).askedToWaitSoFar();
+      const preflightFindings = [...probes.findings, ...(askedToWait.answers > 0 ? [describeAskedToWait(askedToWait, "the preflight's")] : [])];
+      findings.push(...preflightFindings);
+      for (const finding of preflightFindings) say(finding);
       if (probes.stop) throw new Error(probes.stop);
       const run: RunConfig = {
         baseUrl: target.baseUrl,

@@ -1,9 +1,8 @@
-/** The pace of the specs' requests (specs/pace.ts), the 429 wait (specs/api.ts) and the sandbox's latency switch. */
+/** The pace of the specs' requests (specs/pace.ts) and the sandbox's latency switch. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox } from '../../src/sandbox/index.ts';
-import { retryAfterMs } from '../../specs/api.ts';
 import { createPacer, inParallel, oneAtATime } from '../../specs/pace.ts';
 
 /** Sends `count` requests through the pacer at once, each answering `status` after `ms`; the most in flight at once. */
@@ -37,6 +36,15 @@ test('429 answers halve the limit, down to one; ordinary answers bring it back',
   assert.equal(await peakInFlight(pacer, 4, 429), 1, 'one at a time while 429s go on');
   for (let round = 0; round < 40 && pacer.limit < 8; round++) await peakInFlight(pacer, 8);
   assert.equal(pacer.limit, 8);
+});
+
+test('an answer the target made wait for halves the limit, as a 429 does', async () => {
+  const pacer = createPacer({ maxConcurrent: 8, perSecond: null });
+  await pacer.send(
+    async () => ({ status: 200, durationMs: 5, askedToWait: true }),
+    (answer) => answer,
+  );
+  assert.equal(pacer.limit, 4);
 });
 
 test('answers much slower than the fastest seen lower the limit', async () => {
@@ -128,15 +136,6 @@ test('oneAtATime runs its steps one at a time, in the order given, a failed one 
   const steps = events.filter((event) => !event.startsWith('after'));
   assert.deepEqual(steps, ['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
   assert.ok(events.indexOf('after a') < events.indexOf('end c'), `the work after a step overlaps the next steps: ${events.join(', ')}`);
-});
-
-test("a 429's Retry-After in seconds or as a date, 1 s without one, capped", () => {
-  assert.equal(retryAfterMs('2', 10_000), 2000);
-  assert.equal(retryAfterMs(undefined, 10_000), 1000);
-  assert.equal(retryAfterMs('120', 10_000), 10_000);
-  assert.equal(retryAfterMs('garbage', 10_000), 1000);
-  const inThree = retryAfterMs(new Date(Date.now() + 3000).toUTCString(), 10_000);
-  assert.ok(inThree > 1000 && inThree <= 3000, String(inThree));
 });
 
 test('the sandbox answers every request latencyMs late, pages and unknown paths too', async () => {

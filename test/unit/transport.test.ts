@@ -1,4 +1,4 @@
-/** The transport: the proxy a URL takes, the options resolved with the environment, the one-line reasons, the browser's share, the resend, the plain client's requests and answers. */
+/** The transport: the proxy a URL takes, the options resolved with the environment, the one-line reasons, the browser's share, the resend, the waits the target asks for, the plain client's requests and answers. */
 import assert from 'node:assert/strict';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Socket } from 'node:net';
@@ -6,7 +6,16 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { test } from 'node:test';
 import { setTimeout } from 'node:timers/promises';
 import { readText } from '../../src/core/http.ts';
-import { browserContextTransport, describeTransportFailure, fetchThrough, requestThrough } from '../../src/core/transport.ts';
+import {
+  askedToWaitSoFar,
+  askedWaitMs,
+  browserContextTransport,
+  describeTransportFailure,
+  fetchThrough,
+  KeptWaiting,
+  onAskedToWait,
+  requestThrough,
+} from '../../src/core/transport.ts';
 import { directTransport, proxyFor, resolveTransport, transportSecrets, type Transport } from '../../src/core/transport-options.ts';
 
 const noOptions = { extraCaCertsFile: null, clientCertFile: null, clientKeyFile: null, insecure: false, proxy: null };
@@ -105,12 +114,7 @@ test('a request that meets a kept-alive connection closing goes once more on a n
       assert.equal(await (await fetchThrough(directTransport, server.url)).text(), 'ok');
       await setTimeout(20); // the connection goes back to the pool once its answer has been read
       const resent: string[] = [];
-      const answer = await fetchThrough(
-        directTransport,
-        server.url,
-        () => ({ method: 'POST', body: '{}' }),
-        (why) => resent.push(why),
-      );
+      const answer = await fetchThrough(directTransport, server.url, () => ({ method: 'POST', body: '{}' }), { onResent: (why) => resent.push(why) });
       assert.equal(await answer.text(), 'ok');
       assert.equal(server.connections(), 2);
       assert.match(resent.join(), /^the connection closed before any answer \(.+\): sent again on a new connection$/);
@@ -126,10 +130,7 @@ test('a target that closes every connection unanswered fails on the resend as we
   try {
     const { port } = server.address() as { port: number };
     let resends = 0;
-    await assert.rejects(
-      fetchThrough(directTransport, `http://127.0.0.1:${port}/`, {}, () => resends++),
-      /fetch failed/,
-    );
+    await assert.rejects(fetchThrough(directTransport, `http://127.0.0.1:${port}/`, {}, { onResent: () => resends++ }), /fetch failed/);
     assert.equal(resends, 1);
   } finally {
     server.close();
@@ -170,6 +171,134 @@ test('requestThrough sends what fetch() sends, a body in chunks without a length
     await readText((await requestThrough(directTransport, `http://127.0.0.1:${port}/`, () => ({ method: 'POST', headers: {}, body: chunks() }))).body);
     const chunked = seen.at(-1)!;
     assert.deepEqual([chunked.body, chunked.headers['transfer-encoding'], chunked.headers['content-length']], ['{"a":1}', 'chunked', undefined]);
+  } finally {
+    server.close();
+  }
+});
+
+test('a 429 or a 503 with Retry-After asks to wait, in seconds or until a date; a 429 without one backs off, doubling, half of it at random; any other answer is one', () => {
+  const now = Date.parse('2025-06-01T12:00:00Z');
+  assert.equal(askedWaitMs(429, '2', 0, now), 2000);
+  assert.equal(askedWaitMs(503, ' 0 ', 0, now), 0);
+  assert.equal(askedWaitMs(429, 'Sun, 01 Jun 2025 12:00:03 GMT', 0, now), 3000);
+  assert.equal(askedWaitMs(503, 'Sun, 01 Jun 2025 11:59:00 GMT', 0, now), 0, 'a date gone by: at once');
+  assert.equal(
+    askedWaitMs(429, undefined, 0, now, () => 0),
+    500,
+  );
+  assert.equal(
+    askedWaitMs(429, undefined, 0, now, () => 1),
+    1000,
+  );
+  assert.equal(
+    askedWaitMs(429, 'soon', 2, now, () => 1),
+    4000,
+    'a Retry-After that is neither: the back-off',
+  );
+  assert.equal(
+    askedWaitMs(429, undefined, 10, now, () => 1),
+    16_000,
+    'the back-off stops doubling',
+  );
+  for (const [status, retryAfter] of [
+    [503, undefined],
+    [500, '1'],
+    [200, '1'],
+    [404, undefined],
+  ] as const)
+    assert.equal(askedWaitMs(status, retryAfter, 0, now), null, `${status} ${retryAfter}`);
+});
+
+/** A server whose answers to each request path are given in turn (the last one again once they run out); when each request came. */
+async function answeringInTurn(answers: Record<string, Array<{ status: number; headers?: Record<string, string>; delayMs?: number }>>) {
+  const arrivals: Array<{ path: string; at: number }> = [];
+  const served = new Map<string, number>();
+  const server = createHttpServer(async (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    arrivals.push({ path, at: Date.now() });
+    const turn = served.get(path) ?? 0;
+    served.set(path, turn + 1);
+    const list = answers[path];
+    const { status, headers = {}, delayMs = 0 } = list[Math.min(turn, list.length - 1)];
+    await setTimeout(delayMs);
+    response.writeHead(status, { 'content-type': 'text/plain', ...headers });
+    response.end(String(status));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, arrivals, close: () => server.close() };
+}
+
+test('a request the target asks to wait goes again after the wait, on either client, and says so; the answer tells how long it waited', async () => {
+  const server = await answeringInTurn({
+    '/seconds': [{ status: 429, headers: { 'retry-after': '1' } }, { status: 200 }],
+    '/unavailable': [{ status: 503, headers: { 'retry-after': '0' } }, { status: 201 }],
+    '/down': [{ status: 503 }],
+  });
+  try {
+    const resent: string[] = [];
+    const started = Date.now();
+    const answer = await requestThrough(directTransport, `${server.url}/seconds`, () => ({ method: 'POST', headers: {}, body: '{}' }), {
+      onResent: (why) => resent.push(why),
+    });
+    assert.equal(answer.status, 200);
+    assert.equal((await readText(answer.body)).text, '200');
+    assert.ok(Date.now() - started >= 1000 && answer.waitedMs >= 990, `waited ${answer.waitedMs} ms`);
+    assert.deepEqual(resent, ['answered 429 (too many requests): sent again after 1000 ms, as it asked']);
+    assert.equal((await fetchThrough(directTransport, `${server.url}/unavailable`)).status, 201);
+    assert.equal((await fetchThrough(directTransport, `${server.url}/down`)).status, 503, 'a 503 without Retry-After is an answer');
+    assert.deepEqual(
+      server.arrivals.map(({ path }) => path),
+      ['/seconds', '/seconds', '/unavailable', '/unavailable', '/down'],
+    );
+  } finally {
+    server.close();
+  }
+});
+
+test("each attempt has its own time-out, the waits not in it; the other requests to the origin wait too; the process's waiting counts overlapping waits once", async () => {
+  const server = await answeringInTurn({
+    '/limited': [
+      { status: 429, headers: { 'retry-after': '1' } },
+      { status: 200, delayMs: 300 },
+    ],
+    '/other': [{ status: 200 }],
+  });
+  const heard: number[] = [];
+  const stop = onAskedToWait((addedMs) => heard.push(addedMs));
+  try {
+    const before = askedToWaitSoFar();
+    const limited = requestThrough(directTransport, `${server.url}/limited`, () => ({ method: 'GET', headers: {} }), { timeoutMs: 600 });
+    await setTimeout(200);
+    const other = await fetchThrough(directTransport, `${server.url}/other`, {}, { timeoutMs: 600 });
+    assert.equal(other.status, 200);
+    assert.equal((await limited).status, 200, 'a second of waiting and 300 ms of answer within a time-out of 600 ms');
+    const [first] = server.arrivals;
+    const otherArrival = server.arrivals.find(({ path }) => path === '/other')!;
+    assert.ok(otherArrival.at - first.at >= 990, `the other request left ${otherArrival.at - first.at} ms after the 429`);
+    const after = askedToWaitSoFar();
+    assert.equal(after.answers - before.answers, 1);
+    assert.ok(after.waitedMs - before.waitedMs >= 990 && after.waitedMs - before.waitedMs <= 1100, `waited ${after.waitedMs - before.waitedMs} ms`);
+    assert.equal(
+      heard.reduce((sum, ms) => sum + ms, 0),
+      after.waitedMs - before.waitedMs,
+      'the listeners hear the waiting as it is counted',
+    );
+  } finally {
+    stop();
+    server.close();
+  }
+});
+
+test('a request the target asks to wait longer than a request waits fails, naming what it asked', async () => {
+  const server = await answeringInTurn({ '/': [{ status: 429, headers: { 'retry-after': '3600' } }] });
+  try {
+    const started = Date.now();
+    await assert.rejects(
+      requestThrough(directTransport, `${server.url}/`, () => ({ method: 'GET', headers: {} })),
+      (error: Error) => error instanceof KeptWaiting && /answered 429 asking to wait 3600000 ms more, after 1 such answers/.test(error.message),
+    );
+    assert.ok(Date.now() - started < 1000, 'without waiting for nothing');
   } finally {
     server.close();
   }
