@@ -119,8 +119,6 @@ export function createApi(
   /** The lists of the madeBy calls under way in this async context, the outermost first. */
   const madeHere = new AsyncLocalStorage<Exchange[][]>();
   const cutBodies = new WeakSet<Exchange>();
-  /** The exchanges whose request waited before its last attempt, as the target asked. */
-  const askedToWait = new WeakSet<Exchange>();
   const problems: Problem[] = [];
   let judged = false;
   const baseUrl = run.baseUrl.replace(/\/$/, '');
@@ -164,13 +162,13 @@ export function createApi(
             headers: answer.headers,
             body: body.cut ? body.text : recordedBody(body.text),
             durationMs: Date.now() - started - answer.waitedMs,
+            ...(answer.waitedMs > 0 && { waitedMs: answer.waitedMs }),
           },
         };
         if (body.cut) cutBodies.add(exchange);
-        if (answer.waitedMs > 0) askedToWait.add(exchange);
         return exchange;
       },
-      (exchange) => ({ status: exchange.response.status, durationMs: exchange.response.durationMs ?? 0, askedToWait: askedToWait.has(exchange) }),
+      ({ response }) => ({ status: response.status, durationMs: response.durationMs ?? 0, askedToWait: response.waitedMs !== undefined }),
     );
   }
 

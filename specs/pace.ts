@@ -1,9 +1,10 @@
 /**
  * How fast a worker's requests go out: independent requests overlap (a target across a network
  * answers each one late), at most `limit` at a time, and no faster than the profile's rate cap. The
- * limit starts at the most allowed and halves while the target asks to wait or answers 429 or 503 (or none), drops by one
- * while answers take much longer than the fastest seen (the target is slowing down), and climbs back
- * by one every `limit` answers that are neither.
+ * limit starts at the most allowed and halves while the target asks to wait or answers 429 or 503 (or none), once
+ * for the requests that were in flight together (they met the same limit), drops by one while answers
+ * take much longer than the fastest seen (the target is slowing down), and climbs back by one every
+ * `limit` answers that are neither.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -39,6 +40,8 @@ export function createPacer({ maxConcurrent, perSecond }: PaceSettings): Pacer {
   let inFlight = 0;
   let fastestMs = Number.POSITIVE_INFINITY;
   let nextStart = 0;
+  /** How many times the limit was halved: a request that left before the last halving does not halve it again. */
+  let halvings = 0;
   const waiting: Array<() => void> = [];
   const slots = () => Math.max(1, Math.floor(limit));
 
@@ -63,9 +66,12 @@ export function createPacer({ maxConcurrent, perSecond }: PaceSettings): Pacer {
     nextStart = at + 1000 / perSecond;
     if (at > now) await sleep(at - now);
   };
-  const learn = ({ status, durationMs, askedToWait }: Answered) => {
+  const learn = ({ status, durationMs, askedToWait }: Answered, leftAfter: number) => {
     if (askedToWait || status === 429 || status === 503 || status === 0) {
-      limit = Math.max(1, limit / 2);
+      if (leftAfter === halvings) {
+        limit = Math.max(1, limit / 2);
+        halvings += 1;
+      }
       return;
     }
     fastestMs = Math.min(fastestMs, durationMs);
@@ -78,11 +84,12 @@ export function createPacer({ maxConcurrent, perSecond }: PaceSettings): Pacer {
       await acquire();
       try {
         await startOnTime();
+        const leftAfter = halvings;
         const answer = await request().catch((error: unknown) => {
-          learn({ status: 0, durationMs: 0 });
+          learn({ status: 0, durationMs: 0 }, leftAfter);
           throw error;
         });
-        learn(answered(answer));
+        learn(answered(answer), leftAfter);
         return answer;
       } finally {
         release();

@@ -143,7 +143,8 @@ function checkoutVerdict(exchange: Exchange, known: Known): Verdict {
 }
 
 function referenceVerdict(exchange: Exchange, known: Known): Verdict {
-  const sentAt = known.sentAt ?? Date.now();
+  // A request the target made wait left again after the wait: its window is judged as it was then.
+  const sentAt = known.sentAt === undefined ? Date.now() : known.sentAt + (exchange.response.waitedMs ?? 0);
   const kind = classifyReference(exchange.request.body, sentAt);
   const problems = checkReferenceAnswer(exchange, { sentAt, kind });
   const byKind = verdictOfKind(exchange, kind, problems);

@@ -16,7 +16,10 @@ export interface RecordedResponse {
   headers: Record<string, string>;
   /** Parsed JSON where the body is JSON, else the text. */
   body: unknown;
+  /** From the sending of the attempt this answers to its last byte. */
   durationMs?: number;
+  /** How long the request waited before that attempt, as the target asked (a 429: src/core/transport.ts); absent where it did not. */
+  waitedMs?: number;
 }
 
 /** One request to the target and what it answered. */

@@ -126,7 +126,10 @@ export interface Sending {
   onResent?: (why: string) => void;
 }
 
-/** The most one request waits, in all, where the target asks it to (429, or 503 with Retry-After): then the request fails. */
+/**
+ * The most one request waits, in all, where the target asks it to (429, or 503 with Retry-After), and
+ * the longest a target may ask every request to wait without answering any: then the request fails.
+ */
 export const askedWaitPatienceMs = 60_000;
 /** The first wait of a 429 without Retry-After; each one after it doubles, up to maxBackOffMs. */
 const firstBackOffMs = 1000;
@@ -154,8 +157,12 @@ const askedToWait: AskedToWait = { answers: 0, waitedMs: 0 };
 /** The end of the latest wait under way: waits that overlap count once. */
 let waitingUntil = 0;
 const waitListeners = new Set<(addedMs: number) => void>();
-/** By origin: no request of this process leaves for it before then, since one of them was asked to wait until then. */
-const resumeAt = new Map<string, number>();
+/**
+ * By origin: when this process's requests may leave for it again (one of them was asked to wait until
+ * then), and since when it has asked them to wait without answering any (null: its last answer was one).
+ */
+const origins = new Map<string, { resumeAt: number; askingSince: number | null }>();
+const stateOf = (origin: string) => origins.get(origin) ?? origins.set(origin, { resumeAt: 0, askingSince: null }).get(origin)!;
 
 export const askedToWaitSoFar = (): AskedToWait => ({ ...askedToWait });
 
@@ -197,13 +204,13 @@ async function sentAsAsked<Init extends { signal?: AbortSignal | null }, Answer>
   read: { statusOf: (answer: Answer) => number; retryAfterOf: (answer: Answer) => string | undefined; discard: (answer: Answer) => Promise<void> },
   { timeoutMs, onResent }: Sending,
 ): Promise<{ answer: Answer; waitedMs: number }> {
-  const { origin } = new URL(url);
+  const origin = stateOf(new URL(url).origin);
   const callerSignal = initOf().signal;
   const started = Date.now();
   let waitedMs = 0;
   for (let asked = 0; ; asked++) {
     const waitStarted = Date.now();
-    await waitAsAsked(resumeAt.get(origin) ?? 0, callerSignal);
+    await waitAsAsked(origin.resumeAt, callerSignal);
     waitedMs += Date.now() - waitStarted;
     const attemptOf = () => {
       const init = initOf();
@@ -214,16 +221,20 @@ async function sentAsAsked<Init extends { signal?: AbortSignal | null }, Answer>
     const answer = await sentWithOneResend(transport, attemptOf, send, onResent);
     const status = read.statusOf(answer);
     const waitMs = askedWaitMs(status, read.retryAfterOf(answer), asked);
-    if (waitMs === null) return { answer, waitedMs };
+    if (waitMs === null) {
+      origin.askingSince = null;
+      return { answer, waitedMs };
+    }
     askedToWait.answers += 1;
     await read.discard(answer);
-    const waitedInAll = Date.now() - started;
-    if (waitedMs + waitMs > askedWaitPatienceMs)
+    const now = Date.now();
+    origin.askingSince ??= now;
+    if (waitedMs + waitMs > askedWaitPatienceMs || now + waitMs - origin.askingSince > askedWaitPatienceMs)
       throw new KeptWaiting(
-        `the target answered ${status} asking to wait ${waitMs} ms more, after ${asked + 1} such answers and ${waitedMs} ms of waiting (${waitedInAll} ms in all): more than the ${askedWaitPatienceMs} ms a request waits`,
+        `the target answered ${status} asking to wait ${waitMs} ms more, after ${asked + 1} such answers to this request, ${waitedMs} ms of waiting for it (${now - started} ms in all), and ${now - origin.askingSince} ms since it last answered one: more than the ${askedWaitPatienceMs} ms the suite waits`,
       );
     onResent?.(`answered ${status} (${status === 429 ? 'too many requests' : 'unavailable'}): sent again after ${waitMs} ms, as it asked`);
-    resumeAt.set(origin, Math.max(resumeAt.get(origin) ?? 0, Date.now() + waitMs));
+    origin.resumeAt = Math.max(origin.resumeAt, now + waitMs);
   }
 }
 

@@ -401,7 +401,8 @@ export class Confirm implements Command {
       insideWindow({ start: reference.start + second, end: reference.end - second }, now);
     const paidAt = this.when === 'beforeStart' ? reference.start - second : this.when === 'afterEnd' ? reference.end + second : clear ? null : now;
     const answer = await world.helpers!.confirm(reference.paymentId, paidAt === null ? undefined : new Date(paidAt).toISOString());
-    const inside = insideWindow(reference, paidAt ?? now);
+    // Without paidAt the helper's clock decides, when the request left: after the waits the target asked for.
+    const inside = insideWindow(reference, paidAt ?? now + (answer.response.waitedMs ?? 0));
     model.quietAfter = Math.max(model.quietAfter, world.now() + world.eventMs);
     const readPayment = () => world.call('getPayment', { param: reference.paymentId });
     if (reference.state === 'pending' && inside) {

@@ -1,7 +1,7 @@
 /** The checks that judge one answer by itself (src/checks/answers.ts). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkPaymentAnswer, checkReferenceAnswer, classifyReference } from '../../src/checks/index.ts';
+import { checkPaymentAnswer, checkReferenceAnswer, classifyReference, judgeAnswer } from '../../src/checks/index.ts';
 import * as checksOfFile from '../../src/checks/answers.ts';
 import { payload, exchange, clausesOf, checkCase, published, changed, paymentAnswer, testCheckCases, type CheckCase } from '../support/check-cases.ts';
 
@@ -45,4 +45,14 @@ test('classifyReference: a window over when sent, a body breaking a documented t
   const refused = exchange('POST', '/payments/references', {}, request, 400);
   assert.deepEqual(checkReferenceAnswer(refused, { sentAt: end + 1 }), []);
   assert.deepEqual(clausesOf(checkReferenceAnswer(refused, { sentAt: end - 1 })), ['REF-1']);
+});
+
+test('a reference request the target made wait is judged as it left after the wait: a window that ended meanwhile may be refused', () => {
+  const request = payload('reference-request--payment-multibanco--1');
+  const end = Date.parse(request.validDate.end);
+  const refused = exchange('POST', '/payments/references', {}, request, 400);
+  const known = { sentAt: end - 500, suiteCredentials: true };
+  assert.deepEqual(clausesOf(judgeAnswer('createReference', refused, known).problems), ['REF-1']);
+  const waited = { ...refused, response: { ...refused.response, waitedMs: 1000 } };
+  assert.deepEqual(judgeAnswer('createReference', waited, known).problems, []);
 });

@@ -29,9 +29,11 @@ test('at most maxConcurrent requests are in flight at once', async () => {
   assert.equal(await peakInFlight(createPacer({ maxConcurrent: 4, perSecond: null }), 20), 4);
 });
 
-test('429 answers halve the limit, down to one; ordinary answers bring it back', async () => {
+test('429 answers halve the limit, once for the requests in flight together, down to one; ordinary answers bring it back', async () => {
   const pacer = createPacer({ maxConcurrent: 8, perSecond: null });
   await peakInFlight(pacer, 8, 429);
+  assert.equal(pacer.limit, 4, 'eight refused together: halved once');
+  for (let round = 0; round < 3; round++) await peakInFlight(pacer, 1, 429);
   assert.equal(pacer.limit, 1);
   assert.equal(await peakInFlight(pacer, 4, 429), 1, 'one at a time while 429s go on');
   for (let round = 0; round < 40 && pacer.limit < 8; round++) await peakInFlight(pacer, 8);

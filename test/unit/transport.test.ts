@@ -296,7 +296,7 @@ test('a request the target asks to wait longer than a request waits fails, namin
     const started = Date.now();
     await assert.rejects(
       requestThrough(directTransport, `${server.url}/`, () => ({ method: 'GET', headers: {} })),
-      (error: Error) => error instanceof KeptWaiting && /answered 429 asking to wait 3600000 ms more, after 1 such answers/.test(error.message),
+      (error: Error) => error instanceof KeptWaiting && /answered 429 asking to wait 3600000 ms more, after 1 such answers to this request/.test(error.message),
     );
     assert.ok(Date.now() - started < 1000, 'without waiting for nothing');
   } finally {
