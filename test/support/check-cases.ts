@@ -8,8 +8,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import type { RecordedRequest } from '../../src/core/evidence.ts';
 import { checkCheckoutCreated, checkPayment, checkStoredMethods, checksByClause, type Exchange, type Problem } from '../../src/checks/index.ts';
+import { specificationFile } from '../../src/core/specification.ts';
 
-const realdata = new URL('../../../shared/realdata/', import.meta.url);
+const realdata = specificationFile('realdata');
 interface Example {
   operation: string;
   agreesWithContract: boolean;

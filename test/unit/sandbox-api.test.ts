@@ -6,8 +6,9 @@ import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference, ty
 import { testHelperSchema, validateResource, validateResponse } from '../../src/core/schemas.ts';
 import { call } from '../../src/sandbox/client.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { specificationFile } from '../../src/core/specification.ts';
 
-const realdata = new URL('../../../shared/realdata/', import.meta.url);
+const realdata = specificationFile('realdata');
 const publishedCheckoutRequests = readdirSync(realdata)
   .filter((file) => file.startsWith('checkout-request--'))
   .map((file) => ({ file, payload: JSON.parse(readFileSync(new URL(file, realdata), 'utf8')).payload }));

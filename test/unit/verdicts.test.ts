@@ -20,8 +20,9 @@ import {
 import { judgeExchange } from '../../src/observe/judge.ts';
 import { observedClauses } from '../../src/observe/observer.ts';
 import { trafficChecks } from '../../src/observe/traffic-state.ts';
+import { specificationFile } from '../../src/core/specification.ts';
 
-const payload = (name: string) => JSON.parse(readFileSync(new URL(`../../../shared/realdata/${name}.json`, import.meta.url), 'utf8')).payload;
+const payload = (name: string) => JSON.parse(readFileSync(specificationFile('realdata', `${name}.json`), 'utf8')).payload;
 
 const paths: Record<AnsweredOperation, string> = {
   createCheckout: 'POST /checkouts',
