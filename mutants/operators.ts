@@ -14,7 +14,7 @@
  */
 import { changeClause, changedByConfirmation } from '../src/checks/audit.ts';
 import { loadSchema, type JsonSchema, type SchemaFile } from '../src/core/schemas.ts';
-import { framingSites } from '../generators/framings.ts';
+import { framingSites } from '../src/generators/framings.ts';
 import { answerWhen, atPath, editBody, editNotifications, eachObject, envelopes, first, withQueryRewritten, type Json } from './edits.ts';
 import type { Delivery, ProxyContext, Route } from './proxy.ts';
 import { collidesAtOnce, creations, oneAtATime, racingWrites, sharedStates, type SharedState } from './at-once.ts';
@@ -314,7 +314,7 @@ export const deliveryMutants: Mutant[] = destinations.flatMap((destination) =>
 
 /**
  * The framing family: the sites are the operations a valid request must be accepted by (CHK-1, REF-1,
- * REF-3, PML-1), the operator a framing of generators/framings.ts that a target refuses (415 for a
+ * REF-3, PML-1), the operator a framing of src/generators/framings.ts that a target refuses (415 for a
  * media type, else 400), as a parser or a gateway that knows only one way to write a request does.
  */
 export const framingMutants: Mutant[] = framingSites.flatMap(({ clause, operation, framings }) =>

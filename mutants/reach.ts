@@ -7,7 +7,7 @@
  * runs as on the sandbox, so a candidate runs only the tests that reach it (mutants/run.ts).
  */
 import type { RawTest } from '../src/report/raw-results.ts';
-import { readingBackHeader, testKeyHeader, testKeyOf } from '../specs/targets.ts';
+import { readingBackHeader, testKeyHeader, testKeyOf } from '../src/harness/targets.ts';
 import { uuidPattern } from '../src/core/operations.ts';
 import { snapshot, type Delivery, type ProxyContext, type ProxyRequest, type ProxyResponse, type Transform } from './proxy.ts';
 

@@ -4,7 +4,7 @@
  * conformant verdict), each behind its own proxy in front of its own in-memory sandbox.
  *
  * The whole catalogue is one Playwright run (mutants/playwright.config.ts) in which every candidate
- * is a target (specs/targets.ts), and one Chromium that every worker connects to: the start-up of
+ * is a target (src/harness/targets.ts), and one Chromium that every worker connects to: the start-up of
  * the command line, Playwright, its workers and the browser is paid once, not once per candidate.
  * Each candidate's report is then built from its raw results, as `checkout-conformance run` builds it.
  */
@@ -29,7 +29,7 @@ import { startSandbox, type Sandbox } from '../src/sandbox/index.ts';
 import { benignVariants, generatedNames, mutants } from './catalogue.ts';
 import { generatedCatalogue, operatorTwins } from './operators.ts';
 import { catalogueEventMs, type Mutant } from './kinds.ts';
-import { targetsEnv, testKeyOf, type TargetEntry } from '../specs/targets.ts';
+import { targetsEnv, testKeyOf, type TargetEntry } from '../src/harness/targets.ts';
 import { changedCandidates, type ChangedInputs } from './changed.ts';
 import { loadClauseIndex } from '../src/report/clause-index.ts';
 import { startProxy, type RunningProxy, type Transform } from './proxy.ts';
@@ -47,7 +47,7 @@ export const rotationTurns = catalogueSeeds.length;
 export const rotationEnv = 'CHECKOUT_CONFORMANCE_ROTATION';
 /**
  * fast-check cases per property, for every candidate: every run exercises every input class of every
- * clause (generators/classes.ts) and the model's directed sequences, so the draws only come on top,
+ * clause (src/generators/classes.ts) and the model's directed sequences, so the draws only come on top,
  * and a mutant that needs more than 10 of them to be killed on whichever seed its turn gives is a class missing.
  * The model of the whole service keeps its default number of random sequences, for the same reason.
  */

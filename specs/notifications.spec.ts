@@ -1,6 +1,6 @@
 /** Reference 1 and 6: notifications of confirmed references, to callbackUrl or to the webhook. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callbackQueryClasses, validReference, webhookQueryClasses } from '../generators/index.ts';
+import { callbackQueryClasses, validReference, webhookQueryClasses } from '../src/generators/index.ts';
 import {
   checkConfirmed,
   checkNotConfirmed,
@@ -12,12 +12,12 @@ import {
   type LedgerEntry,
   type PaymentNames,
 } from '../src/checks/index.ts';
-import { exercises, lastsEventMs, tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from './fixtures.ts';
-import { createClosedReference, createReference, exerciseClasses, mustSucceed, quietMs, readSettled, sample } from './flows.ts';
+import { exercises, lastsEventMs, tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from '../src/harness/fixtures.ts';
+import { createClosedReference, createReference, exerciseClasses, mustSucceed, quietMs, readSettled, sample } from '../src/harness/flows.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import type { RecordedRequest } from '../src/core/evidence.ts';
-import { followLedger } from './ledger.ts';
-import { endWatch, holdingWebhook, startWatch, watchedAddress } from './webhook-lock.ts';
+import { followLedger } from '../src/harness/ledger.ts';
+import { endWatch, holdingWebhook, startWatch, watchedAddress } from '../src/harness/webhook-lock.ts';
 
 const ledgerPollMs = 200;
 

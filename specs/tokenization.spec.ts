@@ -1,5 +1,5 @@
 /** Reference 1, 3 and 4.1: storing payment methods after a payment, for cards (CC) and mobile wallets (MW) alike. */
-import { card, checkoutVariants, consentRowWithoutRegistration, tokenizationClasses, wallet, type InputClass } from '../generators/index.ts';
+import { card, checkoutVariants, consentRowWithoutRegistration, tokenizationClasses, wallet, type InputClass } from '../src/generators/index.ts';
 import type { CheckoutRequest, StoredPaymentMethod } from '../schemas/generated/types.ts';
 import {
   checkMethodStored,
@@ -14,7 +14,7 @@ import {
 } from '../src/checks/index.ts';
 import { needs } from '../src/core/needs.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
-import { exercises, helperClient, helpersUsable, paysInBrowser, tags, test, type Api, type BrowserPages } from './fixtures.ts';
+import { exercises, helperClient, helpersUsable, paysInBrowser, tags, test, type Api, type BrowserPages } from '../src/harness/fixtures.ts';
 import {
   createCheckout,
   createCheckoutOfClass,
@@ -27,8 +27,8 @@ import {
   samples,
   settleMs,
   withMethod,
-} from './flows.ts';
-import { payOnNewPage } from './hosted-page.ts';
+} from '../src/harness/flows.ts';
+import { payOnNewPage } from '../src/harness/hosted-page.ts';
 
 const methods = ['CC', 'MW'] as const;
 type Method = (typeof methods)[number];

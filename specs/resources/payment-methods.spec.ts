@@ -1,6 +1,6 @@
 /** Reference 2.4 and 4.2: listing a customer's stored payment methods. */
 import { randomUUID } from 'node:crypto';
-import { card, checkoutVariants, framingClasses, storedMeansClasses, wallet } from '../../generators/index.ts';
+import { card, checkoutVariants, framingClasses, storedMeansClasses, wallet } from '../../src/generators/index.ts';
 import {
   checkMethodCount,
   judgeAnswer,
@@ -15,7 +15,7 @@ import {
   type PaidWith,
 } from '../../src/checks/index.ts';
 import type { RunConfig } from '../../src/core/run-config.ts';
-import { exercises, requires, tags, test, type Api, type Helpers } from '../fixtures.ts';
+import { exercises, requires, tags, test, type Api, type Helpers } from '../../src/harness/fixtures.ts';
 import {
   createCheckout,
   exerciseClasses,
@@ -27,8 +27,8 @@ import {
   samples,
   someCustomerWithMethod,
   withMethod,
-} from '../flows.ts';
-import { inParallel } from '../pace.ts';
+} from '../../src/harness/flows.ts';
+import { inParallel } from '../../src/harness/pace.ts';
 
 /** More stored methods than a first page of ten would show. */
 const manyMethods = 12;

@@ -21,9 +21,9 @@ import {
   type LedgerEntry,
   type ListeningNow,
 } from '../../src/checks/index.ts';
-import { readLedger } from '../ledger.ts';
-import { requires, tags, test, type Api } from '../fixtures.ts';
-import { readsBackTag, targetsEnv } from '../targets.ts';
+import { readLedger } from '../../src/harness/ledger.ts';
+import { requires, tags, test, type Api } from '../../src/harness/fixtures.ts';
+import { readsBackTag, targetsEnv } from '../../src/harness/targets.ts';
 import { processGone } from '../../src/core/processes.ts';
 
 /** Each payment's last read in the run, by its id. */

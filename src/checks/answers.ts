@@ -8,7 +8,8 @@
 import type { CheckoutRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import { titleOf, type OperationName } from '../core/operations.ts';
 import { validateRequest } from '../core/schemas.ts';
-import { checkCheckoutAnswer, classifyCheckout, everydayAmounts, type CheckoutKind } from './checkout-kinds.ts';
+import { everydayAmounts } from '../core/checkout-rows.ts';
+import { checkCheckoutAnswer, classifyCheckout, type CheckoutKind } from './checkout-kinds.ts';
 import type { AnswerContext } from './checkouts.ts';
 import { checkServedAtPath } from './envelope.ts';
 import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';

@@ -17,7 +17,7 @@ import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
 import { isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
 import { checkDistinctReferences, checkPaymentEchoes, paymentOf } from './references.ts';
 
-/** What the run created and read, as the tests' client wrote it down (specs/ledger.ts). */
+/** What the run created and read, as the tests' client wrote it down (src/harness/ledger.ts). */
 export type LedgerEntry =
   | { kind: 'checkout'; exchange: Exchange }
   /** A reference accepted, answered at `answeredAt` (ms): it exists from then at the latest. */

@@ -37,7 +37,7 @@ export function identifiesPayment(notification: RecordedRequest, payment: Paymen
 /**
  * EVT-3: the notification identifies the payment it is about, so the merchant can query it.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkNotificationIdentifies(notification: RecordedRequest, context: PaymentNames): Problem[] {
   if (identifiesPayment(notification, context)) return [];
@@ -61,7 +61,7 @@ function keepsQuery(received: RecordedRequest, address: string): boolean {
  * kept; EVT-3: one of them names the payment (at the webhook, which hears of every payment, one of
  * those that name no other reference: else none came about it, EVT-2).
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkNotified(
   received: readonly RecordedRequest[],
@@ -106,7 +106,7 @@ function namesAnotherReference(notification: RecordedRequest, payment: PaymentNa
  * by its 9-digit reference where it is known, since ids are small numbers that a notification about
  * another payment may hold too (its own id, an amount); by its id where the reference is not known.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: the webhook after a payment outside the window; a window that closes unpaid (windows
  * valid now end an hour or more after their creation).
  */

@@ -39,7 +39,7 @@ export const isRefusal = (status: number) => status >= 400 && status < 500;
 /**
  * A successful answer, else one problem naming the status and body that came instead.
  *
- * Inputs: the scenario classes of the clause it is told (generators/classes.ts).
+ * Inputs: the scenario classes of the clause it is told (src/generators/classes.ts).
  */
 export function checkSuccess(exchange: Exchange, clause: string): Problem[] {
   const { status, body } = exchange.response;

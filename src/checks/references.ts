@@ -22,7 +22,7 @@ export function paymentOf(exchange: Exchange): Partial<Payment> | undefined {
 /**
  * REF-1: a valid reference request succeeds.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkReferenceCreated(exchange: Exchange): Problem[] {
   return checkSuccess(exchange, 'REF-1');
@@ -36,7 +36,7 @@ export type PaymentStage = 'confirmed' | 'not yet paid';
  * payment owes every field; one not yet paid may lack fields (the reference shows only a confirmed
  * one), and the fields it carries have their documented types, its reference 9 digits.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: references with callbackUrl.
  */
 export function checkPayment(exchange: Exchange, context: { stage: PaymentStage }): Problem[] {
@@ -70,7 +70,7 @@ const sameInstant = (a: unknown, b: unknown) => {
  * REF-5: the payment carries the amount, the validity instants and the method codes that were
  * requested.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: availableMethods other than [{code: MB}]; the echo once confirmed.
  */
 export function checkPaymentEchoes(exchange: Exchange, context: { requested: ReferenceRequest }): Problem[] {
@@ -102,7 +102,7 @@ export function checkPaymentEchoes(exchange: Exchange, context: { requested: Ref
 /**
  * REF-6: a confirmed payment says so, and was not updated before it was created.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: a payment at a paidAt just inside the window (the edges are tried only outside).
  */
 export function checkConfirmed(exchange: Exchange): Problem[] {
@@ -128,7 +128,7 @@ export function checkConfirmed(exchange: Exchange): Problem[] {
 /**
  * REF-7 on GET /payments/{id} after a payment outside the window: the reference is left unconfirmed.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkNotConfirmed(exchange: Exchange, context: { why: string }): Problem[] {
   const state = dataOf(exchange)?.stateDetails?.state;
@@ -160,7 +160,7 @@ export function validTogether(a: Partial<Payment>, b: Partial<Payment>): boolean
  * knows: the run created them all valid now ("valid together"), an observer of traffic cannot tell
  * ("not judged": a reference may be used again once the other's window has ended).
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkDistinctReferences(
   payments: Partial<Payment>[],

@@ -28,7 +28,7 @@ export function brokenRules(operation: 'createCheckout' | 'createReference', val
  * A request that breaks a stated rule is refused: any 4xx, with any body. A 2xx accepts what the
  * reference forbids, a 5xx is a crash rather than a refusal, and a 3xx is neither.
  *
- * Inputs: the broken cases of the clause it is told (generators/broken.ts, through generators/classes.ts).
+ * Inputs: the broken cases of the clause it is told (src/generators/broken.ts, through src/generators/classes.ts).
  * Not covered: CHK-10 with a method code other than MB. CHK-12 is checkRefusedAndStillServing's.
  */
 export function checkRefused(exchange: Exchange, context: BrokenRule): Problem[] {

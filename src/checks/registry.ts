@@ -1,4 +1,4 @@
-// Each check's doc comment points to its inputs (generators/classes.ts) and says what the specs do not feed it.
+// Each check's doc comment points to its inputs (src/generators/classes.ts) and says what the specs do not feed it.
 /**
  * The one registry of the judgement: every check, the clauses it can fail and what it is fed. The
  * INFO clauses have no check: they are observed, never judged.

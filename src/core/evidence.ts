@@ -65,7 +65,7 @@ export const attachmentNames = {
 /** The annotation by which a test names a scenario class it exercises: its description is "CLAUSE: class name". */
 export const classAnnotation = 'input class';
 
-/** One class of input (generators/classes.ts) as a test met it: exercised, or skipped and why. */
+/** One class of input (src/generators/classes.ts) as a test met it: exercised, or skipped and why. */
 export interface ClassOutcome {
   clause: string;
   name: string;

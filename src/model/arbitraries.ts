@@ -3,7 +3,7 @@
  * and of the hosted pages only where the run has them, and bursts of operations at once (./at-once.ts).
  */
 import fc from 'fast-check';
-import { amount as amountArbitrary, beyondRowCases, checkoutVariants, utcOffset } from '../../generators/index.ts';
+import { amount as amountArbitrary, beyondRowCases, checkoutVariants, utcOffset } from '../generators/index.ts';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
 import { ConfirmAtOnce, CreateAtOnce, PayAtOnce, type PaymentAtOnce } from './at-once.ts';
 import {

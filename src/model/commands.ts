@@ -6,7 +6,7 @@
  * departure ends the sequence with a Departure naming its clauses, and fast-check shrinks it.
  */
 import fc from 'fast-check';
-import { formatWithOffset } from '../../generators/index.ts';
+import { formatWithOffset } from '../generators/index.ts';
 import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import type { Helpers } from '../core/helpers.ts';

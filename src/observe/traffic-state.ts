@@ -3,7 +3,8 @@
  * (checkouts, references, payments, stored-method lists) and the checks of a run it feeds.
  */
 import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts';
-import { classifyCheckout, type CheckoutRow } from '../checks/checkout-kinds.ts';
+import type { CheckoutRow } from '../core/checkout-rows.ts';
+import { classifyCheckout } from '../checks/checkout-kinds.ts';
 import { checkDistinctCheckouts, checkoutOf, checkRefusedAndStillServing } from '../checks/checkouts.ts';
 import { storedMethodsOf } from '../checks/payment-methods.ts';
 import { clausesJudgedBy } from '../checks/registry.ts';

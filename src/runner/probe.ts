@@ -7,7 +7,7 @@
  * live target is never probed with a write.
  */
 import fc from 'fast-check';
-import { checkoutVariants, validReference } from '../../generators/index.ts';
+import { checkoutVariants, validReference } from '../generators/index.ts';
 import { statusHint } from '../core/needs.ts';
 import type { Profile } from '../core/run-config.ts';
 import { operationNamed, requestOf, uuidPattern, type OperationName } from '../core/operations.ts';
@@ -15,7 +15,7 @@ import { targetUrl } from './preflight.ts';
 import { describeFetchError, recordedBody } from '../core/http.ts';
 import { fetchThrough } from '../core/transport.ts';
 import type { Transport } from '../core/transport-options.ts';
-import { createPacer, defaultConcurrentRequests, type Pacer } from '../../specs/pace.ts';
+import { createPacer, defaultConcurrentRequests, type Pacer } from '../harness/pace.ts';
 
 export interface Probes {
   testHelpers: boolean;

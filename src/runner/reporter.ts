@@ -1,7 +1,7 @@
 /**
  * Playwright reporter: writes every test's outcome, clause IDs and JSON attachments to the run's
  * folder (raw-results.json), masked; src/report/report.ts builds the conformance report from it.
- * A run of several targets (specs/targets.ts: the mutant catalogue) writes each target's tests to
+ * A run of several targets (src/harness/targets.ts: the mutant catalogue) writes each target's tests to
  * its own raw-results.json, in that target's folder.
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidenc
 import type { Judgement } from '../checks/problem.ts';
 import { readRunPlan, type RunConfig, type RunPlan } from '../core/run-config.ts';
 import { secretsOfRun } from '../core/profile.ts';
-import { readsBackTag, targetOf, targetsOfRun, testRefOf } from '../../specs/targets.ts';
+import { readsBackTag, targetOf, targetsOfRun, testRefOf } from '../harness/targets.ts';
 import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from '../report/raw-results.ts';
 
 type Attachment = TestResult['attachments'][number];

@@ -90,6 +90,6 @@ test('--changed reruns a candidate whose own file changed, everything for a file
   assert.deepEqual(names(['mutants/references.ts']), ['ref-mutant']);
   assert.deepEqual(names(['mutants/benign.ts']), ['benign-variant']);
   assert.deepEqual(names(['src/sandbox/store.ts']), ['ref-mutant', 'chk-mutant', 'benign-variant']);
-  assert.deepEqual(names(['generators/values.ts']), ['ref-mutant', 'chk-mutant', 'benign-variant']);
+  assert.deepEqual(names(['src/generators/values.ts']), ['ref-mutant', 'chk-mutant', 'benign-variant']);
   assert.deepEqual(names(['README.md', 'test/unit/model.test.ts']), []);
 });

@@ -11,7 +11,7 @@ import { operations, type OperationName, type RequestBodies } from '../../src/co
 import { generatedFiles } from '../../scripts/render-generated.ts';
 import { builtInProfile, loadProfile } from '../../src/core/profile.ts';
 import { startPrism } from '../../src/runner/target.ts';
-import { brokenCheckouts, brokenReferences, checkoutVariants, validReference, type BrokenCase } from '../../generators/index.ts';
+import { brokenCheckouts, brokenReferences, checkoutVariants, validReference, type BrokenCase } from '../../src/generators/index.ts';
 
 const openapiPath = fileURLToPath(new URL(generatedFiles.openapi, generatedFiles.root));
 const openapi = JSON.parse(readFileSync(openapiPath, 'utf8'));

@@ -1,10 +1,10 @@
-/** The pace of the specs' requests (specs/pace.ts), the 429 wait (specs/api.ts) and the sandbox's latency switch. */
+/** The pace of the specs' requests (src/harness/pace.ts), the 429 wait (src/harness/api.ts) and the sandbox's latency switch. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox } from '../../src/sandbox/index.ts';
-import { retryAfterMs } from '../../specs/api.ts';
-import { createPacer, inParallel, oneAtATime } from '../../specs/pace.ts';
+import { retryAfterMs } from '../../src/harness/api.ts';
+import { createPacer, inParallel, oneAtATime } from '../../src/harness/pace.ts';
 
 /** Sends `count` requests through the pacer at once, each answering `status` after `ms`; the most in flight at once. */
 async function peakInFlight(pacer: ReturnType<typeof createPacer>, count: number, status = 200, ms = 20): Promise<number> {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference, type BrokenCase } from '../../generators/index.ts';
+import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference, type BrokenCase } from '../../src/generators/index.ts';
 import { testHelperSchema, validateResource, validateResponse } from '../../src/core/schemas.ts';
 import { call } from '../../src/sandbox/client.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';

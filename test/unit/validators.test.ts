@@ -10,7 +10,7 @@ import { profileSchema } from '../../src/core/profile.ts';
 import { baselineSchema } from '../../src/report/baseline.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readRealdata } from '../../scripts/render-generated.ts';
-import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference } from '../../generators/index.ts';
+import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference } from '../../src/generators/index.ts';
 
 /** What a field may be changed to: every JSON type, its corners, a timestamp, 9 digits; undefined removes it. */
 const corners = [undefined, null, 0, -1, 1.5, 2 ** 53, '', 'x', '123456789', '2024-02-30T25:00:00Z', '2030-01-01T00:00:00+01:00', true, [], [1], {}];

@@ -1,4 +1,4 @@
-/** A class of input a clause allows or forbids: named for the report, drawn by an arbitrary; generators/classes.ts lists them per clause. */
+/** A class of input a clause allows or forbids: named for the report, drawn by an arbitrary; src/generators/classes.ts lists them per clause. */
 import type fc from 'fast-check';
 
 export interface InputClass<T = unknown> {

@@ -1,7 +1,7 @@
 /** Valid checkout requests (reference 2.2, 4.1): the five variants and the edge cases. */
 import fc from 'fast-check';
-import type { CheckoutRequest } from '../schemas/generated/types.ts';
-import { checkoutRows, type CheckoutRow } from '../src/checks/checkout-kinds.ts';
+import type { CheckoutRequest } from '../../schemas/generated/types.ts';
+import { checkoutRows, type CheckoutRow } from '../core/checkout-rows.ts';
 import { actionUrl, amount, countryCode, deepLink, email, extremeAmount, firstName, httpsUrl, lastName, matching, phoneNumber } from './values.ts';
 
 export const layouts = ['web', 'basic', 'default', 'embed'] as const;

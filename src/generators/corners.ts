@@ -8,9 +8,9 @@
  * an everyday example never takes: a row must be accepted with each, except where the reference's
  * words leave the form open (classifyCheckout says which, CHK-13) or the text is past the everyday.
  */
-import type { CheckoutRequest } from '../schemas/generated/types.ts';
-import { checkoutRows } from '../src/checks/checkout-kinds.ts';
-import { loadSchema, type JsonSchema } from '../src/core/schemas.ts';
+import type { CheckoutRequest } from '../../schemas/generated/types.ts';
+import { checkoutRows } from '../core/checkout-rows.ts';
+import { loadSchema, type JsonSchema } from '../core/schemas.ts';
 import { checkoutVariants } from './checkouts.ts';
 import { inputClass, type InputClass } from './input-class.ts';
 import { groupedDigits } from './values.ts';

@@ -6,8 +6,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import type { RecordedRequest } from '../src/core/evidence.ts';
-import { readText, recordedBody } from '../src/core/http.ts';
+import type { RecordedRequest } from '../core/evidence.ts';
+import { readText, recordedBody } from '../core/http.ts';
 
 export interface ReceivedRequest extends RecordedRequest {
   path: string;

@@ -1,6 +1,6 @@
 /** Valid reference requests (reference 2.5). */
 import fc from 'fast-check';
-import type { ReferenceRequest } from '../schemas/generated/types.ts';
+import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 import { amount, formatWithOffset, httpsUrl, instant, utcOffset } from './values.ts';
 
 const minute = 60_000;

@@ -4,11 +4,11 @@
  * role optional. A test that needs a role the profile lacks is skipped with the reason.
  */
 import type { Locator, Page } from '@playwright/test';
-import type { BrowserSelectors, Selector } from '../schemas/generated/profile.ts';
-import type { Card } from '../schemas/generated/types.ts';
-import { needs } from '../src/core/needs.ts';
-import type { PaidWith } from '../src/checks/index.ts';
-import type { RunConfig } from '../src/core/run-config.ts';
+import type { BrowserSelectors, Selector } from '../../schemas/generated/profile.ts';
+import type { Card } from '../../schemas/generated/types.ts';
+import { needs } from '../core/needs.ts';
+import type { PaidWith } from '../checks/index.ts';
+import type { RunConfig } from '../core/run-config.ts';
 import { test, type BrowserPages } from './fixtures.ts';
 
 type Role = keyof BrowserSelectors;

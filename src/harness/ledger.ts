@@ -5,11 +5,11 @@
  * headers, and the run's secrets and full card numbers masked, as in every file of the run.
  */
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import type { LedgerEntry } from '../src/checks/audit.ts';
-import { checkoutOf, isSuccess, paymentIdOf, type Exchange } from '../src/checks/index.ts';
-import type { OperationName } from '../src/core/operations.ts';
-import { mask, type RecordedRequest } from '../src/core/evidence.ts';
-import { ledgerFile } from '../src/report/folder.ts';
+import type { LedgerEntry } from '../checks/audit.ts';
+import { checkoutOf, isSuccess, paymentIdOf, type Exchange } from '../checks/index.ts';
+import type { OperationName } from '../core/operations.ts';
+import { mask, type RecordedRequest } from '../core/evidence.ts';
+import { ledgerFile } from '../report/folder.ts';
 
 const withoutHeaders = (exchange: Exchange): Exchange => ({ ...exchange, request: { ...exchange.request, headers: {} } });
 

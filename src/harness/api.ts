@@ -1,17 +1,17 @@
 /** The specs' HTTP client: every exchange with the target recorded, bounded, paced, and masked for the report. */
 import { expect } from '@playwright/test';
-import { mask, type Evidence, type RecordedRequest } from '../src/core/evidence.ts';
-import { readText, recordedBody } from '../src/core/http.ts';
-import type { RunConfig } from '../src/core/run-config.ts';
-import { describeProblems, type Exchange, type Problem } from '../src/checks/index.ts';
-import { secretsOfRun } from '../src/core/profile.ts';
+import { mask, type Evidence, type RecordedRequest } from '../core/evidence.ts';
+import { readText, recordedBody } from '../core/http.ts';
+import type { RunConfig } from '../core/run-config.ts';
+import { describeProblems, type Exchange, type Problem } from '../checks/index.ts';
+import { secretsOfRun } from '../core/profile.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pacer } from './pace.ts';
 import { writeDown } from './ledger.ts';
-import { describeFetchError } from '../src/core/http.ts';
-import { requestThrough } from '../src/core/transport.ts';
-import { requestOf, type CallArguments, type OperationName } from '../src/core/operations.ts';
+import { describeFetchError } from '../core/http.ts';
+import { requestThrough } from '../core/transport.ts';
+import { requestOf, type CallArguments, type OperationName } from '../core/operations.ts';
 import { frameRequest, type Framing } from '../generators/framings.ts';
 
 /** A body in small chunks: sent with Transfer-Encoding: chunked, without Content-Length. */
@@ -37,7 +37,7 @@ export interface SendOptions {
   headers?: Record<string, string>;
   /** Leave out the run's headers (SEC-1). */
   withoutCredentials?: boolean;
-  /** Framed as another HTTP client would frame it (generators/framings.ts). */
+  /** Framed as another HTTP client would frame it (src/generators/framings.ts). */
   framing?: Framing;
 }
 
@@ -109,7 +109,7 @@ export function retryAfterMs(retryAfter: string | undefined, maxMs: number): num
 }
 
 /**
- * The recording API client the specs use, its requests paced by the worker's pacer (specs/pace.ts).
+ * The recording API client the specs use, its requests paced by the worker's pacer (src/harness/pace.ts).
  * beforeWrite runs before every request that is not a GET (the fixtures skip the test there on a
  * live target without --allow-writes).
  */

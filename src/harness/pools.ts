@@ -1,7 +1,7 @@
 /**
  * Tags of the tests that last about one eventMs window: those that wait it out for something that
  * must not happen (a notification, a post), and those that explore for as long (the model of the
- * whole service: specs/model-run.ts) or take turns with it at the webhook. Where eventMs is long, the
+ * whole service: src/harness/model-run.ts) or take turns with it at the webhook. Where eventMs is long, the
  * run gives these tests workers of their own, started first (playwright.config.ts), so that their
  * windows overlap each other and the rest of the run instead of adding up. Their own module, so that
  * the config need not load the fixtures.

@@ -19,9 +19,9 @@ import {
   type Model,
   type Webhook,
   type World,
-} from '../src/model/index.ts';
-import type { PaidWith, Problem } from '../src/checks/index.ts';
-import type { RunConfig } from '../src/core/run-config.ts';
+} from '../model/index.ts';
+import type { PaidWith, Problem } from '../checks/index.ts';
+import type { RunConfig } from '../core/run-config.ts';
 import { helperClient, leftOut, type Api, type BrowserPages, type Observer, type Property, type Receiver } from './fixtures.ts';
 import { replayPathParts } from './property.ts';
 import { payOnNewPage } from './hosted-page.ts';

@@ -14,8 +14,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RunConfig } from '../src/core/run-config.ts';
-import { processGone } from '../src/core/processes.ts';
+import type { RunConfig } from '../core/run-config.ts';
+import { processGone } from '../core/processes.ts';
 
 /** Longer than any holder keeps it: past this, the lock is taken over anyway. */
 const staleAfterMs = 45_000;

@@ -3,7 +3,7 @@
  * Each starts from a valid request and changes one thing.
  */
 import fc from 'fast-check';
-import type { ReferenceRequest } from '../schemas/generated/types.ts';
+import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 import { anyCheckoutVariant, checkoutVariants } from './checkouts.ts';
 import { validReference } from './references.ts';
 import type { InputClass } from './input-class.ts';

@@ -1,7 +1,7 @@
 /** Steps that several specs take: create a checkout or a reference, read a payment, list stored methods. */
 import fc from 'fast-check';
-import type { Checkout, CheckoutRequest, ReferenceRequest } from '../schemas/generated/types.ts';
-import type { RunConfig } from '../src/core/run-config.ts';
+import type { Checkout, CheckoutRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
+import type { RunConfig } from '../core/run-config.ts';
 import { card, checkoutVariants } from '../generators/index.ts';
 import {
   checkCheckoutCreatedForUse,
@@ -19,14 +19,14 @@ import {
   storedMethodsOf,
   unservedReason,
   type Exchange,
-} from '../src/checks/index.ts';
+} from '../checks/index.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { needs } from '../src/core/needs.ts';
-import { uuidPattern, type RequestBodies } from '../src/core/operations.ts';
+import { needs } from '../core/needs.ts';
+import { uuidPattern, type RequestBodies } from '../core/operations.ts';
 import { randomUUID } from 'node:crypto';
 import type { InputClass } from '../generators/index.ts';
-import { attachmentNames, type ClassOutcome } from '../src/core/evidence.ts';
-import type { Problem } from '../src/checks/index.ts';
+import { attachmentNames, type ClassOutcome } from '../core/evidence.ts';
+import type { Problem } from '../checks/index.ts';
 import { helperClient, helpersUsable, test, type Api } from './fixtures.ts';
 import { inParallel } from './pace.ts';
 
@@ -39,7 +39,7 @@ export const sample = <T>(run: RunConfig, arbitrary: fc.Arbitrary<T>): T => samp
 /** What judging one class of input found: its problems, or why it could not be exercised. */
 export type ClassJudgement = Problem[] | { skipped: string };
 
-/** Attaches the classes the test met, for the report's per-clause list (generators/classes.ts). */
+/** Attaches the classes the test met, for the report's per-clause list (src/generators/classes.ts). */
 export async function recordClasses(outcomes: readonly ClassOutcome[]): Promise<void> {
   await test.info().attach(attachmentNames.classes, { body: JSON.stringify(outcomes), contentType: 'application/json' });
 }

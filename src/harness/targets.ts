@@ -5,7 +5,7 @@
  * two seconds of CPU, which a worker per target paid once per candidate.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestType } from '@playwright/test';
 
@@ -36,7 +36,7 @@ export interface TestRef {
 /**
  * A test's reference from its title path from its spec file on (the file's path in the specs'
  * folder, then its describes and its title). Not from its location: with targets, a top-level test
- * is declared again inside each target's describe, from specs/targets.ts. With targets, the first
+ * is declared again inside each target's describe, from src/harness/targets.ts. With targets, the first
  * describe is the target's, which is left out: the same test of every target has one reference.
  */
 export function testRefOf([file, ...titles]: readonly string[], withTargets: boolean): TestRef {
@@ -78,7 +78,7 @@ export function targetOf(annotations: { type: string; description?: string }[], 
   return (name !== undefined && targets?.find((target) => target.name === name)) || null;
 }
 
-const specsFolder = dirname(fileURLToPath(import.meta.url));
+const specsFolder = fileURLToPath(new URL('../../specs/', import.meta.url));
 
 /** The spec file, relative to the specs' folder, that is declaring tests now: the first spec file on the stack. */
 function declaringSpec(): string | null {

@@ -4,8 +4,8 @@
  * as the test's evidence.
  */
 import fc from 'fast-check';
-import { describeProblems, type Exchange, type Problem } from '../src/checks/index.ts';
-import type { PropertyRun } from '../src/core/evidence.ts';
+import { describeProblems, type Exchange, type Problem } from '../checks/index.ts';
+import type { PropertyRun } from '../core/evidence.ts';
 import type { Api } from './api.ts';
 import { inParallel } from './pace.ts';
 

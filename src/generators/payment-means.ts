@@ -1,7 +1,7 @@
 /** Cards and mobile wallets the suite pays with (shared/contracts/test-helpers.md). */
 import fc from 'fast-check';
-import { cardBrand, declinedSuffix, luhnValid } from '../src/core/cards.ts';
-import type { Card, Wallet } from '../schemas/generated/types.ts';
+import { cardBrand, declinedSuffix, luhnValid } from '../core/cards.ts';
+import type { Card, Wallet } from '../../schemas/generated/types.ts';
 import { fullName, matching } from './values.ts';
 
 export type { Card, Wallet };

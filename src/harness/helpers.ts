@@ -1,13 +1,13 @@
 /** The test helpers of shared/contracts/test-helpers.md (src/core/operations.ts), called through the specs' recording client. */
 import { test } from '@playwright/test';
-import type { RegisterCustomerAnswer } from '../schemas/generated/types.ts';
-import { show } from '../src/checks/index.ts';
-import type { Helpers } from '../src/core/helpers.ts';
-import { requestOf, type CallArguments, type OperationName } from '../src/core/operations.ts';
-import { slowHelper } from '../src/core/needs.ts';
+import type { RegisterCustomerAnswer } from '../../schemas/generated/types.ts';
+import { show } from '../checks/index.ts';
+import type { Helpers } from '../core/helpers.ts';
+import { requestOf, type CallArguments, type OperationName } from '../core/operations.ts';
+import { slowHelper } from '../core/needs.ts';
 import { NoCompleteAnswer, type Api } from './api.ts';
 
-export type { Helpers } from '../src/core/helpers.ts';
+export type { Helpers } from '../core/helpers.ts';
 
 export function helperClient(api: Api): Helpers {
   const ok = (status: number) => status >= 200 && status < 300;

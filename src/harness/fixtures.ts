@@ -9,13 +9,13 @@ import { join } from 'node:path';
 // themselves (sharedChromium), and those fixtures' 29 options were set up and torn down around every
 // test, each a step whose stack was captured (about 2 s of the embedded run's CPU).
 import { _baseTest as base, chromium, expect, type Browser, type BrowserContextOptions, type Page, type TestInfo } from '@playwright/test';
-import { attachmentNames, mask, type Observation, type PropertyRun } from '../src/core/evidence.ts';
-import { readRunConfig, runConfigWritten, type RunConfig } from '../src/core/run-config.ts';
-import type { Judgement } from '../src/checks/index.ts';
-import { needs, type Need } from '../src/core/needs.ts';
-import { chromiumArgs } from '../src/core/chromium.ts';
-import { browserContextTransport, chromiumTransportArgs, trustExtraCaInThisProcess } from '../src/core/transport.ts';
-import { secretsOfRun } from '../src/core/profile.ts';
+import { attachmentNames, mask, type Observation, type PropertyRun } from '../core/evidence.ts';
+import { readRunConfig, runConfigWritten, type RunConfig } from '../core/run-config.ts';
+import type { Judgement } from '../checks/index.ts';
+import { needs, type Need } from '../core/needs.ts';
+import { chromiumArgs } from '../core/chromium.ts';
+import { browserContextTransport, chromiumTransportArgs, trustExtraCaInThisProcess } from '../core/transport.ts';
+import { secretsOfRun } from '../core/profile.ts';
 import { capped, createApi, type Api } from './api.ts';
 import { helperClient, type Helpers } from './helpers.ts';
 import { createPacer, defaultConcurrentRequests, type Pacer } from './pace.ts';
@@ -81,7 +81,7 @@ interface TestFixtures {
   property: Property;
   observe: Observer;
   browserPages: BrowserPages;
-  /** The target this test runs against, where the run has several (specs/targets.ts). */
+  /** The target this test runs against, where the run has several (src/harness/targets.ts). */
   target: TargetEntry | null;
   run: RunConfig;
   /** The worker's receiver, each path it makes claimed for this test's target. */
@@ -92,7 +92,7 @@ interface TestFixtures {
 interface WorkerFixtures {
   /** What every target of the run shares (profile, receiver, Chromium): the run's config, or its first target's. */
   runOfWorker: RunConfig;
-  /** Paces the worker's requests to the target: overlapping, bounded, capped (specs/pace.ts). */
+  /** Paces the worker's requests to the target: overlapping, bounded, capped (src/harness/pace.ts). */
   pacer: Pacer;
   /** The worker's receiver, which target's run made each of its paths, and the targets' folders whose ledgers say it listens. */
   receiverOfWorker: { receiver: Receiver; owners: Map<string, RunConfig>; listeningFor: Set<string> };

@@ -1,6 +1,6 @@
 /** How a spec names what it proves: Playwright tags for its clauses, annotations for the scenario classes it exercises. */
-import { clause } from '../src/core/clauses.ts';
-import { classAnnotation } from '../src/core/evidence.ts';
+import { clause } from '../core/clauses.ts';
+import { classAnnotation } from '../core/evidence.ts';
 import { scenarioClasses, type ScenarioClause } from '../generators/classes.ts';
 
 /** Playwright tags for clause IDs, with their levels: tags('CHK-5') → ['@CHK-5', '@MUST']. */
@@ -10,11 +10,12 @@ export function tags(...ids: string[]): string[] {
 }
 
 /**
- * The annotations of a test that exercises these scenario classes of a clause (generators/classes.ts):
+ * The annotations of a test that exercises these scenario classes of a clause (src/generators/classes.ts):
  * the report counts each once the test reached its judgement. A name the list lacks fails at load.
  */
 export function exercises<C extends ScenarioClause>(clause: C, ...names: (typeof scenarioClasses)[C][number][]): { type: string; description: string }[] {
   for (const name of names)
-    if (!(scenarioClasses[clause] as readonly string[]).includes(name)) throw new Error(`${clause} has no scenario class "${name}" (generators/classes.ts)`);
+    if (!(scenarioClasses[clause] as readonly string[]).includes(name))
+      throw new Error(`${clause} has no scenario class "${name}" (src/generators/classes.ts)`);
   return names.map((name) => ({ type: classAnnotation, description: `${clause}: ${name}` }));
 }

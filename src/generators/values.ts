@@ -4,7 +4,7 @@
  * conforming target accepts every one of them.
  */
 import fc from 'fast-check';
-import { everydayAmounts } from '../src/checks/checkout-kinds.ts';
+import { everydayAmounts } from '../core/checkout-rows.ts';
 
 /** Everyday amounts (everydayAmounts): the requests that must be accepted stay inside them. */
 export const amount = (): fc.Arbitrary<number> => fc.integer(everydayAmounts);

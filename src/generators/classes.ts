@@ -5,9 +5,9 @@
  * per clause, which classes ran and why any did not.
  */
 import fc from 'fast-check';
-import type { CardPayRequest, CheckoutRequest, ReferenceRequest, WalletPayRequest } from '../schemas/generated/types.ts';
-import { cardBrand } from '../src/core/cards.ts';
-import { operations, titleOf, type OperationName } from '../src/core/operations.ts';
+import type { CardPayRequest, CheckoutRequest, ReferenceRequest, WalletPayRequest } from '../../schemas/generated/types.ts';
+import { cardBrand } from '../core/cards.ts';
+import { operations, titleOf, type OperationName } from '../core/operations.ts';
 import { card, wallet } from './payment-means.ts';
 import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
 import { inputClass, type InputClass } from './input-class.ts';
@@ -337,7 +337,7 @@ export const referenceCombinationsClass = 'every 3-way combination of window, no
 
 /**
  * The classes of the clauses whose inputs are scenarios a test sets up, not values it draws: each
- * test names the classes it exercises (specs/fixtures.ts, exercises), and the report counts a class
+ * test names the classes it exercises (src/harness/fixtures.ts, exercises), and the report counts a class
  * once its test reached its judgement.
  */
 export const scenarioClasses = {
