@@ -328,8 +328,8 @@ for (let run = 1; run <= latencyRuns; run++) {
   figures.latency.push(latency);
   console.log(`latency run ${run}: ${describeTimed(latency.seconds, latency.path)} (${latency.verdict}, ${describeLoad(latency)})`);
 }
-const measureMutants = existsSync(join(packageRoot, 'mutants/run.ts')) && !values['skip-mutants'];
-const mutantSet = measureMutants ? (await import('../mutants/run.ts')).catalogueAsTested().length : 0;
+const measureMutants = existsSync(join(packageRoot, 'mutants/rotation.ts')) && !values['skip-mutants'];
+const mutantSet = measureMutants ? (await import('../mutants/rotation.ts')).catalogueAsTested().length : 0;
 if (measureMutants) {
   for (let run = 1; run <= mutantRuns; run++) {
     // Every test of the catalogue is dispatched on its own to the workers it shares (mutants/playwright.config.ts).

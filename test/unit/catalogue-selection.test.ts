@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generatedNames } from '../../mutants/catalogue.ts';
 import { changedCandidates, type ChangedInputs } from '../../mutants/changed.ts';
-import { candidates, catalogueSeeds, rotationEnv, rotationOf, rotationTurns, seedSample } from '../../mutants/run.ts';
+import { candidates, catalogueSeeds, rotationEnv, rotationOf, rotationTurns, seedSample } from '../../mutants/rotation.ts';
 import type { ClauseIndexEntry } from '../../src/report/clause-index.ts';
 
 test('over five consecutive turns every candidate written by hand meets every seed once, every such mutant is fully checked once (a benign variant over the five), and every generated mutant comes on one turn, fully checked', () => {
