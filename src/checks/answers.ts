@@ -5,11 +5,12 @@
  * the run's answer tests, the model and observe all take their verdict from judgeAnswer, told what
  * each of them knows.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { CheckoutRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import { titleOf, type OperationName } from '../core/operations.ts';
 import { validateRequest } from '../core/schemas.ts';
 import { everydayAmounts } from '../core/checkout-rows.ts';
-import { checkCheckoutAnswer, classifyCheckout, type CheckoutKind } from './checkout-kinds.ts';
+import { checkCheckoutAnswer, classifyCheckout, type CheckoutClassification } from './checkout-kinds.ts';
 import type { AnswerContext } from './checkouts.ts';
 import { checkServedAtPath } from './envelope.ts';
 import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
@@ -107,7 +108,7 @@ export interface Note {
 
 export interface Verdict {
   /** The MUST and SHOULD clauses the answer let one verify, whether they passed or not. */
-  verified: string[];
+  verified: ClauseId[];
   problems: Problem[];
   notes: Note[];
   /** The freedom the target took (also among the notes), where it took one: the answer then owes nothing more. */
@@ -123,7 +124,7 @@ const statusNote = (operation: AnsweredOperation, exchange: Exchange): Note => (
 });
 
 /** Where a creation's request broke rules, the clauses it verified; where the target refused what it was free to, that freedom; else null. */
-function verdictOfKind(exchange: Exchange, kind: CheckoutKind | ReferenceKind, problems: Problem[]): Verdict | null {
+function verdictOfKind(exchange: Exchange, kind: CheckoutClassification | ReferenceKind, problems: Problem[]): Verdict | null {
   if (kind.kind === 'broken') return { verified: kind.rules.map((rule) => rule.clause), problems, notes: [], taken: null };
   const { status, body } = exchange.response;
   if (kind.kind !== 'free' || !isRefusal(status)) return null;
@@ -135,10 +136,10 @@ function checkoutVerdict(exchange: Exchange, known: Known): Verdict {
   const problems = checkCheckoutAnswer(exchange, { ...known, kind });
   const byKind = verdictOfKind(exchange, kind, problems);
   if (byKind) return byKind;
-  const row = kind.kind === 'row' ? ['CHK-6'] : [];
+  const row: ClauseId[] = kind.kind === 'row' ? ['CHK-6'] : [];
   const layoutJudged = (exchange.request.body as CheckoutRequest).page?.layout === 'default' && known.answersItsRequest !== false;
-  const verified = isSuccess(exchange.response.status)
-    ? ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layoutJudged ? ['CHK-5'] : []), ...row]
+  const verified: ClauseId[] = isSuccess(exchange.response.status)
+    ? ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layoutJudged ? (['CHK-5'] as const) : []), ...row]
     : ['CHK-1', ...row];
   return { verified, problems, notes: [statusNote('createCheckout', exchange)], taken: null };
 }
@@ -168,8 +169,13 @@ function paymentVerdict(exchange: Exchange, known: Known): Verdict {
       ? []
       : [{ clause: 'REF-10' as const, note: `a payment not yet confirmed, in state ${show(payment?.stateDetails?.state)}`, value: payment ?? body }]),
   ];
-  const verified = isSuccess(status)
-    ? ['ENV-1', 'REF-4', ...(typeof payment?.referenceDetails?.reference === 'string' ? ['REF-2'] : []), ...(confirmed ? ['REF-3', 'REF-6'] : [])]
+  const verified: ClauseId[] = isSuccess(status)
+    ? [
+        'ENV-1',
+        'REF-4',
+        ...(typeof payment?.referenceDetails?.reference === 'string' ? (['REF-2'] as const) : []),
+        ...(confirmed ? (['REF-3', 'REF-6'] as const) : []),
+      ]
     : ['REF-3'];
   return { verified, problems: checkPaymentAnswer(exchange, { confirmed }), notes, taken: null };
 }
@@ -183,14 +189,14 @@ function listVerdict(exchange: Exchange, known: Known): Verdict {
   if (!isSuccess(status)) return { verified: ['PML-1'], problems, notes, taken: null };
   const methods = storedMethodsOf(exchange);
   const types = new Set(methods.map((method) => method?.type));
-  const verified = [
+  const verified: ClauseId[] = [
     'ENV-1',
     'ENV-2',
     'PML-1',
-    ...(methods.length > 0 ? ['PML-2'] : []),
-    ...(types.has('CC') ? ['PML-3'] : []),
-    ...(types.has('MW') ? ['PML-4'] : []),
-    ...(methods.length > 1 ? ['PML-6'] : []),
+    ...(methods.length > 0 ? (['PML-2'] as const) : []),
+    ...(types.has('CC') ? (['PML-3'] as const) : []),
+    ...(types.has('MW') ? (['PML-4'] as const) : []),
+    ...(methods.length > 1 ? (['PML-6'] as const) : []),
   ];
   return { verified, problems, notes, taken: null };
 }

@@ -7,6 +7,7 @@
  * the run received, at any of its addresses and at any time, notifies a payment nobody paid (EVT-4),
  * and every payment it saw confirmed was notified at exactly its callbackUrl (EVT-1).
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import { loadSchema, type JsonSchema } from '../core/schemas.ts';
@@ -96,7 +97,7 @@ function paymentChanges(last: unknown, now: unknown, schema: JsonSchema, path: s
       ? Date.parse(String(before)) === Date.parse(String(after))
       : JSON.stringify(before) === JSON.stringify(after);
     if (same) return [];
-    const clause = ((field['x-clauses'] as string[] | undefined) ?? (schema['x-clauses'] as string[] | undefined) ?? ['REF-3'])[0];
+    const clause = ((field['x-clauses'] as ClauseId[] | undefined) ?? (schema['x-clauses'] as ClauseId[] | undefined) ?? ['REF-3'])[0];
     return [{ clause, message: `${where}/${[...path, name].join('/')}: expected ${show(before)} as its last read in the run showed it, got ${show(after)}` }];
   });
 }
@@ -117,14 +118,14 @@ export function checkPaymentStillHolds(last: Exchange, now: Exchange, context: {
 }
 
 /** The clause a change of a field's value breaks, of the field's clauses: a value paid with is PML-5's (it matched what was paid with), another the field's first. */
-export const changeClause = (clauses: readonly string[]) => (clauses.includes('PML-5') ? 'PML-5' : clauses[0]);
+export const changeClause = (clauses: readonly ClauseId[]): ClauseId => (clauses.includes('PML-5') ? 'PML-5' : clauses[0]);
 
 /** The documented fields of a stored method (2.4), each with the clause a change of its value breaks. */
 const storedMethodFields = new Map(
   Object.values(loadSchema('stored-payment-method.schema.json').$defs as Record<string, JsonSchema>).flatMap((kind) =>
-    Object.entries(kind.properties as Record<string, JsonSchema>).map(([field, schema]): [string, string] => [
+    Object.entries(kind.properties as Record<string, JsonSchema>).map(([field, schema]): [string, ClauseId] => [
       field,
-      changeClause((schema['x-clauses'] as string[] | undefined) ?? ['PML-2']),
+      changeClause((schema['x-clauses'] as ClauseId[] | undefined) ?? ['PML-2']),
     ]),
   ),
 );
@@ -145,7 +146,7 @@ function listChanges(last: Exchange, now: Exchange): Problem[] {
   const methodsOf = (exchange: Exchange) => storedMethodsOf(exchange) as unknown as Array<Record<string, unknown> | null>;
   const listedNow = new Map(methodsOf(now).map((method) => [method?.uuid, method]));
   const where = `${operationOf(now.request)} at the run's end`;
-  return methodsOf(last).flatMap((method) => {
+  return methodsOf(last).flatMap((method): Problem[] => {
     if (typeof method?.uuid !== 'string') return [];
     const still = listedNow.get(method.uuid);
     if (!still)

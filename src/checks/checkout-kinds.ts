@@ -11,7 +11,7 @@ import { checkCheckoutCreated, checkCheckoutUsable, checkVariantAccepted, type A
 import { isRefusal, isSuccess, show, type Exchange, type Problem } from './problem.ts';
 import { brokenRules, checkRefused, type BrokenRule } from './refusal.ts';
 
-export type CheckoutKind =
+export type CheckoutClassification =
   /** Breaks documented rules: to be refused. */
   | { kind: 'broken'; rules: BrokenRule[] }
   /** A row of 4.1: to be accepted (CHK-6) and answered per 2.3. */
@@ -57,7 +57,7 @@ const formsNotSettled: Array<{ path: string; form: RegExp; why: string }> = [
 ];
 
 /** What a checkout request is (see the file's opening comment). */
-export function classifyCheckout(request: unknown): CheckoutKind {
+export function classifyCheckout(request: unknown): CheckoutClassification {
   const rules = brokenRules('createCheckout', request);
   if (rules.length > 0) return { kind: 'broken', rules };
   const leaves = leavesOf(request);
@@ -77,7 +77,7 @@ export function classifyCheckout(request: unknown): CheckoutKind {
 }
 
 /** CHK-6 of a row of 4.1 the target did not accept; nothing for any other checkout. */
-function checkRowAccepted(exchange: Exchange, kind: CheckoutKind): Problem[] {
+function checkRowAccepted(exchange: Exchange, kind: CheckoutClassification): Problem[] {
   return kind.kind === 'row' ? checkVariantAccepted(exchange, { variant: checkoutRows[kind.row].title }) : [];
 }
 
@@ -86,7 +86,7 @@ function checkRowAccepted(exchange: Exchange, kind: CheckoutKind): Problem[] {
  * refused (each rule it breaks), a refusal only where the target was free to refuse, and an accepted
  * one answered per 2.3 (CHK-1..5).
  */
-export function checkCheckoutAnswer(exchange: Exchange, context: AnswerContext & { kind?: CheckoutKind } = {}): Problem[] {
+export function checkCheckoutAnswer(exchange: Exchange, context: AnswerContext & { kind?: CheckoutClassification } = {}): Problem[] {
   const kind = context.kind ?? classifyCheckout(exchange.request.body);
   if (kind.kind === 'broken') return kind.rules.flatMap((rule) => checkRefused(exchange, rule));
   if (kind.kind === 'free' && isRefusal(exchange.response.status)) return [];

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import { isSuccess, show, type Problem } from './problem.ts';
 
@@ -68,7 +69,7 @@ export function checkFormInsideWidgets(probe: WidgetProbe): Problem[] {
  * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: wallet (MW) or declined payments: every payment is a successful card (CC).
  */
-export function checkRedirect(redirectUrl: string | null | undefined, context: { actionUrl: string; checkoutId: string; clause: string }): Problem[] {
+export function checkRedirect(redirectUrl: string | null | undefined, context: { actionUrl: string; checkoutId: string; clause: ClauseId }): Problem[] {
   const fail = (expected: string): Problem[] => [{ clause: context.clause, message: `redirect after payment: expected ${expected}, got ${show(redirectUrl)}` }];
   if (!redirectUrl || !URL.canParse(redirectUrl)) return fail(`the action URL ${context.actionUrl} with id=${context.checkoutId}`);
   const [got, action] = [new URL(redirectUrl), new URL(context.actionUrl)];

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { CardPayRequest, StoredPaymentMethod, WalletPayRequest } from '../../schemas/generated/types.ts';
 import { validateResponse } from '../core/schemas.ts';
 import { checkSuccess, fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
@@ -207,7 +208,7 @@ export function methodsAddedSince(exchange: Exchange, before: StoredPaymentMetho
  */
 export function checkMethodStored(
   exchange: Exchange,
-  context: { paidWith: PaidWith; clause: string; before?: StoredPaymentMethod[]; others?: readonly PaidWith[] },
+  context: { paidWith: PaidWith; clause: ClauseId; before?: StoredPaymentMethod[]; others?: readonly PaidWith[] },
 ): Problem[] {
   const ofOthers = storedMethodsOf(exchange).filter((method) => context.others?.some((other) => paidMatches(method, other)));
   const methods = methodsAddedSince(exchange, [...(context.before ?? []), ...ofOthers]);
@@ -226,7 +227,7 @@ export function checkMethodStored(
  *
  * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
-export function checkNothingStored(exchange: Exchange, context: { clause: string; why: string; before?: StoredPaymentMethod[] }): Problem[] {
+export function checkNothingStored(exchange: Exchange, context: { clause: ClauseId; why: string; before?: StoredPaymentMethod[] }): Problem[] {
   const added = methodsAddedSince(exchange, context.before);
   if (added.length === 0) return [];
   return [{ clause: context.clause, message: `${operationOf(exchange.request)} response /data: expected no stored method ${context.why}, got ${show(added)}` }];

@@ -1,22 +1,23 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { served, statusHint } from '../core/needs.ts';
 import { validateRequest } from '../core/schemas.ts';
 import { isRefusal, isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
 
 /** A documented rule a request breaks: its clause, and what broke it. */
 export interface BrokenRule {
-  clause: string;
+  clause: ClauseId;
   broken: string;
 }
 
 /** The clauses a request that breaks a documented rule is judged by: refused, or a SHOULD finding. */
-const refusalClauses = new Set(['CHK-9', 'CHK-10', 'CHK-11', 'CHK-12', 'REF-9']);
+const refusalClauses = new Set<ClauseId>(['CHK-9', 'CHK-10', 'CHK-11', 'CHK-12', 'REF-9']);
 
 /** The rules of 2.2 (a checkout) or 2.5 (a reference) a request body breaks, a clause at most once. */
 export function brokenRules(operation: 'createCheckout' | 'createReference', value: unknown): BrokenRule[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return operation === 'createCheckout' ? [{ clause: 'CHK-12', broken: `a body that is not a JSON object (${show(value)})` }] : [];
   }
-  const broken = new Map<string, string>();
+  const broken = new Map<ClauseId, string>();
   for (const problem of validateRequest(operation, value)) {
     const clause = problem.clauses.find((id) => refusalClauses.has(id));
     if (clause && !broken.has(clause)) broken.set(clause, `${problem.path} breaking ${clause} (expected ${problem.expected}, got ${show(problem.actual)})`);

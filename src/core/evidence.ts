@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { luhnValid } from './cards.ts';
 
 /**
@@ -67,7 +68,7 @@ export const classAnnotation = 'input class';
 
 /** One class of input (src/generators/classes.ts) as a test met it: exercised, or skipped and why. */
 export interface ClassOutcome {
-  clause: string;
+  clause: ClauseId;
   name: string;
   /** Null: exercised; else why not (the target refused it where it may, no helper to reach it, it never came). */
   skipped: string | null;

@@ -2,6 +2,7 @@
  * Requests that break exactly one rule or documented type, each labelled with the clause it breaks.
  * Each starts from a valid request and changes one thing.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import fc from 'fast-check';
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 import { anyCheckoutVariant, checkoutVariants } from './checkouts.ts';
@@ -12,14 +13,14 @@ import { formatWithOffset, httpsUrl, matching, utcOffset } from './values.ts';
 export interface BrokenCase {
   name: string;
   /** The clause the request breaks (CHK-9, CHK-10, CHK-11, REF-9). */
-  clause: string;
+  clause: ClauseId;
   description: string;
   /** The ways of breaking the rule, each exercised on every run; arbitrary draws from all of them. */
   classes: InputClass[];
   arbitrary: fc.Arbitrary<unknown>;
 }
 
-function brokenCase(name: string, clause: string, description: string, classes: InputClass[]): BrokenCase {
+function brokenCase(name: string, clause: ClauseId, description: string, classes: InputClass[]): BrokenCase {
   return { name, clause, description, classes, arbitrary: fc.oneof(...classes.map((c) => c.arbitrary)) };
 }
 

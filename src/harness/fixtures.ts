@@ -17,7 +17,7 @@ import { chromiumArgs } from '../core/chromium.ts';
 import { browserContextTransport, chromiumTransportArgs, trustExtraCaInThisProcess } from '../core/transport.ts';
 import { secretsOfRun } from '../core/profile.ts';
 import { capped, createApi, type Api } from './api.ts';
-import { helperClient, type Helpers } from './helpers.ts';
+import { helperClient, type TestHelpers } from './test-helpers.ts';
 import { createPacer, defaultConcurrentRequests, type Pacer } from './pace.ts';
 import { propertyRunner, type Property } from './property.ts';
 import { startReceiver, type Receiver } from './receiver.ts';
@@ -29,7 +29,7 @@ export { lastsEventMs, paysInBrowser, waitsOutEventMs } from './pools.ts';
 export { expect };
 export type { Receiver, ReceivedRequest } from './receiver.ts';
 export type { Api, SendOptions } from './api.ts';
-export { helperClient, type Helpers } from './helpers.ts';
+export { helperClient, type TestHelpers } from './test-helpers.ts';
 export { leftOut, type Property } from './property.ts';
 export { exercises, tags } from './tags.ts';
 
@@ -72,12 +72,12 @@ export interface BrowserPages {
 
 interface TestFixtures {
   api: Api;
-  helpers: Helpers;
+  helpers: TestHelpers;
   /**
    * The test helpers where a test stands in for the interbank network (confirm, and the webhook it
    * notifies): without them no reference can be confirmed, since only that network confirms one.
    */
-  interbank: Helpers;
+  interbank: TestHelpers;
   property: Property;
   observe: Observer;
   browserPages: BrowserPages;

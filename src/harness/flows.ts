@@ -1,4 +1,5 @@
 /** Steps that several specs take: create a checkout or a reference, read a payment, list stored methods. */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import fc from 'fast-check';
 import type { Checkout, CheckoutRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RunConfig } from '../core/run-config.ts';
@@ -52,20 +53,20 @@ type ClassJudge<T> = (value: T, inputClass: InputClass<T>) => Promise<ClassJudge
  * run's seed, whatever the seed (the property's draws come on top), and records which ran. Where
  * classes show departures, the test fails on them, with the exchanges of those classes as its evidence.
  */
-export const exerciseClasses = <T>(run: RunConfig, api: Api, clause: string, classes: readonly InputClass<T>[], judge: ClassJudge<T>) =>
+export const exerciseClasses = <T>(run: RunConfig, api: Api, clause: ClauseId, classes: readonly InputClass<T>[], judge: ClassJudge<T>) =>
   exercise(run, api, clause, classes, judge, 1);
 
 /**
  * exerciseClasses with the classes judged side by side (the pacer bounds the requests): for classes
  * whose requests share nothing, so that no class's step can change what another's judgement sees.
  */
-export const exerciseClassesAtOnce = <T>(run: RunConfig, api: Api, clause: string, classes: readonly InputClass<T>[], judge: ClassJudge<T>) =>
+export const exerciseClassesAtOnce = <T>(run: RunConfig, api: Api, clause: ClauseId, classes: readonly InputClass<T>[], judge: ClassJudge<T>) =>
   exercise(run, api, clause, classes, judge, classes.length);
 
 async function exercise<T>(
   run: RunConfig,
   api: Api,
-  clause: string,
+  clause: ClauseId,
   classes: readonly InputClass<T>[],
   judge: ClassJudge<T>,
   concurrency: number,

@@ -1,10 +1,11 @@
 /** How a spec names what it proves: Playwright tags for its clauses, annotations for the scenario classes it exercises. */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { clause } from '../core/clauses.ts';
 import { classAnnotation } from '../core/evidence.ts';
 import { scenarioClasses, type ScenarioClause } from '../generators/classes.ts';
 
 /** Playwright tags for clause IDs, with their levels: tags('CHK-5') → ['@CHK-5', '@MUST']. */
-export function tags(...ids: string[]): string[] {
+export function tags(...ids: ClauseId[]): string[] {
   const levels = new Set(ids.map((id) => `@${clause(id).level}`));
   return [...ids.map((id) => `@${id}`), ...levels];
 }

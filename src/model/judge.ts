@@ -2,6 +2,7 @@
  * What the model makes of an answer: the checks of src/checks, fed what the model says is owed.
  * Where the reference leaves the answer open, these allow every answer it allows.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { Payment as PaymentResource, StoredPaymentMethod } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import {
@@ -138,13 +139,13 @@ export function judgeList(exchange: Exchange, customer: string, state: ModelStat
   const extra = listed.filter((method) => !explainedBy(method, owed) && !missingTypes.has(method?.type as never));
   const known = state.payments.filter((payment) => !payment.unknown);
   const own = [...known].reverse().filter((payment) => payment.checkout.customer === customer && forbiddenBy(payment, customer));
-  const byClause = new Map<string, { why: string; methods: StoredPaymentMethod[] }>();
+  const byClause = new Map<ClauseId, { why: string; methods: StoredPaymentMethod[] }>();
   for (const method of extra) {
     // The payment it holds the values of; else this customer's newest payment of its type that must store nothing and whose values it partly holds (a target may store other values than paid).
     const from = explainedBy(method, known) ?? own.find((payment) => isPaidWith(payment.paidWith) && holdsPartOf(method, payment.paidWith));
     const blame = from ? forbiddenBy(from, customer) : null;
     // A method with the values of no payment of this customer, nor of a payment here: the list holds someone else's.
-    const { clause, why } = blame ?? { clause: 'TOK-6', why: "that this customer never paid with (another customer's)" };
+    const { clause, why } = blame ?? { clause: 'TOK-6' as const, why: "that this customer never paid with (another customer's)" };
     const entry = byClause.get(clause) ?? { why, methods: [] };
     entry.methods.push(method);
     byClause.set(clause, entry);

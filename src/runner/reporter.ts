@@ -9,6 +9,7 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../core/evidence.ts';
 import type { Judgement } from '../checks/problem.ts';
+import { asClauseId } from '../core/clauses.ts';
 import { readRunPlan, type RunConfig, type RunPlan } from '../core/run-config.ts';
 import { secretsOfRun } from '../core/profile.ts';
 import { readsBackTag, targetOf, targetsOfRun, testRefOf } from '../harness/targets.ts';
@@ -108,7 +109,9 @@ export function declaredClasses(
   return test.annotations
     .filter((annotation) => annotation.type === classAnnotation && annotation.description)
     .flatMap((annotation): ClassOutcome[] => {
-      const [clause, name] = annotation.description!.split(/: (.*)/s);
+      const [named, name] = annotation.description!.split(/: (.*)/s);
+      const clause = asClauseId(named);
+      if (!clause) return [];
       if (status === 'skipped') return [{ clause, name, skipped: skipReason(test, result) }];
       return judged ? [{ clause, name, skipped: null }] : [];
     });

@@ -147,7 +147,7 @@ describe('the model of the whole service', { concurrency: true }, () => {
   for (const mutant of mutants) {
     test(`the directed sequences meet ${mutant.name}, on ${mutant.clause}`, async () => {
       const found = await Promise.all(namedSequences.map(async (sequence) => problemsOf(await worldBehind(mutant.transform, page), commandsOf(sequence))));
-      const clauses = new Set(found.flat().map((problem) => problem.clause));
+      const clauses = new Set<string>(found.flat().map((problem) => problem.clause));
       assert.ok(clauses.has(mutant.clause), `no departure on ${mutant.clause}: ${JSON.stringify(found, null, 2)}`);
       assert.deepEqual(
         [...clauses].filter((clause) => clause !== mutant.clause && !mutant.disturbs?.includes(clause)),

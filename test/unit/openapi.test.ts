@@ -17,9 +17,13 @@ const openapiPath = fileURLToPath(new URL(generatedFiles.openapi, generatedFiles
 const openapi = JSON.parse(readFileSync(openapiPath, 'utf8'));
 const seed = 20_240_601;
 
-type Operation = { tags: string[]; requestBody?: { content: Record<string, MediaType> }; responses: Record<string, { content?: Record<string, MediaType> }> };
+type OpenapiOperation = {
+  tags: string[];
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<string, { content?: Record<string, MediaType> }>;
+};
 type MediaType = { schema: { $ref: string }; examples?: Record<string, { value: unknown }> };
-const operation = (path: string, method: string): Operation => openapi.paths[path][method];
+const operation = (path: string, method: string): OpenapiOperation => openapi.paths[path][method];
 
 test('the OpenAPI document is valid (swagger-parser)', async () => {
   await SwaggerParser.validate(structuredClone(openapi));

@@ -180,7 +180,7 @@ for (const one of cases) {
   test(`the run, observe and the model agree on ${one.name}: ${one.fails.join(', ') || 'no problem'}`, () => {
     const verdicts = { run: clausesOf(byRun(one)), observe: clausesOf(byObserve(one)), model: clausesOf(byModel(one)) };
     assert.deepEqual(verdicts, { run: one.fails, observe: one.fails, model: one.fails });
-    const declared = new Set([...clausesJudgedBy(answerChecks[one.operation]), ...modelClauses]);
+    const declared = new Set<string>([...clausesJudgedBy(answerChecks[one.operation]), ...modelClauses]);
     assert.deepEqual(
       one.fails.filter((clause) => !declared.has(clause)),
       [],

@@ -2,14 +2,14 @@
 import { test } from '@playwright/test';
 import type { RegisterCustomerAnswer } from '../../schemas/generated/types.ts';
 import { show } from '../checks/index.ts';
-import type { Helpers } from '../core/helpers.ts';
+import type { TestHelpers } from '../core/test-helpers.ts';
 import { requestOf, type CallArguments, type OperationName } from '../core/operations.ts';
 import { slowHelper } from '../core/needs.ts';
 import { NoCompleteAnswer, type Api } from './api.ts';
 
-export type { Helpers } from '../core/helpers.ts';
+export type { TestHelpers } from '../core/test-helpers.ts';
 
-export function helperClient(api: Api): Helpers {
+export function helperClient(api: Api): TestHelpers {
   const ok = (status: number) => status >= 200 && status < 300;
   const any = () => true;
   const call = async <Name extends OperationName>(accepted: (status: number) => boolean, name: Name, ...options: CallArguments<Name>) => {
