@@ -1,5 +1,5 @@
-/** The catalogue's matrix: a row per candidate, its origin (an operator at a site, or by hand), and the summary line. */
-import { generatedNames } from './catalogue.ts';
+/** The catalogue's matrix: a row per candidate, its origin (an operator at a site, by hand, or first sight), and the summary line. */
+import { firstSightNames, generatedNames } from './catalogue.ts';
 import { operatorTwins } from './operators.ts';
 import type { Outcome } from './outcome.ts';
 
@@ -7,9 +7,10 @@ import type { Outcome } from './outcome.ts';
 const fromOperators = new Set([...generatedNames, ...operatorTwins.map(({ name }) => name)]);
 
 /** Where a candidate comes from, by its name without what a run adds to it (`@seed`, `:selected`). */
-export function originOf(name: string): 'operator' | 'by hand' | '-' {
+export function originOf(name: string): 'operator' | 'by hand' | 'first sight' | '-' {
   const candidate = name.replace(/[@:].*$/, '');
-  return candidate === 'sandbox' ? '-' : fromOperators.has(candidate) ? 'operator' : 'by hand';
+  if (candidate === 'sandbox') return '-';
+  return fromOperators.has(candidate) ? 'operator' : firstSightNames.has(candidate) ? 'first sight' : 'by hand';
 }
 
 export function formatMatrix(outcomes: Outcome[]): string {
@@ -50,6 +51,6 @@ export function summaryLine(outcomes: Outcome[]): string {
   const ofKind = (mutant: boolean) => outcomes.filter((outcome) => (outcome.clause !== null) === mutant);
   const count = (list: Outcome[]) => `${list.filter((outcome) => outcome.asExpected).length}/${list.length}`;
   const byOrigin = (list: Outcome[]) =>
-    `(from operators ${count(list.filter(({ name }) => originOf(name) === 'operator'))}, by hand ${count(list.filter(({ name }) => originOf(name) === 'by hand'))})`;
+    `(from operators ${count(list.filter(({ name }) => originOf(name) === 'operator'))}, by hand ${count(list.filter(({ name }) => originOf(name) === 'by hand'))}, first sight ${count(list.filter(({ name }) => originOf(name) === 'first sight'))})`;
   return `mutants killed: ${count(ofKind(true))} ${byOrigin(ofKind(true))}, benign conformant: ${count(ofKind(false))} ${byOrigin(ofKind(false))}`;
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run mutants [name …]`: runs the suite with --strict against every mutant (expecting its
+ * `npm run mutants [name …]` (or `--first-sight`, every first-sight candidate, those still missed too): runs the suite with --strict against every mutant (expecting its
  * own clause to fail, and no clause it may not disturb) and every benign variant (expecting a
  * conformant verdict), each behind its own proxy in front of its own in-memory sandbox.
  *
@@ -19,7 +19,7 @@ import type { RunConfig } from '../src/core/run-config.ts';
 import { describeBrowser, findChromium } from '../src/core/chromium.ts';
 import { builtInProfile, loadProfile } from '../src/core/profile.ts';
 import { watchInterruption } from '../src/runner/run.ts';
-import { generatedNames } from './catalogue.ts';
+import { firstSightNames, generatedNames } from './catalogue.ts';
 import { generatedCatalogue } from './operators.ts';
 import { catalogueEventMs } from './kinds.ts';
 import { testKeyOf, type TargetEntry } from '../src/harness/targets.ts';
@@ -174,6 +174,7 @@ async function main(args: string[]): Promise<void> {
       runs: { type: 'string' },
       rotation: { type: 'string' },
       changed: { type: 'boolean', default: false },
+      'first-sight': { type: 'boolean', default: false },
       since: { type: 'string', default: 'HEAD' },
     },
     allowPositionals: true,
@@ -185,8 +186,9 @@ async function main(args: string[]): Promise<void> {
   if (runs !== undefined && !(Number.isSafeInteger(runs) && runs > 0)) throw new Error(`--runs takes a positive integer, not ${values.runs}`);
   const turn = rotationOf(values.rotation === undefined ? process.env : { [rotationEnv]: values.rotation });
   // Named candidates are a developer's question about them: each runs every test of its clause.
-  if (values.changed && names.length > 0) throw new Error('--changed chooses the candidates itself: name none');
-  const named = candidates(turn, { everyGenerated: names.length > 0 || values.changed })
+  if ((values.changed || values['first-sight']) && names.length > 0) throw new Error('--changed and --first-sight choose the candidates themselves: name none');
+  if (values['first-sight']) names.push(...firstSightNames);
+  const named = candidates(turn, { everyGenerated: names.length > 0 || values.changed, stillMissed: names.length > 0 })
     .filter((candidate) => names.length === 0 || names.includes(candidate.name))
     .map((candidate) => (names.length > 0 ? { ...candidate, fullCheck: true } : candidate));
   if (named.length === 0) throw new Error(`no mutant or variant named ${names.join(', ')}`);
