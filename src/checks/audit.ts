@@ -15,7 +15,7 @@ import { checkDistinctCheckouts, checkoutOf } from './checkouts.ts';
 import { checkNotified, checkNotNotified } from './notifications.ts';
 import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
 import { isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
-import { checkDistinctReferences, checkPaymentEchoes, paymentOf } from './references.ts';
+import { checkDistinctReferences, checkPaymentEchoes, paymentOf, sameInstant } from './references.ts';
 
 /** What the run created and read, as the tests' client wrote it down (specs/ledger.ts). */
 export type LedgerEntry =
@@ -78,7 +78,7 @@ export const changedByConfirmation = new Set(['stateDetails', 'updatedAt']);
 
 /**
  * The documented fields of a payment that differ between two reads, each as a problem of its field's
- * first clause; timestamps compare as instants (another offset is the same value). A field the
+ * first clause; timestamps compare as instants (sameInstant: another offset is the same value). A field the
  * earlier read lacked is free (a payment not yet paid may show fewer, REF-10).
  */
 function paymentChanges(last: unknown, now: unknown, schema: JsonSchema, path: string[], where: string): Problem[] {
@@ -92,9 +92,7 @@ function paymentChanges(last: unknown, now: unknown, schema: JsonSchema, path: s
       return before.flatMap((element, at) =>
         paymentChanges(element, after[at], { ...items, 'x-clauses': items['x-clauses'] ?? field['x-clauses'] }, [...path, name, String(at)], where),
       );
-    const same = String(field.$ref).endsWith('timestampWithOffset')
-      ? Date.parse(String(before)) === Date.parse(String(after))
-      : JSON.stringify(before) === JSON.stringify(after);
+    const same = JSON.stringify(before) === JSON.stringify(after) || (String(field.$ref).endsWith('timestampWithOffset') && sameInstant(before, after));
     if (same) return [];
     const clause = ((field['x-clauses'] as string[] | undefined) ?? (schema['x-clauses'] as string[] | undefined) ?? ['REF-3'])[0];
     return [{ clause, message: `${where}/${[...path, name].join('/')}: expected ${show(before)} as its last read in the run showed it, got ${show(after)}` }];
