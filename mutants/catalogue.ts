@@ -7,6 +7,7 @@ import type { BenignVariant, Mutant } from './kinds.ts';
 import { answer } from './edits.ts';
 import { apiRoutes, type Transform } from './proxy.ts';
 import { benignVariants as sandboxBenignVariants } from './benign.ts';
+import { instantsAndAttributionVariants } from './freedoms-instants-and-attribution.ts';
 import { checkoutMutants } from './checkouts.ts';
 import { envelopeMutants } from './envelope.ts';
 import { notificationMutants } from './notifications.ts';
@@ -34,7 +35,13 @@ export const mutants: Mutant[] = [
 /** The mutants generated from operators × sites (mutants/operators.ts): each CI run takes a fifth of them. */
 export const generatedNames = new Set(generatedMutants.map((mutant) => mutant.name));
 
-export const benignVariants: BenignVariant[] = [...sandboxBenignVariants, ...model.benignVariants, ...operatorTwins, ...firstSightBenign];
+export const benignVariants: BenignVariant[] = [
+  ...sandboxBenignVariants,
+  ...model.benignVariants,
+  ...operatorTwins,
+  ...instantsAndAttributionVariants,
+  ...firstSightBenign,
+];
 
 /** The candidates a helper blind to the suite wrote, a batch each session (docs/first-sight.md). */
 export const firstSightNames = new Set([...everyFirstSightMutant, ...firstSightBenign].map(({ name }) => name));

@@ -15,7 +15,7 @@ import type { AnswerContext } from './checkouts.ts';
 import { checkServedAtPath } from './envelope.ts';
 import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
 import { isRefusal, isSuccess, show, type Check, type Exchange, type Problem } from './problem.ts';
-import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from './references.ts';
+import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf, writtenPastTheMillisecond } from './references.ts';
 import { brokenRules, checkRefused, type BrokenRule } from './refusal.ts';
 
 export type ReferenceKind =
@@ -26,7 +26,7 @@ export type ReferenceKind =
   /**
    * A target may refuse it: a body that breaks a documented type of 2.5 that REF-9 does not name (REF-1:
    * not a valid body), or its window over when sent (REF-1 leaves it open), each recorded under REF-10;
-   * or an amount past the everyday ones (SEC-2).
+   * or an amount past the everyday ones, or a validDate written past the millisecond (SEC-2).
    */
   | { kind: 'free'; freedom: 'REF-10' | 'SEC-2'; why: string };
 
@@ -44,6 +44,9 @@ export function classifyReference(request: unknown, sentAt: number): ReferenceKi
   const { amount, validDate } = request as ReferenceRequest;
   if (amount < everydayAmounts.min || amount > everydayAmounts.max)
     return { kind: 'free', freedom: 'SEC-2', why: `amount ${show(amount)}, past the everyday amounts` };
+  const finer = (['start', 'end'] as const).find((edge) => writtenPastTheMillisecond(validDate[edge]));
+  if (finer)
+    return { kind: 'free', freedom: 'SEC-2', why: `validDate.${finer} written past the millisecond (${validDate[finer]}), a precision a target may not keep` };
   if (Date.parse(validDate.end) < sentAt) return { kind: 'free', freedom: 'REF-10', why: `a window that had ended (${validDate.end}) when it was sent` };
   return { kind: 'owed' };
 }

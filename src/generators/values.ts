@@ -161,7 +161,14 @@ export function formatWithOffset(instant: Date | number, offset: UtcOffset, frac
 }
 
 /** Fractions of a second a timestamp may carry, by the unit of their last digit: ISO 8601 bounds their digits nowhere. */
-export const secondFractions = { tenths: '5', milliseconds: '123', microseconds: '123456', nanoseconds: '123456789' } as const;
+export const secondFractions = {
+  tenths: '5',
+  milliseconds: '123',
+  microseconds: '123456',
+  nanoseconds: '123456789',
+  // Rounded to the millisecond, the next second: a target may round or cut (REF-5).
+  'tenths of a millisecond, rounding up to the next second': '9995',
+} as const;
 
 /** Instants to the second, 2020 to 2040. */
 export const instant = (): fc.Arbitrary<Date> =>

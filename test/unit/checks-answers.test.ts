@@ -1,7 +1,7 @@
 /** The checks that judge one answer by itself (src/checks/answers.ts). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkPaymentAnswer, checkReferenceAnswer, classifyReference } from '../../src/checks/index.ts';
+import { checkPaymentAnswer, checkReferenceAnswer, classifyReference, judgeAnswer } from '../../src/checks/index.ts';
 import * as checksOfFile from '../../src/checks/answers.ts';
 import { payload, exchange, clausesOf, checkCase, published, changed, paymentAnswer, testCheckCases, type CheckCase } from '../support/check-cases.ts';
 
@@ -45,4 +45,19 @@ test('classifyReference: a window over when sent, a body breaking a documented t
   const refused = exchange('POST', '/payments/references', {}, request, 400);
   assert.deepEqual(checkReferenceAnswer(refused, { sentAt: end + 1 }), []);
   assert.deepEqual(clausesOf(checkReferenceAnswer(refused, { sentAt: end - 1 })), ['REF-1']);
+});
+
+test('a validDate written past the millisecond may be refused (SEC-2, recorded); one to the millisecond is owed (REF-1)', () => {
+  const request = payload('reference-request--payment-multibanco--1');
+  const sentAt = Date.parse(request.validDate.start);
+  const writtenTo = (fraction: string) => ({ ...request, validDate: { ...request.validDate, end: `2030-01-02T10:00:00.${fraction}+05:45` } });
+  const refusal = (body: unknown) =>
+    judgeAnswer('createReference', exchange('POST', '/payments/references', {}, body, 422), { sentAt, suiteCredentials: true });
+  for (const fraction of ['1234', '123456', '123456789']) {
+    assert.equal((classifyReference(writtenTo(fraction), sentAt) as { freedom?: string }).freedom, 'SEC-2', fraction);
+    const verdict = refusal(writtenTo(fraction));
+    assert.deepEqual([verdict.problems, verdict.taken?.clause], [[], 'SEC-2'], fraction);
+  }
+  assert.deepEqual(classifyReference(writtenTo('123'), sentAt), { kind: 'owed' });
+  assert.deepEqual(clausesOf(refusal(writtenTo('123')).problems), ['REF-1']);
 });
