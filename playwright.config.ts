@@ -3,8 +3,8 @@ import { defineConfig } from '@playwright/test';
 import { codeFile } from './src/core/package-root.ts';
 import { readRunPlan, runConfigEnv } from './src/core/run-config.ts';
 import { blobDirEnv } from './src/runner/playwright.ts';
-import { auditProject, auditSpec, lastsEventMs, paysInBrowser, waitsOutEventMs } from './specs/pools.ts';
-import { timingsEnv } from './bench/timings.ts';
+import { auditProject, auditSpec, lastsEventMs, paysInBrowser, waitsOutEventMs } from './src/harness/pools.ts';
+import { timingsEnv } from './src/runner/timings.ts';
 
 // The conformance run. Started by "checkout-conformance run", which writes the run's plan first (the
 // run config replaces it once the target answered: the workers wait for that, src/core/run-config.ts),
@@ -26,7 +26,7 @@ const workers = {
   // The browser's tests spend CPU in Chromium.
   browser: Math.max(1, Math.floor(cores / 2)),
   // The API tests wait on the target, and on eventMs, and their requests overlap inside a test too
-  // (specs/pace.ts): one more than the cores keeps the cores busy (2 cores, taking turns 5 times: the
+  // (src/harness/pace.ts): one more than the cores keeps the cores busy (2 cores, taking turns 5 times: the
   // embedded sandbox 10.1 s against 10.6 s with twice the cores, and 1.2 s less CPU; the 150 ms
   // target, whose model sets its time, 57.8 s against 58.2 s).
   api: cores + 1,
@@ -54,7 +54,7 @@ export default defineConfig({
     ...(configured ? [[codeFile('src/runner/reporter')] as const] : []),
     ...(blobDir ? [['blob', { outputDir: blobDir }] as const] : []),
     // npm run bench: when each test ran, for the run's critical path.
-    ...(process.env[timingsEnv] ? [[codeFile('bench/timings')] as const] : []),
+    ...(process.env[timingsEnv] ? [[codeFile('src/runner/timings')] as const] : []),
   ],
   // Playwright hands tests out in the order of their projects, then of their files' paths. The specs
   // of the resources alone (specs/resources/: requests and their answers, quick) come after those that

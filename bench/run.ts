@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { anyValidCheckout } from '../generators/index.ts';
+import { anyValidCheckout } from '../src/generators/index.ts';
 import { checkCheckoutCreated } from '../src/checks/index.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import { requestOf } from '../src/core/operations.ts';
@@ -35,10 +35,10 @@ import type { RegisterCustomerAnswer } from '../schemas/generated/types.ts';
 import { builtInProfile, loadProfile } from '../src/core/profile.ts';
 import { startObserver } from '../src/observe/observer.ts';
 import { startSandbox } from '../src/sandbox/index.ts';
-import { criticalPath, readTimings, timingsEnv, type CriticalPath } from './timings.ts';
-import { createApi } from '../specs/api.ts';
-import { forCustomer } from '../specs/flows.ts';
-import { createPacer, defaultConcurrentRequests } from '../specs/pace.ts';
+import { criticalPath, readTimings, timingsEnv, type CriticalPath } from '../src/runner/timings.ts';
+import { createApi } from '../src/harness/api.ts';
+import { forCustomer } from '../src/harness/flows.ts';
+import { createPacer, defaultConcurrentRequests } from '../src/harness/pace.ts';
 
 const packageRoot = fileURLToPath(new URL('../', import.meta.url));
 const usage = 'usage: npm run bench -- [--runs 5] [--latency-runs 1] [--mutant-runs 1] [--skip-mutants]';
@@ -125,7 +125,7 @@ interface Timed {
 
 /**
  * Runs a command to its end: wall seconds, peak tree memory, exit code, and its critical path from
- * the tests' timings (bench/timings.ts).
+ * the tests' timings (src/runner/timings.ts).
  */
 async function timed(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; sampleMemory?: boolean } = {}): Promise<Timed> {
   const timingsDir = mkdtempSync(join(tmpdir(), 'bench-timings-'));
@@ -328,8 +328,8 @@ for (let run = 1; run <= latencyRuns; run++) {
   figures.latency.push(latency);
   console.log(`latency run ${run}: ${describeTimed(latency.seconds, latency.path)} (${latency.verdict}, ${describeLoad(latency)})`);
 }
-const measureMutants = existsSync(join(packageRoot, 'mutants/run.ts')) && !values['skip-mutants'];
-const mutantSet = measureMutants ? (await import('../mutants/run.ts')).catalogueAsTested().length : 0;
+const measureMutants = existsSync(join(packageRoot, 'mutants/rotation.ts')) && !values['skip-mutants'];
+const mutantSet = measureMutants ? (await import('../mutants/rotation.ts')).catalogueAsTested().length : 0;
 if (measureMutants) {
   for (let run = 1; run <= mutantRuns; run++) {
     // Every test of the catalogue is dispatched on its own to the workers it shares (mutants/playwright.config.ts).

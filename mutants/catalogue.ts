@@ -7,6 +7,7 @@ import type { BenignVariant, Mutant } from './kinds.ts';
 import { answer } from './edits.ts';
 import { apiRoutes, type Transform } from './proxy.ts';
 import { benignVariants as sandboxBenignVariants } from './benign.ts';
+import { instantsAndAttributionVariants } from './freedoms-instants-and-attribution.ts';
 import { checkoutMutants } from './checkouts.ts';
 import { envelopeMutants } from './envelope.ts';
 import { notificationMutants } from './notifications.ts';
@@ -17,6 +18,7 @@ import { tokenizationMutants } from './tokenization.ts';
 import * as model from './model.ts';
 import { generatedMutants, operatorTwins } from './operators.ts';
 import { rateLimitVariants } from './freedoms-rate-limits.ts';
+import { everyFirstSightMutant, firstSightBenign, firstSightMutants, stillMissed } from './first-sight/index.ts';
 
 export const mutants: Mutant[] = [
   ...envelopeMutants,
@@ -28,12 +30,26 @@ export const mutants: Mutant[] = [
   ...notificationMutants,
   ...model.mutants,
   ...generatedMutants,
+  ...firstSightMutants,
 ];
 
 /** The mutants generated from operators × sites (mutants/operators.ts): each CI run takes a fifth of them. */
 export const generatedNames = new Set(generatedMutants.map((mutant) => mutant.name));
 
-export const benignVariants: BenignVariant[] = [...sandboxBenignVariants, ...model.benignVariants, ...operatorTwins, ...rateLimitVariants];
+export const benignVariants: BenignVariant[] = [
+  ...sandboxBenignVariants,
+  ...model.benignVariants,
+  ...operatorTwins,
+  ...instantsAndAttributionVariants,
+  ...firstSightBenign,
+  ...rateLimitVariants,
+];
+
+/** The candidates a helper blind to the suite wrote, a batch each session (docs/first-sight.md). */
+export const firstSightNames = new Set([...everyFirstSightMutant, ...firstSightBenign].map(({ name }) => name));
+
+/** The first-sight mutants the suite does not catch on their clause yet: outside the catalogue's gate, run by `npm run mutants -- --first-sight`. */
+export const missedAtFirstSight = everyFirstSightMutant.filter(({ name }) => stillMissed.has(name));
 
 /** A target with no test helpers (a real provider's sandbox): every test helper answers 404. */
 export const withoutTestHelpers: Transform = {

@@ -23,13 +23,13 @@ export interface Selectable {
 }
 
 /** The files that judge (a clause's specs, checks and schemas) and so move only the clauses they reach. */
-const judging = /^(specs\/(?:[^/]+\/)?[^/]+\.spec\.ts|src\/checks\/[^/]+\.ts|schemas\/[^/]+\.json|generators\/[^/]+\.ts)$/;
+const judging = /^(specs\/(?:[^/]+\/)?[^/]+\.spec\.ts|src\/checks\/[^/]+\.ts|schemas\/[^/]+\.json|src\/generators\/[^/]+\.ts)$/;
 /** Files that change no candidate's verdict. */
 const inert = /^(README\.md|docs\/|bench\/|test\/|\.ci\/|\.prettier|src\/observe\/|.*\/README\.md$)/;
 
 /** The clauses a judging file reaches: the index names their specs and schemas, and the checks a source file defines. */
 function clausesReachedBy(file: string, { index, sources }: ChangedInputs): string[] | 'all' {
-  if (file.startsWith('generators/')) return 'all';
+  if (file.startsWith('src/generators/')) return 'all';
   const defined = (source: string | undefined) => new Set([...(source ?? '').matchAll(/export (?:async )?function (\w+)/g)].map((match) => match[1]));
   const checks = file.startsWith('src/checks/') ? defined(sources.get(file)) : new Set<string>();
   const schema = file.startsWith('schemas/') ? file.slice('schemas/'.length) : null;

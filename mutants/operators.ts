@@ -12,9 +12,10 @@
  * any name and value. Two more families follow the fields': notification destinations × the ways a
  * notification goes astray, and operations × the framings of their requests.
  */
+import type { ClauseId } from '../schemas/generated/clause-ids.ts';
 import { changeClause, changedByConfirmation } from '../src/checks/audit.ts';
 import { loadSchema, type JsonSchema, type SchemaFile } from '../src/core/schemas.ts';
-import { framingSites } from '../generators/framings.ts';
+import { framingSites } from '../src/generators/framings.ts';
 import { answerWhen, atPath, editBody, editNotifications, eachObject, envelopes, first, withQueryRewritten, type Json } from './edits.ts';
 import type { Delivery, ProxyContext, Route } from './proxy.ts';
 import { collidesAtOnce, creations, oneAtATime, racingWrites, sharedStates, type SharedState } from './at-once.ts';
@@ -34,7 +35,7 @@ export interface Site {
   /** A string, number or boolean, not an object or array. */
   scalar: boolean;
   /** The field's clauses; then those of the objects that hold it, and of the fields it holds. */
-  clauses: string[];
+  clauses: ClauseId[];
   /** The clause that owns the field's being distinct over the resources that carry it (x-distinct), if any. */
   distinct: string | null;
   relatedClauses: string[];
@@ -62,7 +63,7 @@ export function sitesOf(): Site[] {
     };
     const walk = (schema: JsonSchema, path: string[], required: boolean, relatedClauses: string[]) => {
       const resolved = resolve(schema);
-      const clauses = (resolved['x-clauses'] as string[] | undefined) ?? [];
+      const clauses = (resolved['x-clauses'] as ClauseId[] | undefined) ?? [];
       if (path.length > at.length && clauses.length > 0 && path.at(-1) !== 'data') {
         const name = [object, ...path.slice(at.length).filter((key) => key !== '[]')].join('.');
         const known = sites.get(name);
@@ -314,7 +315,7 @@ export const deliveryMutants: Mutant[] = destinations.flatMap((destination) =>
 
 /**
  * The framing family: the sites are the operations a valid request must be accepted by (CHK-1, REF-1,
- * REF-3, PML-1), the operator a framing of generators/framings.ts that a target refuses (415 for a
+ * REF-3, PML-1), the operator a framing of src/generators/framings.ts that a target refuses (415 for a
  * media type, else 400), as a parser or a gateway that knows only one way to write a request does.
  */
 export const framingMutants: Mutant[] = framingSites.flatMap(({ clause, operation, framings }) =>

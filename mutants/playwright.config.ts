@@ -1,15 +1,15 @@
 /**
  * The whole mutant catalogue as one Playwright run, started by mutants/run.ts: every candidate is a
- * target of specs/targets.ts, so that each test is declared once per candidate (a mutant's, only
+ * target of src/harness/targets.ts, so that each test is declared once per candidate (a mutant's, only
  * those of its own clause) and workers are kept across candidates instead of started for each.
  */
 import { availableParallelism } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { grepPattern, literalPattern } from '../src/runner/playwright.ts';
-import { describeTitle, targetNameIn, targetsEnv, targetsOfRun, type TargetEntry, type TestRef } from '../specs/targets.ts';
-import { timingsEnv } from '../bench/timings.ts';
-import { auditProject, auditSpec } from '../specs/pools.ts';
+import { describeTitle, targetNameIn, targetsEnv, targetsOfRun, type TargetEntry, type TestRef } from '../src/harness/targets.ts';
+import { timingsEnv } from '../src/runner/timings.ts';
+import { auditProject, auditSpec } from '../src/harness/pools.ts';
 
 const targets = targetsOfRun();
 if (!targets) throw new Error('no targets: run the catalogue through "npm run mutants"');
@@ -108,7 +108,7 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   // npm run bench adds when each test ran, for the catalogue's critical path.
-  reporter: [['../src/runner/reporter.ts'], ...(process.env[timingsEnv] ? [['../bench/timings.ts'] as const] : [])],
+  reporter: [['../src/runner/reporter.ts'], ...(process.env[timingsEnv] ? [['../src/runner/timings.ts'] as const] : [])],
   grep: new PerTargetGrep(new Map(targets.map((target) => [target.name, [grepOf(target)]]))),
   // The final audit runs once every other test ended (the teardown of a project without tests that the others depend on).
   projects: [

@@ -4,12 +4,17 @@
  * candidate but asks every candidate, on a copy of each exchange, whether it would change it. Every
  * request of that run names its test (testKeyHeader); what comes without one (a page's own requests,
  * a notification) is the test's whose identifiers it carries (a notification's, first its address's). A test no candidate's change reaches
- * runs as on the sandbox, so a candidate runs only the tests that reach it (mutants/run.ts).
+ * runs as on the sandbox, so a candidate runs only the tests that reach it. learnReach makes that run.
  */
-import type { RawTest } from '../src/report/raw-results.ts';
-import { readingBackHeader, testKeyHeader, testKeyOf } from '../specs/targets.ts';
+import { rmSync } from 'node:fs';
+import type { RunConfig } from '../src/core/run-config.ts';
 import { uuidPattern } from '../src/core/operations.ts';
+import { readingBackHeader, testKeyHeader, testKeyOf, type TargetEntry } from '../src/harness/targets.ts';
+import { readRawResults, type RawTest } from '../src/report/raw-results.ts';
+import type { watchInterruption } from '../src/runner/run.ts';
 import { snapshot, type Delivery, type ProxyContext, type ProxyRequest, type ProxyResponse, type Transform } from './proxy.ts';
+import { drawsKey, drawsOf, type Candidate } from './rotation.ts';
+import { runTargets, startTarget, stopTarget, type SharedRunConfig, type Target } from './candidate-targets.ts';
 
 export interface Reached {
   /** The tests on whose exchanges the candidate would change something, by testKeyOf. */
@@ -213,4 +218,65 @@ export function selectedTests(candidate: { name: string; clause: string | null }
   // A test that reads back what others created (the final audit) runs beside the selected tests, on what they created.
   const readingBack = ofClause.filter((test) => test.readsBack && !selected.includes(test));
   return selected.length === 0 ? selected : [...selected, ...readingBack];
+}
+
+/** What the sandbox run behind a reach recorder gave: each candidate's reach, and the tests as they ran on the sandbox. */
+export interface SandboxRun {
+  reached: Map<string, Reached>;
+  tests: RawTest[];
+  /** Its run config; its folder is kept where `kept` named its draws (a candidate's outcome is read from it), else removed. */
+  run: RunConfig;
+}
+
+/**
+ * The suite on the sandbox once for each seed and number of draws among the candidates (the tests'
+ * requests depend on them), each behind a proxy that records which tests reach each candidate.
+ * The folders of the runs on the draws `kept` names stay, for the caller to remove.
+ */
+export async function learnReach(
+  list: (Candidate & { seed: number })[],
+  shared: SharedRunConfig,
+  configDir: string,
+  interruption: ReturnType<typeof watchInterruption>,
+  kept: Set<string>,
+): Promise<Map<string, SandboxRun>> {
+  const groups = new Map<string, (Candidate & { seed: number })[]>();
+  for (const candidate of list) {
+    const key = drawsKey(drawsOf(candidate));
+    groups.set(key, [...(groups.get(key) ?? []), candidate]);
+  }
+  const recorders = new Map<string, { recorder: ReachRecorder; target: Target }>();
+  let learned = false;
+  try {
+    for (const [key, group] of groups) {
+      const recorder = recordReach(group);
+      recorders.set(key, { recorder, target: await startTarget(`sandbox-reach-${key}`, recorder.transform, drawsOf(group[0]), shared, configDir) });
+    }
+    const entries: TargetEntry[] = [...recorders].map(([key, { target }]) => ({
+      name: `sandbox-reach-${key}`,
+      clause: null,
+      tests: null,
+      marksTests: true,
+      stopOnceFailed: null,
+      runConfigFile: target.runConfigFile,
+    }));
+    await runTargets(entries, configDir, interruption);
+    const runs = new Map<string, SandboxRun>();
+    for (const [key, { recorder, target }] of recorders) {
+      await recorder.settled();
+      const tests = readRawResults(target.run.outDir)?.tests ?? [];
+      const failed = tests.filter((test) => test.status === 'failed').map((test) => `${test.title} (${test.reason?.split('\n')[0]})`);
+      console.error(
+        `mutants: on the sandbox, seed ${target.run.seed}: ${tests.length} tests, ${failed.length} failed${failed.length ? ` (every benign variant runs them): ${failed.join('; ')}` : ''}`,
+      );
+      runs.set(key, { reached: recorder.reached, tests, run: target.run });
+    }
+    learned = true;
+    return runs;
+  } finally {
+    for (const [key, { target }] of recorders) {
+      await stopTarget(target);
+      if (!learned || !kept.has(key)) rmSync(target.run.outDir, { recursive: true, force: true });
+    }
+  }
 }

@@ -53,15 +53,6 @@ export const referenceMutants: Mutant[] = [
     transform: answerWhen((request) => request.route === 'createReference' && request.text.includes('\r\n'), 400),
   },
   {
-    name: 'validDate-kept-to-the-millisecond',
-    clause: 'REF-5',
-    description: 'validDate is kept as a JavaScript Date keeps it: to the millisecond, in UTC (…00.123Z for …00.123456+05:30).',
-    transform: editData(payments, (data) => {
-      for (const edge of ['start', 'end'])
-        if (typeof data?.validDate?.[edge] === 'string') data.validDate[edge] = new Date(Date.parse(data.validDate[edge])).toISOString();
-    }),
-  },
-  {
     name: 'validDate-to-utc-keeping-the-date-written',
     clause: 'REF-5',
     description:

@@ -1,14 +1,14 @@
 /**
  * The clause index (docs/clause-index.md): for each clause of the catalogue, what proves it. Its
  * checks (src/checks/registry.ts), the schema keywords that carry it (x-clauses), the specs' tests
- * tagged with it (Playwright's own list), its input classes (generators/classes.ts), whether observe
+ * tagged with it (Playwright's own list), its input classes (src/generators/classes.ts), whether observe
  * judges it, and the mutants killed on it and the benign variants that use its freedom. Written by
  * npm run generate; test/unit/generated.test.ts fails when it is stale.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { classNamesByClause } from '../generators/index.ts';
+import { classNamesByClause } from '../src/generators/index.ts';
 import { benignVariants, mutants } from '../mutants/catalogue.ts';
 import { answerChecks, type AnsweredOperation } from '../src/checks/answers.ts';
 import { checksByClause, clausesJudgedBy, registry } from '../src/checks/registry.ts';

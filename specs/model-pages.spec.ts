@@ -6,8 +6,8 @@
  */
 import { directedCommands, pagePaymentClauses, pageSequence } from '../src/model/index.ts';
 import { needs } from '../src/core/needs.ts';
-import { helpersUsable, paysInBrowser, requires, tags, test } from './fixtures.ts';
-import { modelTimeoutMs, runModel } from './model-run.ts';
+import { helpersUsable, paysInBrowser, requires, tags, test } from '../src/harness/fixtures.ts';
+import { modelTimeoutMs, runModel } from '../src/harness/model-run.ts';
 
 /** Random sequences of this spec, whatever --model-runs says (that sets the helper model's): each page payment takes about a second. */
 const pageModelRuns = 1;

@@ -16,8 +16,8 @@ import {
   modelClauses,
   modelClausesWithoutHelpers,
 } from '../src/model/index.ts';
-import { exercises, helpersUsable, lastsEventMs, requires, tags, test } from './fixtures.ts';
-import { defaultModelRuns, modelTimeoutMs, runModel } from './model-run.ts';
+import { exercises, helpersUsable, lastsEventMs, requires, tags, test } from '../src/harness/fixtures.ts';
+import { defaultModelRuns, modelTimeoutMs, runModel } from '../src/harness/model-run.ts';
 
 test.describe('a model of the whole service', { tag: lastsEventMs }, () => {
   test(

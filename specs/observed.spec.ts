@@ -1,12 +1,12 @@
 /** What the reference marks "not shown": observed and recorded (INFO), never failed. */
 import { randomUUID } from 'node:crypto';
-import { checkoutVariants, validReference } from '../generators/index.ts';
+import { checkoutVariants, validReference } from '../src/generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import { paymentIdOf, paymentOf, type Exchange } from '../src/checks/index.ts';
 import { observeSignature } from '../src/core/observations.ts';
 import { titleOf } from '../src/core/operations.ts';
-import { helpersUsable, tags, test, waitsOutEventMs } from './fixtures.ts';
-import { createReference, forCustomer, quietMs, sample, someCustomer } from './flows.ts';
+import { helpersUsable, tags, test, waitsOutEventMs } from '../src/harness/fixtures.ts';
+import { createReference, forCustomer, quietMs, sample, someCustomer } from '../src/harness/flows.ts';
 
 const answer = ({ response }: Exchange) => ({ status: response.status, contentType: response.headers['content-type'] ?? null, body: response.body });
 

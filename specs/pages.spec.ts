@@ -1,6 +1,6 @@
 /** Reference 1, 4.1 and 6: what the customer sees, in Chromium, and where the browser is sent after paying. */
 import { devices, type Request, type Response } from '@playwright/test';
-import { actionFormName, actionUrlForms, card, checkoutVariants, deepLinks, helperDeepLinks, storingPages } from '../generators/index.ts';
+import { actionFormName, actionUrlForms, card, checkoutVariants, deepLinks, helperDeepLinks, storingPages } from '../src/generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import {
   checkAmountShown,
@@ -13,9 +13,9 @@ import {
   paymentOf,
   type Problem,
 } from '../src/checks/index.ts';
-import { exercises, paysInBrowser, tags, test, waitsOutEventMs, type Receiver } from './fixtures.ts';
-import { createCheckout, createIfAccepted, forCustomer, mustSucceed, quietMs, sample, someCustomer, withMethod } from './flows.ts';
-import { consentControl, optionalRole, payByCard, paymentForm, rendered } from './hosted-page.ts';
+import { exercises, paysInBrowser, tags, test, waitsOutEventMs, type Receiver } from '../src/harness/fixtures.ts';
+import { createCheckout, createIfAccepted, forCustomer, mustSucceed, quietMs, sample, someCustomer, withMethod } from '../src/harness/flows.ts';
+import { consentControl, optionalRole, payByCard, paymentForm, rendered } from '../src/harness/hosted-page.ts';
 
 const withAction = (request: CheckoutRequest, url: string): CheckoutRequest => ({ ...request, redirects: [{ type: 'action', url }] });
 const withLayout = (request: CheckoutRequest, layout: string, code = 'CC'): CheckoutRequest => ({

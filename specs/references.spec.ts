@@ -11,7 +11,7 @@ import {
   timestampClasses,
   validReference,
   type ReferenceStage,
-} from '../generators/index.ts';
+} from '../src/generators/index.ts';
 import type { Payment, ReferenceRequest } from '../schemas/generated/types.ts';
 import type { ClassOutcome } from '../src/core/evidence.ts';
 import { needs } from '../src/core/needs.ts';
@@ -29,7 +29,7 @@ import {
   type Exchange,
   type Problem,
 } from '../src/checks/index.ts';
-import { exercises, helperClient, helpersUsable, requires, tags, test, type Receiver } from './fixtures.ts';
+import { exercises, helperClient, helpersUsable, requires, tags, test, type Receiver } from '../src/harness/fixtures.ts';
 import {
   createReference,
   referenceCreated,
@@ -45,8 +45,8 @@ import {
   requireServed,
   sample,
   samples,
-} from './flows.ts';
-import { inParallel, oneAtATime } from './pace.ts';
+} from '../src/harness/flows.ts';
+import { inParallel, oneAtATime } from '../src/harness/pace.ts';
 
 /** The request with its callbackUrl (where it has one) moved to the suite's receiver, its query kept: a test's notifications stay on this machine. */
 const callbackAtReceiver = (receiver: Receiver, request: ReferenceRequest): ReferenceRequest =>

@@ -1,5 +1,6 @@
 /** Reference 1, 3 and 4.1: storing payment methods after a payment, for cards (CC) and mobile wallets (MW) alike. */
-import { card, checkoutVariants, consentRowWithoutRegistration, tokenizationClasses, wallet, type InputClass } from '../generators/index.ts';
+import type { ClauseId } from '../schemas/generated/clause-ids.ts';
+import { card, checkoutVariants, consentRowWithoutRegistration, tokenizationClasses, wallet, type InputClass } from '../src/generators/index.ts';
 import type { CheckoutRequest, StoredPaymentMethod } from '../schemas/generated/types.ts';
 import {
   checkMethodStored,
@@ -14,7 +15,7 @@ import {
 } from '../src/checks/index.ts';
 import { needs } from '../src/core/needs.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
-import { exercises, helperClient, helpersUsable, paysInBrowser, tags, test, type Api, type BrowserPages } from './fixtures.ts';
+import { exercises, helperClient, helpersUsable, paysInBrowser, tags, test, type Api, type BrowserPages } from '../src/harness/fixtures.ts';
 import {
   createCheckout,
   createCheckoutOfClass,
@@ -27,8 +28,8 @@ import {
   samples,
   settleMs,
   withMethod,
-} from './flows.ts';
-import { payOnNewPage } from './hosted-page.ts';
+} from '../src/harness/flows.ts';
+import { payOnNewPage } from '../src/harness/hosted-page.ts';
 
 const methods = ['CC', 'MW'] as const;
 type Method = (typeof methods)[number];
@@ -120,7 +121,7 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
 const storedBefore = async (api: Api, customer: string) => storedMethodsOf(await listStoredMethods(api, customer));
 
 /** The list once the payment has stored the method (read for up to eventMs). */
-const listOnceStored = (run: RunConfig, api: Api, customer: string, paid: PaidWith, clause: string, before: StoredPaymentMethod[]) =>
+const listOnceStored = (run: RunConfig, api: Api, customer: string, paid: PaidWith, clause: ClauseId, before: StoredPaymentMethod[]) =>
   listSettled(api, customer, (exchange) => checkMethodStored(exchange, { paidWith: paid, clause, before }).length === 0, run.profile.timeouts.eventMs);
 
 /** The list once a payment that must store nothing has settled: a method stored late is seen too. */

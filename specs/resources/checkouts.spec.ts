@@ -11,7 +11,7 @@ import {
   textCornerClasses,
   formatCornerClasses,
   variantTitles,
-} from '../../generators/index.ts';
+} from '../../src/generators/index.ts';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
 import {
   checkCheckoutCreated,
@@ -32,8 +32,17 @@ import {
 import type { RunConfig } from '../../src/core/run-config.ts';
 import { fetchThrough } from '../../src/core/transport.ts';
 import type { Transport } from '../../src/core/transport-options.ts';
-import { exercises, requires, tags, test } from '../fixtures.ts';
-import { createCheckout, exerciseClasses, exerciseClassesAtOnce, forCustomer, refusedWhereFree, requireServed, sample, someCustomer } from '../flows.ts';
+import { exercises, requires, tags, test } from '../../src/harness/fixtures.ts';
+import {
+  createCheckout,
+  exerciseClasses,
+  exerciseClassesAtOnce,
+  forCustomer,
+  refusedWhereFree,
+  requireServed,
+  sample,
+  someCustomer,
+} from '../../src/harness/flows.ts';
 
 /** Asks for an address as a customer's browser first would (CHK-2: checkoutUrl opens). */
 async function open(url: string, timeoutMs: number, transport: Transport | undefined): Promise<Opened> {

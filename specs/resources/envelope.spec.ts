@@ -1,5 +1,5 @@
 /** Reference 2.1 and 9: the response envelope and the paths. */
-import { checkoutVariants, scenarioClasses, validReference } from '../../generators/index.ts';
+import { checkoutVariants, scenarioClasses, validReference } from '../../src/generators/index.ts';
 import {
   checkEnvelope,
   checkReferenceCreated,
@@ -12,8 +12,8 @@ import {
 } from '../../src/checks/index.ts';
 import type { RunConfig } from '../../src/core/run-config.ts';
 import { titleOf } from '../../src/core/operations.ts';
-import { exercises, tags, test, type Api } from '../fixtures.ts';
-import { createCheckout, createReference, readPayment, sample, someCustomer, someCustomerWithMethod } from '../flows.ts';
+import { exercises, tags, test, type Api } from '../../src/harness/fixtures.ts';
+import { createCheckout, createReference, readPayment, sample, someCustomer, someCustomerWithMethod } from '../../src/harness/flows.ts';
 
 /**
  * The lists to judge as envelopes: a customer's with nothing stored where answered 2xx (a 404 is

@@ -1,6 +1,6 @@
 /** Reference 2.4 and 4.2: listing a customer's stored payment methods. */
 import { randomUUID } from 'node:crypto';
-import { card, checkoutVariants, framingClasses, storedMeansClasses, wallet } from '../../generators/index.ts';
+import { card, checkoutVariants, framingClasses, storedMeansClasses, wallet } from '../../src/generators/index.ts';
 import {
   checkMethodCount,
   judgeAnswer,
@@ -15,7 +15,7 @@ import {
   type PaidWith,
 } from '../../src/checks/index.ts';
 import type { RunConfig } from '../../src/core/run-config.ts';
-import { exercises, requires, tags, test, type Api, type Helpers } from '../fixtures.ts';
+import { exercises, requires, tags, test, type Api, type TestHelpers } from '../../src/harness/fixtures.ts';
 import {
   createCheckout,
   exerciseClasses,
@@ -27,8 +27,8 @@ import {
   samples,
   someCustomerWithMethod,
   withMethod,
-} from '../flows.ts';
-import { inParallel } from '../pace.ts';
+} from '../../src/harness/flows.ts';
+import { inParallel } from '../../src/harness/pace.ts';
 
 /** More stored methods than a first page of ten would show. */
 const manyMethods = 12;
@@ -57,7 +57,7 @@ function meansOfSlot(run: RunConfig, slot: number, stored: { cards: number; wall
  * checkouts, with the means of its slot; answers the list once all are there (within eventMs), the
  * elements of it that are another customer's, and the TOK-6 problems they are.
  */
-async function customerWith(run: RunConfig, api: Api, helpers: Helpers, slot: number, stored: { cards: number; wallets: number }) {
+async function customerWith(run: RunConfig, api: Api, helpers: TestHelpers, slot: number, stored: { cards: number; wallets: number }) {
   const customer = await helpers.registerCustomer();
   const before = storedMethodsOf(await listStoredMethods(api, customer));
   const storingCard = forCustomer(sample(run, checkoutVariants.storeMethod), customer);

@@ -13,6 +13,7 @@ import {
   checkoutOf,
   ofKind,
   owedNotifications,
+  paymentsOfLedger,
   receiversNotClosed,
   checkPaymentStillHolds,
   paymentOf,
@@ -21,9 +22,9 @@ import {
   type LedgerEntry,
   type ListeningNow,
 } from '../../src/checks/index.ts';
-import { readLedger } from '../ledger.ts';
-import { requires, tags, test, type Api } from '../fixtures.ts';
-import { readsBackTag, targetsEnv } from '../targets.ts';
+import { readLedger } from '../../src/harness/ledger.ts';
+import { requires, tags, test, type Api } from '../../src/harness/fixtures.ts';
+import { readsBackTag, targetsEnv } from '../../src/harness/targets.ts';
 import { processGone } from '../../src/core/processes.ts';
 
 /** Each payment's last read in the run, by its id. */
@@ -131,15 +132,10 @@ test.describe('the final audit', { tag: readsBackTag, lock: aloneInTheRun }, () 
     test.skip(references.length === 0, 'the run created no reference');
     const received = ofKind(ledger, 'notification').map(({ request }) => request);
     const lastRead = lastPaymentReads(ledger);
-    const paid = new Set(ofKind(ledger, 'confirmation').map(({ paymentId }) => paymentId));
     // One the run never read is read now, to be named by its 9 digits: its id alone, a small number, may be another's event id or amount.
-    const unread = references.filter(({ paymentId }) => !paid.has(paymentId) && !lastRead.has(paymentId));
+    const unread = references.filter(({ paymentId }) => !lastRead.has(paymentId));
     const readNow = new Map(await Promise.all(unread.map(async ({ paymentId }) => [paymentId, await api.call('getPayment', { param: paymentId })] as const)));
-    const problems = checkNothingNotifiedUnpaid(
-      received,
-      references.map(({ paymentId }) => ({ paymentId, read: lastRead.get(paymentId) ?? readNow.get(paymentId) })),
-      paid,
-    );
+    const problems = checkNothingNotifiedUnpaid(received, paymentsOfLedger(ledger, readNow));
     api.forget([...readNow].filter(([paymentId]) => problems.some((problem) => problem.message.includes(`payment ${paymentId},`))).map(([, read]) => read));
     await observe.record(`final audit: ${received.length} requests the run's receivers took, judged against ${references.length} references`, {
       received: received.length,

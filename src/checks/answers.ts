@@ -5,15 +5,17 @@
  * the run's answer tests, the model and observe all take their verdict from judgeAnswer, told what
  * each of them knows.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { CheckoutRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import { titleOf, type OperationName } from '../core/operations.ts';
 import { validateRequest } from '../core/schemas.ts';
-import { checkCheckoutAnswer, classifyCheckout, everydayAmounts, type CheckoutKind } from './checkout-kinds.ts';
+import { everydayAmounts } from '../core/checkout-rows.ts';
+import { checkCheckoutAnswer, classifyCheckout, type CheckoutClassification } from './checkout-kinds.ts';
 import type { AnswerContext } from './checkouts.ts';
 import { checkServedAtPath } from './envelope.ts';
 import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
 import { isRefusal, isSuccess, show, type Check, type Exchange, type Problem } from './problem.ts';
-import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf } from './references.ts';
+import { checkConfirmed, checkPayment, checkReferenceCreated, paymentOf, writtenPastTheMillisecond } from './references.ts';
 import { brokenRules, checkRefused, type BrokenRule } from './refusal.ts';
 
 export type ReferenceKind =
@@ -24,7 +26,7 @@ export type ReferenceKind =
   /**
    * A target may refuse it: a body that breaks a documented type of 2.5 that REF-9 does not name (REF-1:
    * not a valid body), or its window over when sent (REF-1 leaves it open), each recorded under REF-10;
-   * or an amount past the everyday ones (SEC-2).
+   * or an amount past the everyday ones, or a validDate written past the millisecond (SEC-2).
    */
   | { kind: 'free'; freedom: 'REF-10' | 'SEC-2'; why: string };
 
@@ -42,6 +44,9 @@ export function classifyReference(request: unknown, sentAt: number): ReferenceKi
   const { amount, validDate } = request as ReferenceRequest;
   if (amount < everydayAmounts.min || amount > everydayAmounts.max)
     return { kind: 'free', freedom: 'SEC-2', why: `amount ${show(amount)}, past the everyday amounts` };
+  const finer = (['start', 'end'] as const).find((edge) => writtenPastTheMillisecond(validDate[edge]));
+  if (finer)
+    return { kind: 'free', freedom: 'SEC-2', why: `validDate.${finer} written past the millisecond (${validDate[finer]}), a precision a target may not keep` };
   if (Date.parse(validDate.end) < sentAt) return { kind: 'free', freedom: 'REF-10', why: `a window that had ended (${validDate.end}) when it was sent` };
   return { kind: 'owed' };
 }
@@ -106,7 +111,7 @@ export interface Note {
 
 export interface Verdict {
   /** The MUST and SHOULD clauses the answer let one verify, whether they passed or not. */
-  verified: string[];
+  verified: ClauseId[];
   problems: Problem[];
   notes: Note[];
   /** The freedom the target took (also among the notes), where it took one: the answer then owes nothing more. */
@@ -122,7 +127,7 @@ const statusNote = (operation: AnsweredOperation, exchange: Exchange): Note => (
 });
 
 /** Where a creation's request broke rules, the clauses it verified; where the target refused what it was free to, that freedom; else null. */
-function verdictOfKind(exchange: Exchange, kind: CheckoutKind | ReferenceKind, problems: Problem[]): Verdict | null {
+function verdictOfKind(exchange: Exchange, kind: CheckoutClassification | ReferenceKind, problems: Problem[]): Verdict | null {
   if (kind.kind === 'broken') return { verified: kind.rules.map((rule) => rule.clause), problems, notes: [], taken: null };
   const { status, body } = exchange.response;
   if (kind.kind !== 'free' || !isRefusal(status)) return null;
@@ -134,10 +139,10 @@ function checkoutVerdict(exchange: Exchange, known: Known): Verdict {
   const problems = checkCheckoutAnswer(exchange, { ...known, kind });
   const byKind = verdictOfKind(exchange, kind, problems);
   if (byKind) return byKind;
-  const row = kind.kind === 'row' ? ['CHK-6'] : [];
+  const row: ClauseId[] = kind.kind === 'row' ? ['CHK-6'] : [];
   const layoutJudged = (exchange.request.body as CheckoutRequest).page?.layout === 'default' && known.answersItsRequest !== false;
-  const verified = isSuccess(exchange.response.status)
-    ? ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layoutJudged ? ['CHK-5'] : []), ...row]
+  const verified: ClauseId[] = isSuccess(exchange.response.status)
+    ? ['ENV-1', 'ENV-2', 'ENV-4', 'CHK-1', 'CHK-2', 'CHK-3', 'CHK-4', ...(layoutJudged ? (['CHK-5'] as const) : []), ...row]
     : ['CHK-1', ...row];
   return { verified, problems, notes: [statusNote('createCheckout', exchange)], taken: null };
 }
@@ -168,8 +173,13 @@ function paymentVerdict(exchange: Exchange, known: Known): Verdict {
       ? []
       : [{ clause: 'REF-10' as const, note: `a payment not yet confirmed, in state ${show(payment?.stateDetails?.state)}`, value: payment ?? body }]),
   ];
-  const verified = isSuccess(status)
-    ? ['ENV-1', 'REF-4', ...(typeof payment?.referenceDetails?.reference === 'string' ? ['REF-2'] : []), ...(confirmed ? ['REF-3', 'REF-6'] : [])]
+  const verified: ClauseId[] = isSuccess(status)
+    ? [
+        'ENV-1',
+        'REF-4',
+        ...(typeof payment?.referenceDetails?.reference === 'string' ? (['REF-2'] as const) : []),
+        ...(confirmed ? (['REF-3', 'REF-6'] as const) : []),
+      ]
     : ['REF-3'];
   return { verified, problems: checkPaymentAnswer(exchange, { confirmed }), notes, taken: null };
 }
@@ -183,14 +193,14 @@ function listVerdict(exchange: Exchange, known: Known): Verdict {
   if (!isSuccess(status)) return { verified: ['PML-1'], problems, notes, taken: null };
   const methods = storedMethodsOf(exchange);
   const types = new Set(methods.map((method) => method?.type));
-  const verified = [
+  const verified: ClauseId[] = [
     'ENV-1',
     'ENV-2',
     'PML-1',
-    ...(methods.length > 0 ? ['PML-2'] : []),
-    ...(types.has('CC') ? ['PML-3'] : []),
-    ...(types.has('MW') ? ['PML-4'] : []),
-    ...(methods.length > 1 ? ['PML-6'] : []),
+    ...(methods.length > 0 ? (['PML-2'] as const) : []),
+    ...(types.has('CC') ? (['PML-3'] as const) : []),
+    ...(types.has('MW') ? (['PML-4'] as const) : []),
+    ...(methods.length > 1 ? (['PML-6'] as const) : []),
   ];
   return { verified, problems, notes, taken: null };
 }

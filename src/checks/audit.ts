@@ -7,17 +7,18 @@
  * the run received, at any of its addresses and at any time, notifies a payment nobody paid (EVT-4),
  * and every payment it saw confirmed was notified at exactly its callbackUrl (EVT-1).
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import { loadSchema, type JsonSchema } from '../core/schemas.ts';
 import { judgeAnswer } from './answers.ts';
 import { checkDistinctCheckouts, checkoutOf } from './checkouts.ts';
-import { checkNotified, checkNotNotified } from './notifications.ts';
+import { attributeNotification, checkNotified, checkNotNotified, type KnownPayment } from './notifications.ts';
 import { checkStoredMethods, storedMethodsOf } from './payment-methods.ts';
 import { isSuccess, operationOf, show, type Exchange, type Problem } from './problem.ts';
-import { checkDistinctReferences, checkPaymentEchoes, paymentOf } from './references.ts';
+import { checkDistinctReferences, checkPaymentEchoes, paymentOf, sameInstant } from './references.ts';
 
-/** What the run created and read, as the tests' client wrote it down (specs/ledger.ts). */
+/** What the run created and read, as the tests' client wrote it down (src/harness/ledger.ts). */
 export type LedgerEntry =
   | { kind: 'checkout'; exchange: Exchange }
   /** A reference accepted, answered at `answeredAt` (ms): it exists from then at the latest. */
@@ -78,7 +79,7 @@ export const changedByConfirmation = new Set(['stateDetails', 'updatedAt']);
 
 /**
  * The documented fields of a payment that differ between two reads, each as a problem of its field's
- * first clause; timestamps compare as instants (another offset is the same value). A field the
+ * first clause; timestamps compare as instants (sameInstant: another offset is the same value). A field the
  * earlier read lacked is free (a payment not yet paid may show fewer, REF-10).
  */
 function paymentChanges(last: unknown, now: unknown, schema: JsonSchema, path: string[], where: string): Problem[] {
@@ -92,11 +93,9 @@ function paymentChanges(last: unknown, now: unknown, schema: JsonSchema, path: s
       return before.flatMap((element, at) =>
         paymentChanges(element, after[at], { ...items, 'x-clauses': items['x-clauses'] ?? field['x-clauses'] }, [...path, name, String(at)], where),
       );
-    const same = String(field.$ref).endsWith('timestampWithOffset')
-      ? Date.parse(String(before)) === Date.parse(String(after))
-      : JSON.stringify(before) === JSON.stringify(after);
+    const same = JSON.stringify(before) === JSON.stringify(after) || (String(field.$ref).endsWith('timestampWithOffset') && sameInstant(before, after));
     if (same) return [];
-    const clause = ((field['x-clauses'] as string[] | undefined) ?? (schema['x-clauses'] as string[] | undefined) ?? ['REF-3'])[0];
+    const clause = ((field['x-clauses'] as ClauseId[] | undefined) ?? (schema['x-clauses'] as ClauseId[] | undefined) ?? ['REF-3'])[0];
     return [{ clause, message: `${where}/${[...path, name].join('/')}: expected ${show(before)} as its last read in the run showed it, got ${show(after)}` }];
   });
 }
@@ -117,14 +116,14 @@ export function checkPaymentStillHolds(last: Exchange, now: Exchange, context: {
 }
 
 /** The clause a change of a field's value breaks, of the field's clauses: a value paid with is PML-5's (it matched what was paid with), another the field's first. */
-export const changeClause = (clauses: readonly string[]) => (clauses.includes('PML-5') ? 'PML-5' : clauses[0]);
+export const changeClause = (clauses: readonly ClauseId[]): ClauseId => (clauses.includes('PML-5') ? 'PML-5' : clauses[0]);
 
 /** The documented fields of a stored method (2.4), each with the clause a change of its value breaks. */
 const storedMethodFields = new Map(
   Object.values(loadSchema('stored-payment-method.schema.json').$defs as Record<string, JsonSchema>).flatMap((kind) =>
-    Object.entries(kind.properties as Record<string, JsonSchema>).map(([field, schema]): [string, string] => [
+    Object.entries(kind.properties as Record<string, JsonSchema>).map(([field, schema]): [string, ClauseId] => [
       field,
-      changeClause((schema['x-clauses'] as string[] | undefined) ?? ['PML-2']),
+      changeClause((schema['x-clauses'] as ClauseId[] | undefined) ?? ['PML-2']),
     ]),
   ),
 );
@@ -145,7 +144,7 @@ function listChanges(last: Exchange, now: Exchange): Problem[] {
   const methodsOf = (exchange: Exchange) => storedMethodsOf(exchange) as unknown as Array<Record<string, unknown> | null>;
   const listedNow = new Map(methodsOf(now).map((method) => [method?.uuid, method]));
   const where = `${operationOf(now.request)} at the run's end`;
-  return methodsOf(last).flatMap((method) => {
+  return methodsOf(last).flatMap((method): Problem[] => {
     if (typeof method?.uuid !== 'string') return [];
     const still = listedNow.get(method.uuid);
     if (!still)
@@ -166,20 +165,16 @@ function listChanges(last: Exchange, now: Exchange): Problem[] {
 
 /**
  * EVT-4 over every notification the run received, at whichever of its addresses and whenever it came
- * (after the test that waited for none had ended, at another test's address): none names a reference
- * of the run that was never paid, no confirmation of it having been taken (named by its 9 digits
- * where its read shows them, as checkNotNotified names it, else by its id).
+ * (after the test that waited for none had ended, at another test's address): none is about a
+ * payment of the run that was never paid, of all the run's payments (attributeNotification: a
+ * reference handed out again names the payment that held it when paid).
  */
-export function checkNothingNotifiedUnpaid(
-  received: readonly RecordedRequest[],
-  references: readonly { paymentId: string; read: Exchange | undefined }[],
-  paid: ReadonlySet<string>,
-): Problem[] {
-  return references
-    .filter(({ paymentId }) => !paid.has(paymentId))
-    .flatMap(({ paymentId, read }) =>
-      checkNotNotified(received, { why: `for payment ${paymentId}, which the run never paid`, about: namesOf(paymentId, read) }),
-    );
+export function checkNothingNotifiedUnpaid(received: readonly RecordedRequest[], payments: readonly KnownPayment[]): Problem[] {
+  return received.flatMap((notification) =>
+    attributeNotification(notification, payments)
+      .about.filter(({ paid }) => !paid)
+      .flatMap(({ id }) => checkNotNotified([notification], { why: `for payment ${id}, which the run never paid` })),
+  );
 }
 
 /** The ledger's entries of one kind. */
@@ -190,6 +185,24 @@ export const ofKind = <Kind extends LedgerEntry['kind']>(ledger: readonly Ledger
 function namesOf(paymentId: string, read: Exchange | undefined): { id: string; reference?: string } {
   const digits = read && paymentOf(read)?.referenceDetails?.reference;
   return { id: paymentId, ...(typeof digits === 'string' && /^[0-9]{9}$/.test(digits) && { reference: digits }) };
+}
+
+/**
+ * Every reference the run created as a notification may name it: its id, the 9 digits its last
+ * read in the run shows (or its read in `readNow`), its window as requested, and whether a
+ * confirmation of it was taken.
+ */
+export function paymentsOfLedger(ledger: readonly LedgerEntry[], readNow: ReadonlyMap<string, Exchange> = new Map()): KnownPayment[] {
+  const lastRead = new Map(ofKind(ledger, 'payment read').map(({ paymentId, exchange }) => [paymentId, exchange]));
+  const paid = new Set(ofKind(ledger, 'confirmation').map(({ paymentId }) => paymentId));
+  return ofKind(ledger, 'reference').map(({ paymentId, requested }) => {
+    const window = { start: Date.parse(requested.validDate?.start), end: Date.parse(requested.validDate?.end) };
+    return {
+      ...namesOf(paymentId, lastRead.get(paymentId) ?? readNow.get(paymentId)),
+      paid: paid.has(paymentId),
+      ...(Number.isFinite(window.start) && Number.isFinite(window.end) && { window }),
+    };
+  });
 }
 
 /** A reference the run saw confirmed whose notification the run could hear: where its callbackUrl sends it. */

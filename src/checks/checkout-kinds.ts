@@ -6,93 +6,12 @@
  * and is answered per 2.3 where accepted. The run, the model and observe all judge by this one policy.
  */
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
+import { checkoutRows, everydayAmounts, type CheckoutRow, type Leaf } from '../core/checkout-rows.ts';
 import { checkCheckoutCreated, checkCheckoutUsable, checkVariantAccepted, type AnswerContext } from './checkouts.ts';
 import { isRefusal, isSuccess, show, type Exchange, type Problem } from './problem.ts';
 import { brokenRules, checkRefused, type BrokenRule } from './refusal.ts';
 
-/**
- * The amounts every row must be accepted with, 1.00 to 9,999.99 in minor units: the reference shows
- * no bounds (section 8), so past them a target may refuse (SEC-2); Multibanco's limit is 99,999.99.
- */
-export const everydayAmounts = { min: 100, max: 999_999 } as const;
-
-/** A leaf of a row's request: any value, or the one its row lists; `optional` where the row may leave it out. */
-interface Leaf {
-  value?: string | boolean;
-  optional?: true;
-}
-const any: Leaf = {};
-const is = (value: string | boolean, optional?: true): Leaf => ({ value, ...(optional && { optional }) });
-
-const product = { 'payment.code': any, 'payment.summary': any };
-const billingAddress = {
-  'payment.billingAddress.country': any,
-  'payment.billingAddress.city': any,
-  'payment.billingAddress.street1': any,
-  'payment.billingAddress.postCode': any,
-};
-const customerData = {
-  'payment.customer.customerId': any,
-  'payment.customer.firstName': any,
-  'payment.customer.lastName': any,
-  'payment.customer.phoneNumber': any,
-  'payment.customer.email': any,
-};
-const embedded = (layout: string) => ({
-  'payment.amount': any,
-  ...product,
-  ...customerData,
-  ...billingAddress,
-  'payment.paymentMethod.code': is('CC'),
-  'page.language': is('PT'),
-  'page.layout': is(layout),
-  'redirects.0.type': is('action'),
-  'redirects.0.url': any,
-});
-
-/**
- * The rows of 4.1 as the leaves of a request (arrays by index), read conservatively: what the row
- * lists with the values the reference shows, and for the embed rows the amount, product and
- * language a checkout carries. A request with any other leaf, or another value, is beyond the rows.
- */
-export const checkoutRows = {
-  storeMethod: {
-    title: 'store a payment method (no page.layout)',
-    storing: true,
-    leaves: {
-      'payment.amount': any,
-      'payment.recurring.amountQualifier': is('ESTM'),
-      'payment.customer.uuid': any,
-      'payment.paymentMethod.code': is('CC'),
-      'payment.paymentMethod.details.createRegistration': is(true),
-      'page.language': is('PT'),
-    },
-  },
-  storeWithConsent: {
-    title: 'store with customer consent',
-    storing: true,
-    leaves: {
-      'payment.amount': any,
-      ...product,
-      'payment.customer.uuid': any,
-      ...billingAddress,
-      'payment.paymentMethod.code': is('CC'),
-      'payment.paymentMethod.details.allowRegistration': is(true),
-      'page.layout': is('basic'),
-      'page.language': is('PT', true),
-    },
-  },
-  embedWeb: { title: 'embed in web page', storing: false, leaves: embedded('embed') },
-  embedMobile: { title: 'embed in mobile application', storing: false, leaves: embedded('default') },
-  atmPage: {
-    title: 'ATM payment page',
-    storing: false,
-    leaves: { 'payment.amount': any, ...product, 'payment.paymentMethod.code': is('MB'), 'page.language': is('PT'), 'page.layout': is('web') },
-  },
-} satisfies Record<string, { title: string; storing: boolean; leaves: Record<string, Leaf> }>;
-export type CheckoutRow = keyof typeof checkoutRows;
-
-export type CheckoutKind =
+export type CheckoutClassification =
   /** Breaks documented rules: to be refused. */
   | { kind: 'broken'; rules: BrokenRule[] }
   /** A row of 4.1: to be accepted (CHK-6) and answered per 2.3. */
@@ -138,7 +57,7 @@ const formsNotSettled: Array<{ path: string; form: RegExp; why: string }> = [
 ];
 
 /** What a checkout request is (see the file's opening comment). */
-export function classifyCheckout(request: unknown): CheckoutKind {
+export function classifyCheckout(request: unknown): CheckoutClassification {
   const rules = brokenRules('createCheckout', request);
   if (rules.length > 0) return { kind: 'broken', rules };
   const leaves = leavesOf(request);
@@ -158,7 +77,7 @@ export function classifyCheckout(request: unknown): CheckoutKind {
 }
 
 /** CHK-6 of a row of 4.1 the target did not accept; nothing for any other checkout. */
-function checkRowAccepted(exchange: Exchange, kind: CheckoutKind): Problem[] {
+function checkRowAccepted(exchange: Exchange, kind: CheckoutClassification): Problem[] {
   return kind.kind === 'row' ? checkVariantAccepted(exchange, { variant: checkoutRows[kind.row].title }) : [];
 }
 
@@ -167,7 +86,7 @@ function checkRowAccepted(exchange: Exchange, kind: CheckoutKind): Problem[] {
  * refused (each rule it breaks), a refusal only where the target was free to refuse, and an accepted
  * one answered per 2.3 (CHK-1..5).
  */
-export function checkCheckoutAnswer(exchange: Exchange, context: AnswerContext & { kind?: CheckoutKind } = {}): Problem[] {
+export function checkCheckoutAnswer(exchange: Exchange, context: AnswerContext & { kind?: CheckoutClassification } = {}): Problem[] {
   const kind = context.kind ?? classifyCheckout(exchange.request.body);
   if (kind.kind === 'broken') return kind.rules.flatMap((rule) => checkRefused(exchange, rule));
   if (kind.kind === 'free' && isRefusal(exchange.response.status)) return [];

@@ -23,7 +23,7 @@ export function checkoutOf(exchange: Exchange): Checkout | undefined {
  * CHK-1..5 (with ENV-1/2 of its envelope): a valid POST /checkouts is accepted and answered per
  * 2.3; for layout default, checkoutUrl carries page_layout.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkCheckoutCreated(exchange: Exchange, context: AnswerContext = {}): Problem[] {
   const refused = checkSuccess(exchange, 'CHK-1');
@@ -46,7 +46,7 @@ export function checkCheckoutCreated(exchange: Exchange, context: AnswerContext 
  * CHK-1/CHK-2 of a checkout that a later step opens or pays: it was created, and its answer carries
  * the id, paymentId and absolute checkoutUrl of 2.3. The rest of the answer is checkCheckoutCreated's.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkCheckoutUsable(exchange: Exchange): Problem[] {
   const refused = checkSuccess(exchange, 'CHK-1');
@@ -65,7 +65,7 @@ export function checkCheckoutUsable(exchange: Exchange): Problem[] {
 /**
  * CHK-6: a variant of 4.1, sent with exactly the contents its row lists, is accepted.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: the rows' edge cases of the property are not fed here (a refusal there fails CHK-1).
  */
 export function checkVariantAccepted(exchange: Exchange, context: { variant: string }): Problem[] {
@@ -85,7 +85,7 @@ export type Opened = { url: string; status: number } | { url: string; error: str
 /**
  * CHK-2: the checkoutUrl opens (a GET of it answers 2xx).
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: the checkoutUrls of the storing and mobile (default) rows.
  */
 export function checkCheckoutUrlOpens(opened: Opened): Problem[] {
@@ -96,7 +96,7 @@ export function checkCheckoutUrlOpens(opened: Opened): Problem[] {
 /**
  * CHK-7: two checkouts created one after the other are told apart by id and by paymentId.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkDistinctCheckouts(first: Exchange, second: Exchange): Problem[] {
   const [a, b] = [checkoutOf(first), checkoutOf(second)];
@@ -113,7 +113,7 @@ export function checkDistinctCheckouts(first: Exchange, second: Exchange): Probl
  * CHK-8 on GET /payments/{paymentId} of a checkout: the payment is for the amount sent, in minor
  * units.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: other amounts, card or wallet checkouts, the payment once made.
  */
 export function checkChargedAmount(exchange: Exchange, context: { amount: number }): Problem[] {
@@ -131,7 +131,7 @@ export function checkChargedAmount(exchange: Exchange, context: { amount: number
  * CHK-12: a body that is not a JSON object is refused with a 4xx, and a valid checkout sent after it
  * is still created.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: JSON null, a number or a boolean, an empty body, another Content-Type.
  */
 export function checkRefusedAndStillServing(refused: Exchange, after: Exchange, context: { broken: string }): Problem[] {

@@ -5,7 +5,7 @@ import { fromSchema, operationOf, show, type Exchange, type Problem } from './pr
  * ENV-1 (and ENV-2 where the operation is versioned): the body of a successful answer is the
  * envelope of 2.1. The data inside is the concern of each section's own check.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: the answer of POST /payments/references, whose body is not shown (REF-10).
  */
 export function checkEnvelope(exchange: Exchange, context: { versioned: boolean }): Problem[] {
@@ -18,7 +18,7 @@ export function checkEnvelope(exchange: Exchange, context: { versioned: boolean 
  * served there), and not with a redirect to another path (a 30x to /v1/…, which a client that does
  * not follow it, or follows it without its body, never gets answered).
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkServedAtPath(exchange: Exchange): Problem[] {
   const { status, headers } = exchange.response;

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import { isSuccess, show, type Problem } from './problem.ts';
 
@@ -18,7 +19,7 @@ export interface PageProbe {
  * way to pay, a payment form or, for an ATM (MB) checkout, the 9-digit reference to pay at an ATM. A
  * page that opens (200) with "not found", or only a button back to the shop, is no payment page.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: MW checkouts. Whether the ATM page's reference is the payment's is PAGE-5's.
  */
 export function checkPaymentPageOpens(probe: PageProbe, context: { atm?: boolean } = {}): Problem[] {
@@ -48,7 +49,7 @@ export interface WidgetProbe {
 /**
  * PAGE-2: the embed script of an embed checkout renders the payment form inside form.paymentWidgets.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: an embed checkout with MW.
  */
 export function checkFormInsideWidgets(probe: WidgetProbe): Problem[] {
@@ -65,10 +66,10 @@ export function checkFormInsideWidgets(probe: WidgetProbe): Problem[] {
  * PAGE-3/PAGE-4: where the customer is sent after paying is the action URL (scheme, host, path
  * and its own query kept) with the checkout id appended as `id`.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: wallet (MW) or declined payments: every payment is a successful card (CC).
  */
-export function checkRedirect(redirectUrl: string | null | undefined, context: { actionUrl: string; checkoutId: string; clause: string }): Problem[] {
+export function checkRedirect(redirectUrl: string | null | undefined, context: { actionUrl: string; checkoutId: string; clause: ClauseId }): Problem[] {
   const fail = (expected: string): Problem[] => [{ clause: context.clause, message: `redirect after payment: expected ${expected}, got ${show(redirectUrl)}` }];
   if (!redirectUrl || !URL.canParse(redirectUrl)) return fail(`the action URL ${context.actionUrl} with id=${context.checkoutId}`);
   const [got, action] = [new URL(redirectUrl), new URL(context.actionUrl)];
@@ -118,7 +119,7 @@ function entityShown(text: string, entity: string): boolean {
  * payment (GET /payments/{paymentId}), they are its reference and entity. An API reference that is
  * no 9-digit string, or an entity that is no string, is REF-2's and REF-3's to fail, not compared here.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkAtmPageReference(probe: AtmPageProbe, context: { paymentId: string; apiReference?: unknown; apiEntity?: unknown }): Problem[] {
   const apiReference = typeof context.apiReference === 'string' && /^[0-9]{9}$/.test(context.apiReference) ? context.apiReference : undefined;
@@ -153,7 +154,7 @@ export interface ConsentProbe {
  * PAGE-6: the option to store the method is offered where the checkout has allowRegistration true,
  * and only there.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: a checkout with createRegistration and no allowRegistration.
  */
 export function checkConsentOffer(probe: ConsentProbe, context: { allowRegistration: boolean }): Problem[] {
@@ -168,7 +169,7 @@ export function checkConsentOffer(probe: ConsentProbe, context: { allowRegistrat
  * PAGE-7 on the requests received at the action URL: the redirect is the browser's, so nothing but
  * the browser's GET arrives there, and nothing at all where no browser was sent (the pay helper).
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkNothingPostedToAction(received: readonly RecordedRequest[], context: { browserVisited: boolean }): Problem[] {
   const fromService = context.browserVisited ? received.filter((request) => request.method !== 'GET') : received;
@@ -192,7 +193,7 @@ export function majorUnits(amount: number): RegExp {
  * CHK-8 on the text of the hosted page where the amount is shown: the amount sent, read in major
  * units.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: other amounts (a minor part under 10, under one major unit), other layouts.
  */
 export function checkAmountShown(text: string, context: { amount: number; where: string }): Problem[] {

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { CardPayRequest, StoredPaymentMethod, WalletPayRequest } from '../../schemas/generated/types.ts';
 import { validateResponse } from '../core/schemas.ts';
 import { checkSuccess, fromSchema, operationOf, show, type Exchange, type Problem } from './problem.ts';
@@ -17,7 +18,7 @@ export function storedMethodsOf(exchange: Exchange): StoredPaymentMethod[] {
  * a list must hold (checkMethodCount, checkMethodStored, checkStoredMethods) fail it where something
  * is stored.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkListAnswered(exchange: Exchange): Problem[] {
   return exchange.response.status === 404 ? [] : checkSuccess(exchange, 'PML-1');
@@ -53,7 +54,7 @@ export function foreignMethods(list: Exchange, context: { before: readonly unkno
  * TOK-6 on the list of a customer the suite registered and paid for: it holds no method of another
  * customer (foreignMethods), whatever shape that method has.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkOnlyOwnMethods(list: Exchange, context: { before: readonly unknown[]; paid: readonly PaidWith[] }): Problem[] {
   const foreign = foreignMethods(list, context);
@@ -85,7 +86,7 @@ export const ownMethods = (exchange: Exchange, foreign?: readonly unknown[]) => 
  * PML-1..4 and PML-6: the list is the versioned envelope holding well-formed methods with distinct
  * uuids; the elements of another customer (`foreign`) are left to TOK-6.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: methods stored through allowRegistration (the TOK specs judge values, not shape).
  */
 export function checkStoredMethods(answered: Exchange, context: Foreign = {}): Problem[] {
@@ -108,7 +109,7 @@ export function checkStoredMethods(answered: Exchange, context: Foreign = {}): P
  * PML-1: the list has one element per stored method, for a customer with `stored` methods stored
  * (another customer's methods, `foreign`, are TOK-6's).
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkMethodCount(exchange: Exchange, context: { stored: number } & Foreign): Problem[] {
   const methods = ownMethods(exchange, context.foreign);
@@ -125,7 +126,7 @@ export function checkMethodCount(exchange: Exchange, context: { stored: number }
  * PML-3 (CC) or PML-4 (MW), for a customer with a method of that type stored: the list holds an
  * element of that type, whose fields the shape check can then judge.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkMethodTypeListed(exchange: Exchange, context: { type: 'CC' | 'MW' } & Foreign): Problem[] {
   const methods = ownMethods(exchange, context.foreign);
@@ -202,12 +203,12 @@ export function methodsAddedSince(exchange: Exchange, before: StoredPaymentMetho
  * TOK-1/TOK-2 and PML-5: the list holds a method, not there `before` and not that of one of the
  * `others` paid with, whose values are those paid with.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: allowRegistration in layout default.
  */
 export function checkMethodStored(
   exchange: Exchange,
-  context: { paidWith: PaidWith; clause: string; before?: StoredPaymentMethod[]; others?: readonly PaidWith[] },
+  context: { paidWith: PaidWith; clause: ClauseId; before?: StoredPaymentMethod[]; others?: readonly PaidWith[] },
 ): Problem[] {
   const ofOthers = storedMethodsOf(exchange).filter((method) => context.others?.some((other) => paidMatches(method, other)));
   const methods = methodsAddedSince(exchange, [...(context.before ?? []), ...ofOthers]);
@@ -224,9 +225,9 @@ export function checkMethodStored(
 /**
  * TOK-2/3/4/6: nothing stored (beyond the methods that were there before).
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
-export function checkNothingStored(exchange: Exchange, context: { clause: string; why: string; before?: StoredPaymentMethod[] }): Problem[] {
+export function checkNothingStored(exchange: Exchange, context: { clause: ClauseId; why: string; before?: StoredPaymentMethod[] }): Problem[] {
   const added = methodsAddedSince(exchange, context.before);
   if (added.length === 0) return [];
   return [{ clause: context.clause, message: `${operationOf(exchange.request)} response /data: expected no stored method ${context.why}, got ${show(added)}` }];
@@ -236,7 +237,7 @@ export function checkNothingStored(exchange: Exchange, context: { clause: string
  * TOK-6: a customer's list holds none of `others`, the methods another customer's list showed. They
  * are told apart by uuid: the same card stored by two customers is a method in each one's list.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkNoneOfOthers(exchange: Exchange, context: { others: readonly StoredPaymentMethod[]; why: string }): Problem[] {
   const theirs = new Set(context.others.map((method) => method?.uuid).filter((uuid) => typeof uuid === 'string'));
@@ -248,7 +249,7 @@ export function checkNoneOfOthers(exchange: Exchange, context: { others: readonl
 /**
  * TOK-5: only cards and mobile wallets are ever stored.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkOnlyStorableTypes(exchange: Exchange): Problem[] {
   return storedMethodsOf(exchange)

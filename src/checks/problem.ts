@@ -1,9 +1,10 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { Exchange, RecordedRequest } from '../core/evidence.ts';
 import type { SchemaProblem } from '../core/schemas.ts';
 
 /** One departure from the reference, named against the clause it breaks. */
 export interface Problem {
-  clause: string;
+  clause: ClauseId;
   message: string;
 }
 
@@ -24,7 +25,7 @@ export function show(value: unknown): string {
 }
 
 /** Schema problems as Problems, each named against the first clause its schema keyword serves. */
-export function fromSchema(problems: SchemaProblem[], where: string, fallbackClause: string): Problem[] {
+export function fromSchema(problems: SchemaProblem[], where: string, fallbackClause: ClauseId): Problem[] {
   return problems.map((problem) => ({
     clause: problem.clauses[0] ?? fallbackClause,
     message: `${where} ${problem.path}: expected ${problem.expected}, got ${show(problem.actual)}`,
@@ -39,15 +40,15 @@ export const isRefusal = (status: number) => status >= 400 && status < 500;
 /**
  * A successful answer, else one problem naming the status and body that came instead.
  *
- * Inputs: the scenario classes of the clause it is told (generators/classes.ts).
+ * Inputs: the scenario classes of the clause it is told (src/generators/classes.ts).
  */
-export function checkSuccess(exchange: Exchange, clause: string): Problem[] {
+export function checkSuccess(exchange: Exchange, clause: ClauseId): Problem[] {
   const { status, body } = exchange.response;
   if (isSuccess(status)) return [];
   return [{ clause, message: `${operationOf(exchange.request)}: expected a 2xx status, got ${status} with body ${show(body)}` }];
 }
 
-export function onlyClause(problems: Problem[], clause: string): Problem[] {
+export function onlyClause(problems: Problem[], clause: ClauseId): Problem[] {
   return problems.filter((problem) => problem.clause === clause);
 }
 

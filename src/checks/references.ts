@@ -22,7 +22,7 @@ export function paymentOf(exchange: Exchange): Partial<Payment> | undefined {
 /**
  * REF-1: a valid reference request succeeds.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkReferenceCreated(exchange: Exchange): Problem[] {
   return checkSuccess(exchange, 'REF-1');
@@ -36,7 +36,7 @@ export type PaymentStage = 'confirmed' | 'not yet paid';
  * payment owes every field; one not yet paid may lack fields (the reference shows only a confirmed
  * one), and the fields it carries have their documented types, its reference 9 digits.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: references with callbackUrl.
  */
 export function checkPayment(exchange: Exchange, context: { stage: PaymentStage }): Problem[] {
@@ -47,30 +47,48 @@ export function checkPayment(exchange: Exchange, context: { stage: PaymentStage 
   return fromSchema(owed, `${operationOf(exchange.request)} response${context.stage === 'confirmed' ? ' (confirmed payment)' : ''}`, 'REF-3');
 }
 
-/**
- * An ISO 8601 timestamp as nanoseconds since the epoch, to every digit it writes: Date.parse keeps
- * milliseconds only, and a target that drops the microseconds it was sent echoes another instant.
- */
-function nanosecondsOf(text: string): bigint | null {
+/** An ISO 8601 timestamp as nanoseconds since the epoch, to every digit it writes (Date.parse keeps milliseconds only), with the digits of its fraction of a second. */
+function instantOf(text: string): { nanoseconds: bigint; fraction: string } | null {
   const match = /^(.+[Tt ]\d{2}:\d{2}:\d{2})(?:[.,](\d+))?([Zz]|[+-]\d{2}(?::?\d{2})?)$/.exec(text);
   if (!match) return null;
   const [, clock, fraction = '', offset] = match;
   const colonOffset = /^[+-]\d{2}$/.test(offset) ? `${offset}:00` : offset.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
   const milliseconds = Date.parse(`${clock}${colonOffset}`);
   if (Number.isNaN(milliseconds)) return null;
-  return BigInt(milliseconds) * 1_000_000n + BigInt(fraction.slice(0, 9).padEnd(9, '0'));
+  return { nanoseconds: BigInt(milliseconds) * 1_000_000n + BigInt(fraction.slice(0, 9).padEnd(9, '0')), fraction };
 }
 
-const sameInstant = (a: unknown, b: unknown) => {
-  const [sent, got] = [typeof a === 'string' ? nanosecondsOf(a) : null, typeof b === 'string' ? nanosecondsOf(b) : null];
-  return sent !== null && sent === got;
-};
+const nanosecondsPerMillisecond = 1_000_000n;
+const floorDivide = (dividend: bigint, divisor: bigint) => dividend / divisor - (dividend % divisor < 0n ? 1n : 0n);
+
+/** The milliseconds a timestamp may stand for: its digits past the millisecond cut, or rounded (half up). */
+function millisecondsOf(text: unknown): bigint[] {
+  const instant = typeof text === 'string' ? instantOf(text) : null;
+  if (!instant) return [];
+  const { nanoseconds } = instant;
+  return [floorDivide(nanoseconds, nanosecondsPerMillisecond), floorDivide(nanoseconds + nanosecondsPerMillisecond / 2n, nanosecondsPerMillisecond)];
+}
 
 /**
- * REF-5: the payment carries the amount, the validity instants and the method codes that were
- * requested.
+ * Whether two timestamps write the same instant (REF-5): they agree to the millisecond, in any
+ * offset, the digits of either past the millisecond cut or rounded.
+ */
+export function sameInstant(a: unknown, b: unknown): boolean {
+  const first = millisecondsOf(a);
+  return millisecondsOf(b).some((millisecond) => first.includes(millisecond));
+}
+
+/** Whether a timestamp writes digits past the millisecond: a precision a target may not keep, and may refuse (REF-5, SEC-2). */
+export function writtenPastTheMillisecond(text: unknown): boolean {
+  const instant = typeof text === 'string' ? instantOf(text) : null;
+  return instant !== null && instant.fraction.length > 3;
+}
+
+/**
+ * REF-5: the payment carries the amount, the validity instants (to the millisecond, in any offset)
+ * and the method codes that were requested.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: availableMethods other than [{code: MB}]; the echo once confirmed.
  */
 export function checkPaymentEchoes(exchange: Exchange, context: { requested: ReferenceRequest }): Problem[] {
@@ -83,10 +101,10 @@ export function checkPaymentEchoes(exchange: Exchange, context: { requested: Ref
   }
   for (const edge of ['start', 'end'] as const) {
     const got = payment?.validDate?.[edge];
-    if (!sameInstant(got, requested.validDate[edge])) {
+    if (!sameInstant(requested.validDate[edge], got)) {
       problems.push({
         clause: 'REF-5',
-        message: `${where}/validDate/${edge}: expected the instant ${show(requested.validDate[edge])} as requested, got ${show(got)}`,
+        message: `${where}/validDate/${edge}: expected the instant ${show(requested.validDate[edge])} as requested, to the millisecond, got ${show(got)}`,
       });
     }
   }
@@ -102,7 +120,7 @@ export function checkPaymentEchoes(exchange: Exchange, context: { requested: Ref
 /**
  * REF-6: a confirmed payment says so, and was not updated before it was created.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  * Not covered: a payment at a paidAt just inside the window (the edges are tried only outside).
  */
 export function checkConfirmed(exchange: Exchange): Problem[] {
@@ -128,7 +146,7 @@ export function checkConfirmed(exchange: Exchange): Problem[] {
 /**
  * REF-7 on GET /payments/{id} after a payment outside the window: the reference is left unconfirmed.
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkNotConfirmed(exchange: Exchange, context: { why: string }): Problem[] {
   const state = dataOf(exchange)?.stateDetails?.state;
@@ -160,7 +178,7 @@ export function validTogether(a: Partial<Payment>, b: Partial<Payment>): boolean
  * knows: the run created them all valid now ("valid together"), an observer of traffic cannot tell
  * ("not judged": a reference may be used again once the other's window has ended).
  *
- * Inputs: the scenario classes of its clauses (generators/classes.ts).
+ * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
  */
 export function checkDistinctReferences(
   payments: Partial<Payment>[],

@@ -1,8 +1,9 @@
-// Each check's doc comment points to its inputs (generators/classes.ts) and says what the specs do not feed it.
+// Each check's doc comment points to its inputs (src/generators/classes.ts) and says what the specs do not feed it.
 /**
  * The one registry of the judgement: every check, the clauses it can fail and what it is fed. The
  * INFO clauses have no check: they are observed, never judged.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { checkPaymentAnswer, checkReferenceAnswer } from './answers.ts';
 import { checkCheckoutAnswer, checkCheckoutCreatedForUse } from './checkout-kinds.ts';
 import {
@@ -62,7 +63,7 @@ export type Observation =
 export interface RegistryEntry {
   check: Check;
   /** The clauses its problems can name. A check told its clause in its context (checkRefused, checkSuccess, checkRedirect, …) lists those the specs tell it. */
-  clauses: readonly string[];
+  clauses: readonly ClauseId[];
   appliesTo: Observation;
 }
 
@@ -132,7 +133,7 @@ export const checksByClause: Readonly<Record<string, readonly Check[]>> = Object
 );
 
 /** The clauses these checks can fail, from their registry entries: what a test that judges by them is tagged with. */
-export function clausesJudgedBy(checks: readonly Check[]): string[] {
+export function clausesJudgedBy(checks: readonly Check[]): ClauseId[] {
   const entries = checks.map((check) => {
     const entry = registry.find((registered) => registered.check === check);
     if (!entry) throw new Error(`${check.name} is not in the registry of checks (src/checks/registry.ts)`);

@@ -1,3 +1,4 @@
+import { clauseIds, type ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { readFileSync } from 'node:fs';
 import { packageRoot } from './package-root.ts';
 
@@ -10,7 +11,7 @@ export interface Clause {
   statement: string;
 }
 
-/** Reads the clause tables of shared/spec/clauses.md, in catalogue order. */
+/** Reads the clause tables of docs/spec/clauses.md, in catalogue order. */
 export function parseClauseCatalogue(markdown: string): Clause[] {
   const clauses: Clause[] = [];
   let section = '';
@@ -30,6 +31,9 @@ export function clauses(): Clause[] {
   catalogue ??= JSON.parse(readFileSync(new URL('schemas/generated/clauses.json', packageRoot), 'utf8')) as Clause[];
   return catalogue;
 }
+
+/** The clause ID a text names, where it names one of the catalogue. */
+export const asClauseId = (text: string): ClauseId | null => ((clauseIds as readonly string[]).includes(text) ? (text as ClauseId) : null);
 
 export function clause(id: string): Clause {
   const found = clauses().find((c) => c.id === id);

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { luhnValid } from './cards.ts';
 
 /**
@@ -69,9 +70,9 @@ export const attachmentNames = {
 /** The annotation by which a test names a scenario class it exercises: its description is "CLAUSE: class name". */
 export const classAnnotation = 'input class';
 
-/** One class of input (generators/classes.ts) as a test met it: exercised, or skipped and why. */
+/** One class of input (src/generators/classes.ts) as a test met it: exercised, or skipped and why. */
 export interface ClassOutcome {
-  clause: string;
+  clause: ClauseId;
   name: string;
   /** Null: exercised; else why not (the target refused it where it may, no helper to reach it, it never came). */
   skipped: string | null;

@@ -23,7 +23,7 @@ export interface RunConfig {
   runs: number;
   /** Command sequences of the model of the whole service (specs/model.spec.ts); absent: its default. */
   modelRuns?: number;
-  /** --replay-path: the one case of a failing property to run, as its report's replay gives it (replayOf, specs/property.ts). */
+  /** --replay-path: the one case of a failing property to run, as its report's replay gives it (replayOf, src/harness/property.ts). */
   replayPath?: string;
   strict: boolean;
   allowWrites: boolean;

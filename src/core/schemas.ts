@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { readFileSync } from 'node:fs';
 import { packageRoot } from './package-root.ts';
 import type { ErrorObject } from 'ajv';
@@ -56,7 +57,7 @@ export interface SchemaProblem {
   keyword: string;
   expected: string;
   actual: unknown;
-  clauses: string[];
+  clauses: ClauseId[];
 }
 
 /**
@@ -135,9 +136,9 @@ function describeExpectation(error: ErrorObject): string {
   }
 }
 
-function clausesOf(node: unknown): string[] | undefined {
+function clausesOf(node: unknown): ClauseId[] | undefined {
   const clauses = (node as JsonSchema | undefined)?.['x-clauses'];
-  return Array.isArray(clauses) && clauses.length > 0 ? (clauses as string[]) : undefined;
+  return Array.isArray(clauses) && clauses.length > 0 ? (clauses as ClauseId[]) : undefined;
 }
 
 const schemasById = new Map<string, JsonSchema>(schemaFiles.map((file) => [file, loadSchema(file)]));
@@ -174,7 +175,7 @@ function expand(located: Located, depth = 0): Located[] {
 }
 
 /** The deepest x-clauses met when walking the schema along the value's path. */
-function clausesAtInstancePath(root: Located, instancePath: string): string[] | undefined {
+function clausesAtInstancePath(root: Located, instancePath: string): ClauseId[] | undefined {
   let frontier = expand(root);
   let found = frontier.map((l) => clausesOf(l.node)).find(Boolean);
   for (const token of instancePath.split('/').filter(Boolean)) {
@@ -195,7 +196,7 @@ function clausesAtInstancePath(root: Located, instancePath: string): string[] | 
  * schema path; a broken field against the field's, found along the value's path, since a shared
  * definition (a timestamp, say) serves different clauses where it is used.
  */
-function clausesFor(error: ErrorObject, root: Located): string[] {
+function clausesFor(error: ErrorObject, root: Located): ClauseId[] {
   if (error.keyword === 'required') {
     const missing = (error.params as { missingProperty: string }).missingProperty;
     const property = ((error.parentSchema as JsonSchema | undefined)?.properties as Record<string, unknown> | undefined)?.[missing];

@@ -3,7 +3,7 @@
  * and of the hosted pages only where the run has them, and bursts of operations at once (./at-once.ts).
  */
 import fc from 'fast-check';
-import { amount as amountArbitrary, beyondRowCases, checkoutVariants, utcOffset } from '../../generators/index.ts';
+import { amount as amountArbitrary, beyondRowCases, checkoutVariants, utcOffset } from '../generators/index.ts';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
 import { ConfirmAtOnce, CreateAtOnce, PayAtOnce, type PaymentAtOnce } from './at-once.ts';
 import {
@@ -18,7 +18,7 @@ import {
   RegisterCustomer,
   RemoveWebhook,
   SetWebhook,
-  type CheckoutKind,
+  type CheckoutToCreate,
   type Command,
   type PaidAtKind,
   type WindowKind,
@@ -32,7 +32,7 @@ const spacings = (minLength: number, maxLength: number) => fc.array(spacing, { m
 /** Which of a list, newest first: mostly the newest (a checkout just created is paid, a reference just created confirmed), sometimes an older one. */
 const newestFirst = fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: index });
 
-const checkoutRequests: Record<CheckoutKind, fc.Arbitrary<CheckoutRequest>> = {
+const checkoutRequests: Record<CheckoutToCreate, fc.Arbitrary<CheckoutRequest>> = {
   storeMethod: checkoutVariants.storeMethod,
   storeWithConsent: checkoutVariants.storeWithConsent,
   withoutRegistration: checkoutVariants.storeWithConsent,
@@ -105,7 +105,7 @@ export const helperCommands = Object.keys(throughHelpers);
 export function modelCommands(options: { helpers: boolean; pages: boolean; maxCommands: number; replayPath?: string }): fc.Arbitrary<Iterable<Command>> {
   // Storing checkouts most: what they store, or must not, is what several customers' payments interact on.
   const checkout = fc.oneof(
-    ...(Object.entries(checkoutRequests) as [CheckoutKind, fc.Arbitrary<CheckoutRequest>][]).map(([kind, request]) => ({
+    ...(Object.entries(checkoutRequests) as [CheckoutToCreate, fc.Arbitrary<CheckoutRequest>][]).map(([kind, request]) => ({
       weight: kind === 'storeMethod' || kind === 'storeWithConsent' ? 3 : 1,
       arbitrary: fc
         .record({ request, code: fc.constantFrom('CC' as const, 'MW' as const), customer: index })

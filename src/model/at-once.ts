@@ -8,7 +8,7 @@
 import type { CheckoutRequest, PayRequest } from '../../schemas/generated/types.ts';
 import { checkoutOf, isSuccess, type Exchange } from '../checks/index.ts';
 import { judgeCheckoutCreated, judgeList, judgePayment, listSettled } from './judge.ts';
-import { linearize, timeline, type Operation, type SequentialModel } from './linearizability.ts';
+import { linearize, timeline, type HistoryOperation, type SequentialModel } from './linearizability.ts';
 import { checkoutFrom, confirmed, insideWindow, type CheckoutModel, type Payment, type ReferenceModel } from './state.ts';
 import {
   addReference,
@@ -36,7 +36,7 @@ async function timed<Input, Output>(
   label: string,
   input: Input,
   send: () => Promise<Output>,
-): Promise<Operation<Input, Output>> {
+): Promise<HistoryOperation<Input, Output>> {
   if (afterMs > 0) await world.sleep(afterMs);
   const call = world.now();
   const output = await send();
@@ -44,7 +44,11 @@ async function timed<Input, Output>(
 }
 
 /** Judges a history against the sequential model: its final state where some order explains it, else the sequence ends (Departure). */
-function judgeHistory<State, Input, Output>(history: Operation<Input, Output>[], sequential: SequentialModel<State, Input, Output>, world: World): State {
+function judgeHistory<State, Input, Output>(
+  history: HistoryOperation<Input, Output>[],
+  sequential: SequentialModel<State, Input, Output>,
+  world: World,
+): State {
   world.histories.checked(history.length);
   const found = linearize(history, sequential);
   if (found.linearizable) return found.state;
@@ -77,7 +81,7 @@ const createCheckoutAt = (world: World, afterMs: number, body: CheckoutRequest) 
   timed(world, afterMs, 'createCheckout', null, async (): Promise<Creation> => ({ checkout: body, answer: await world.call('createCheckout', { body }) }));
 
 /** Names each creation by what it created, for the timeline. */
-function labelled(history: Operation<null, Creation>[]): Operation<null, Creation>[] {
+function labelled(history: HistoryOperation<null, Creation>[]): HistoryOperation<null, Creation>[] {
   for (const operation of history) {
     const { output } = operation;
     operation.label += 'answer' in output ? createdAs('checkout', checkoutOf(output.answer)?.id) : createdAs('payment', output.reference.reference?.paymentId);
@@ -86,7 +90,7 @@ function labelled(history: Operation<null, Creation>[]): Operation<null, Creatio
 }
 
 /** The checkouts a history of creations created, as the model keeps them; the rest of the model is the history's final state. */
-function created(model: Model, history: Operation<null, Creation>[], final: CreationState, onPage: boolean): (CheckoutModel | undefined)[] {
+function created(model: Model, history: HistoryOperation<null, Creation>[], final: CreationState, onPage: boolean): (CheckoutModel | undefined)[] {
   const checkouts = history.map(({ output }) => {
     const checkout = 'answer' in output && isSuccess(output.answer.response.status) ? checkoutOf(output.answer) : undefined;
     return checkout && 'answer' in output ? checkoutFrom(output.checkout, checkout, { onPage }) : undefined;
@@ -175,7 +179,7 @@ export class PayAtOnce implements Command {
         checkout.paid = true;
         return timed(world, drawn.afterMs, `pay(checkout ${checkout.id}, ${drawn.outcome}, storeConsent ${drawn.storeConsent})`, null, async () =>
           world.helpers!.pay(checkout.id, { outcome: drawn.outcome, ...paidWith, storeConsent: drawn.storeConsent } as PayRequest),
-        ).then(({ output, ...operation }): Operation<CustomerOperation, Exchange> => {
+        ).then(({ output, ...operation }): HistoryOperation<CustomerOperation, Exchange> => {
           const payment: Payment = {
             checkout,
             paidWith,

@@ -1,6 +1,6 @@
 /**
  * The dimensions of the reference that a payment and a reference vary in, every 3-way combination of
- * their levels met on every run (a covering array, generators/covering.ts), rather than the
+ * their levels met on every run (a covering array, src/generators/covering.ts), rather than the
  * combinations a spec happens to name. Each row is a checkout created and paid, or a reference created
  * and paid; the model judges them as it judges any sequence.
  */
@@ -15,7 +15,7 @@ import {
   registrationAllowed,
   type Row,
   type UtcOffset,
-} from '../../generators/index.ts';
+} from '../generators/index.ts';
 import { Confirm, CreateCheckout, CreateReference, Pay, type Command } from './commands.ts';
 
 export const paymentDimensions = {

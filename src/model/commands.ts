@@ -6,10 +6,10 @@
  * departure ends the sequence with a Departure naming its clauses, and fast-check shrinks it.
  */
 import fc from 'fast-check';
-import { formatWithOffset } from '../../generators/index.ts';
+import { formatWithOffset } from '../generators/index.ts';
 import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
-import type { Helpers } from '../core/helpers.ts';
+import type { TestHelpers } from '../core/test-helpers.ts';
 import type { CallArguments, OperationName } from '../core/operations.ts';
 import { checkoutOf, describeProblems, isSuccess, paymentIdOf, paymentOf, type Exchange, type PaidWith, type Problem } from '../checks/index.ts';
 import { hasCome, judgeCheckoutCreated, judgeList, judgeNotifications, judgePayment, judgeReferenceCreated, listSettled } from './judge.ts';
@@ -31,7 +31,7 @@ export interface World {
   /** Calls an operation of the table (src/core/operations.ts). */
   call<Name extends OperationName>(name: Name, ...options: CallArguments<Name>): Promise<Exchange>;
   /** The test helpers, or null where the target has none (their commands are then left out). */
-  helpers: Helpers | null;
+  helpers: TestHelpers | null;
   /** Paying on the hosted page as a customer would, or null where the run does not (no browser, or no selectors for the page). */
   pages: {
     /** Pays on the page at url; storeConsent, where given, is the customer's answer to the offer to store the method. */
@@ -145,7 +145,7 @@ export class RegisterCustomer implements Command {
   toString = () => 'registerCustomer()';
 }
 
-export type CheckoutKind = 'storeMethod' | 'storeWithConsent' | 'withoutRegistration' | 'embedWeb' | 'embedMobile' | 'atmPage' | 'beyondRows';
+export type CheckoutToCreate = 'storeMethod' | 'storeWithConsent' | 'withoutRegistration' | 'embedWeb' | 'embedMobile' | 'atmPage' | 'beyondRows';
 
 /** The request with the method code and the customer set (a stored method is the customer's, so storing checkouts name one). */
 export function shaped(request: CheckoutRequest, code: 'CC' | 'MW' | null, customer: string | undefined, registration: 'keep' | 'none'): CheckoutRequest {
@@ -160,7 +160,7 @@ export function shaped(request: CheckoutRequest, code: 'CC' | 'MW' | null, custo
 
 export class CreateCheckout implements Command {
   constructor(
-    readonly kind: CheckoutKind,
+    readonly kind: CheckoutToCreate,
     readonly request: CheckoutRequest,
     readonly code: 'CC' | 'MW',
     readonly customer: number,

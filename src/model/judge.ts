@@ -2,6 +2,7 @@
  * What the model makes of an answer: the checks of src/checks, fed what the model says is owed.
  * Where the reference leaves the answer open, these allow every answer it allows.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { Payment as PaymentResource, StoredPaymentMethod } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import {
@@ -26,8 +27,8 @@ import {
   paymentOf,
   storedMethodsOf,
   type Exchange,
+  type KnownPayment,
   type PaidWith,
-  type PaymentNames,
   type Problem,
 } from '../checks/index.ts';
 import { forbiddenBy, listKnown, owedMethods, storingClause, type ModelState, type OwedNotification, type ReferenceModel } from './state.ts';
@@ -80,7 +81,13 @@ export function judgeReferenceCreated(exchange: Exchange, sentAt: number): Probl
   return judgeAnswer('createReference', exchange, { ...sentByModel, sentAt }).problems;
 }
 
-const names = (reference: ReferenceModel): PaymentNames => ({ id: reference.paymentId, ...(reference.reference && { reference: reference.reference }) });
+/** A reference of the sequence as a notification may name it, with what the model knows of it. */
+const known = (reference: ReferenceModel): KnownPayment => ({
+  id: reference.paymentId,
+  ...(reference.reference && { reference: reference.reference }),
+  paid: reference.state === 'confirmed',
+  window: { start: reference.start, end: reference.end },
+});
 
 /**
  * GET /payments/{id}: the shape owed at its stage (REF-2..4), the request echoed (REF-5), confirmed
@@ -138,13 +145,13 @@ export function judgeList(exchange: Exchange, customer: string, state: ModelStat
   const extra = listed.filter((method) => !explainedBy(method, owed) && !missingTypes.has(method?.type as never));
   const known = state.payments.filter((payment) => !payment.unknown);
   const own = [...known].reverse().filter((payment) => payment.checkout.customer === customer && forbiddenBy(payment, customer));
-  const byClause = new Map<string, { why: string; methods: StoredPaymentMethod[] }>();
+  const byClause = new Map<ClauseId, { why: string; methods: StoredPaymentMethod[] }>();
   for (const method of extra) {
     // The payment it holds the values of; else this customer's newest payment of its type that must store nothing and whose values it partly holds (a target may store other values than paid).
     const from = explainedBy(method, known) ?? own.find((payment) => isPaidWith(payment.paidWith) && holdsPartOf(method, payment.paidWith));
     const blame = from ? forbiddenBy(from, customer) : null;
     // A method with the values of no payment of this customer, nor of a payment here: the list holds someone else's.
-    const { clause, why } = blame ?? { clause: 'TOK-6', why: "that this customer never paid with (another customer's)" };
+    const { clause, why } = blame ?? { clause: 'TOK-6' as const, why: "that this customer never paid with (another customer's)" };
     const entry = byClause.get(clause) ?? { why, methods: [] };
     entry.methods.push(method);
     byClause.set(clause, entry);
@@ -163,7 +170,7 @@ export function listSettled(exchange: Exchange, customer: string, state: ModelSt
 
 /** An owed notification that has come: one naming its payment, at its addresses. */
 export const hasCome = (owed: OwedNotification, received: (path: string) => readonly RecordedRequest[]) =>
-  owed.paths.some((path) => received(path).some((request) => identifiesPayment(request, names(owed.reference))));
+  owed.paths.some((path) => received(path).some((request) => identifiesPayment(request, known(owed.reference))));
 
 /**
  * What came at an owed notification's addresses that may be it: at callbackUrl (the reference's
@@ -173,7 +180,8 @@ export const hasCome = (owed: OwedNotification, received: (path: string) => read
 function receivedFor(owed: OwedNotification, state: ModelState, received: (path: string) => readonly RecordedRequest[]): RecordedRequest[] {
   const all = owed.paths.flatMap((path) => received(path));
   if (owed.clause === 'EVT-1') return all;
-  const naming = (reference: ReferenceModel) => all.filter((request) => identifiesPayment(request, names(reference)));
+  const sequence = state.references.map(known);
+  const naming = (reference: ReferenceModel) => all.filter((request) => identifiesPayment(request, known(reference), sequence));
   const about = naming(owed.reference);
   if (about.length > 0) return about;
   const namingOthers = new Set(state.references.flatMap(naming));
@@ -182,7 +190,7 @@ function receivedFor(owed: OwedNotification, state: ModelState, received: (path:
 
 /**
  * The notifications so far: each owed one whose time has passed came, to its address (EVT-1, EVT-2,
- * EVT-3); none names a payment of the sequence that was never confirmed (EVT-4), wherever it came.
+ * EVT-3); none is about a payment of the sequence that was never confirmed (EVT-4), wherever it came.
  */
 export function judgeNotifications(state: ModelState, received: (path: string) => readonly RecordedRequest[], now: number, eventMs: number): Problem[] {
   const problems: Problem[] = [];
@@ -191,7 +199,7 @@ export function judgeNotifications(state: ModelState, received: (path: string) =
     const where = owed.clause === 'EVT-1' ? 'callbackUrl' : 'the webhook';
     problems.push(
       ...checkNotified(receivedFor(owed, state, received), {
-        payment: names(owed.reference),
+        payment: known(owed.reference),
         clause: owed.clause,
         where,
         address: owed.address,
@@ -200,13 +208,11 @@ export function judgeNotifications(state: ModelState, received: (path: string) =
     );
   }
   const all = [...state.paths].flatMap((path) => received(path));
+  const sequence = state.references.map(known);
   for (const reference of state.references) {
     if (reference.state === 'confirmed') continue;
-    // By its 9 digits where it has them: an id such as "12" is also another payment's amount or a notification's own id.
-    const about = reference.reference ? { id: reference.reference } : names(reference);
-    problems.push(
-      ...checkNotNotified(all, { why: reference.paidOutside ? 'for a reference paid only outside its window' : 'for a reference that was not paid', about }),
-    );
+    const why = reference.paidOutside ? 'for a reference paid only outside its window' : 'for a reference that was not paid';
+    problems.push(...checkNotNotified(all, { why, about: known(reference), among: sequence }));
   }
   return problems;
 }

@@ -7,7 +7,7 @@
 import type { Problem } from '../checks/index.ts';
 
 /** One operation of a history: what was asked and answered, and when it was called and returned (ms). */
-export interface Operation<Input, Output> {
+export interface HistoryOperation<Input, Output> {
   input: Input;
   output: Output;
   call: number;
@@ -19,7 +19,7 @@ export interface Operation<Input, Output> {
 /** The sequential model: the state after one operation answered so, or the problems that make that answer impossible there. */
 export interface SequentialModel<State, Input, Output> {
   init: State;
-  step(state: State, operation: Operation<Input, Output>): { state: State } | { problems: Problem[] };
+  step(state: State, operation: HistoryOperation<Input, Output>): { state: State } | { problems: Problem[] };
   /** Equal keys for states that accept the same answers (the cache's). */
   key(state: State): string;
 }
@@ -30,7 +30,7 @@ export type Linearization<State> =
   | { linearizable: false; longest: number[]; problems: Problem[] };
 
 export function linearize<State, Input, Output>(
-  history: readonly Operation<Input, Output>[],
+  history: readonly HistoryOperation<Input, Output>[],
   model: SequentialModel<State, Input, Output>,
 ): Linearization<State> {
   const seen = new Set<string>();
@@ -63,7 +63,7 @@ export function linearize<State, Input, Output>(
 }
 
 /** The history as a timeline, one line per operation, its bar from call to return (ms from the first call). */
-export function timeline(history: readonly Operation<unknown, unknown>[], width = 40): string {
+export function timeline(history: readonly HistoryOperation<unknown, unknown>[], width = 40): string {
   if (history.length === 0) return '';
   const from = Math.min(...history.map((operation) => operation.call));
   const to = Math.max(...history.map((operation) => operation.return));

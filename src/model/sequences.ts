@@ -2,7 +2,7 @@
  * The sequences the model runs on every run, before its random ones. A fault of interaction shows
  * only in some order of operations (a payment after another customer's, a reference confirmed after
  * later ones were created, the webhook set while a reference waits); each such order is a scenario
- * class of generators/classes.ts, met here whatever the seed draws.
+ * class of src/generators/classes.ts, met here whatever the seed draws.
  */
 import fc from 'fast-check';
 import {
@@ -13,12 +13,12 @@ import {
   utcOffset,
   type ScenarioClause,
   type scenarioClasses,
-} from '../../generators/index.ts';
+} from '../generators/index.ts';
 import { paymentCombinations, paymentRow, referenceCombinations, referenceRow, type Draw } from './combinations.ts';
 import { ConfirmAtOnce, CreateAtOnce, PayAtOnce } from './at-once.ts';
 import { Confirm, CreateCheckout, CreateReference, ListMethods, Pay, PayOnPage, RemoveWebhook, SetWebhook, type Command } from './commands.ts';
 
-/** One scenario class of a clause, by its name in generators/classes.ts. */
+/** One scenario class of a clause, by its name in src/generators/classes.ts. */
 export type ScenarioClass = { [C in ScenarioClause]: { clause: C; name: (typeof scenarioClasses)[C][number] } }[ScenarioClause];
 
 export interface DirectedSequence {

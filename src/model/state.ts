@@ -4,6 +4,7 @@
  * is owed: which methods a customer's list must hold, which payments are confirmed, which
  * notifications must come and where, and which must not.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { CheckoutRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { PaidWith } from '../checks/index.ts';
 
@@ -46,7 +47,7 @@ export function stores(payment: Payment): boolean {
 export const storingClause = (payment: Payment): 'TOK-1' | 'TOK-2' => (payment.checkout.registration === 'createRegistration' ? 'TOK-1' : 'TOK-2');
 
 /** The clause a method stored by this payment would break, and why, where it must store nothing; null where it must store. */
-export function forbiddenBy(payment: Payment, customer: string): { clause: string; why: string } | null {
+export function forbiddenBy(payment: Payment, customer: string): { clause: ClauseId; why: string } | null {
   if (payment.checkout.customer !== customer) return stores(payment) ? { clause: 'TOK-6', why: "of another customer's payment" } : null;
   if (stores(payment)) return null;
   if (payment.outcome === 'failure') return { clause: 'TOK-3', why: 'after a declined payment' };

@@ -4,18 +4,19 @@
  * whether the payment it reads was created through the observer. Unlike a run, the observer did not
  * choose the request, nor its credentials: what it cannot know is left free.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { judgeAnswer, type Note } from '../checks/answers.ts';
 import type { Exchange, Problem } from '../checks/problem.ts';
 import { operationAt, titleOf, type OperationName } from '../core/operations.ts';
 
 /** The operations observe judges: the reference's four, and the pay and confirm helpers (what the observer can see cause a change). */
-export type Operation = Extract<OperationName, 'createCheckout' | 'listMethods' | 'createReference' | 'getPayment' | 'payCheckout' | 'confirmPayment'>;
+export type JudgedOperation = Extract<OperationName, 'createCheckout' | 'listMethods' | 'createReference' | 'getPayment' | 'payCheckout' | 'confirmPayment'>;
 
 /** The operation a request calls, where observe judges it, and its path parameter; null for any other request. */
-export function operationOf(method: string, pathAndQuery: string): { operation: Operation; param: string | null } | null {
+export function operationOf(method: string, pathAndQuery: string): { operation: JudgedOperation; param: string | null } | null {
   const called = operationAt(method, pathAndQuery);
   if (!called || !(called.operation.ofReference || called.operation.name === 'payCheckout' || called.operation.name === 'confirmPayment')) return null;
-  return { operation: called.operation.name as Operation, param: called.param };
+  return { operation: called.operation.name as JudgedOperation, param: called.param };
 }
 
 /** What one check made of the traffic. */
@@ -23,7 +24,7 @@ export interface Judged {
   /** The report's test title: the operation, or the stateful check. */
   title: string;
   /** The MUST/SHOULD clauses the traffic let it verify, whether they passed or not. */
-  clauses: string[];
+  clauses: ClauseId[];
   problems: Problem[];
   notes: Note[];
   /** The exchanges that show a failure. */
@@ -35,7 +36,7 @@ export interface Judged {
  * observer; `sentAt` is when the request went out.
  */
 export function judgeExchange(
-  operation: Operation,
+  operation: JudgedOperation,
   exchange: Exchange,
   createdHere: (paymentId: string) => boolean,
   param: string | null,

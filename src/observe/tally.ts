@@ -4,6 +4,7 @@
  * one test; its evidence is the first exchanges that failed it, and its problems are bounded, so a
  * long observation does not grow without end.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { Problem } from '../checks/problem.ts';
 import type { Evidence, Observation } from '../core/evidence.ts';
 import type { RawResults, RawTest } from '../report/raw-results.ts';
@@ -15,7 +16,7 @@ const maxNotes = 20;
 
 interface ClauseTally {
   title: string;
-  clause: string;
+  clause: ClauseId;
   exchanges: number;
   problems: Problem[];
   moreProblems: number;
@@ -26,7 +27,7 @@ interface ClauseTally {
 export function createTally() {
   const tallies = new Map<string, ClauseTally>();
 
-  const tallyOf = (title: string, clause: string): ClauseTally => {
+  const tallyOf = (title: string, clause: ClauseId): ClauseTally => {
     const key = `${title}\n${clause}`;
     let tally = tallies.get(key);
     if (!tally) tallies.set(key, (tally = { title, clause, exchanges: 0, problems: [], moreProblems: 0, evidence: [], notes: new Map() }));

@@ -3,13 +3,14 @@
  * (checkouts, references, payments, stored-method lists) and the checks of a run it feeds.
  */
 import type { Payment, ReferenceRequest } from '../../schemas/generated/types.ts';
-import { classifyCheckout, type CheckoutRow } from '../checks/checkout-kinds.ts';
+import type { CheckoutRow } from '../core/checkout-rows.ts';
+import { classifyCheckout } from '../checks/checkout-kinds.ts';
 import { checkDistinctCheckouts, checkoutOf, checkRefusedAndStillServing } from '../checks/checkouts.ts';
 import { storedMethodsOf } from '../checks/payment-methods.ts';
 import { clausesJudgedBy } from '../checks/registry.ts';
 import { isRefusal, isSuccess, show, type Exchange } from '../checks/problem.ts';
 import { checkConfirmed, checkDistinctReferences, checkPaymentEchoes, paymentIdOf, paymentOf, validTogether } from '../checks/references.ts';
-import type { Judged, Operation } from './judge.ts';
+import type { Judged, JudgedOperation } from './judge.ts';
 import { titleOf } from '../core/operations.ts';
 
 interface SeenPayment {
@@ -174,7 +175,7 @@ export function createTrafficState(options: { eventMs?: number } = {}) {
     createdHere: (paymentId: string) => referenceCreations.has(paymentId),
 
     /** Remembers what an exchange tells (a successful one, and a refused body that is not an object) and judges it against what came before. */
-    follow(operation: Operation, param: string | null, exchange: Exchange): Judged[] {
+    follow(operation: JudgedOperation, param: string | null, exchange: Exchange): Judged[] {
       const judged: (Judged | null)[] = operation === 'createCheckout' ? checkoutSent(exchange) : [];
       if (!isSuccess(exchange.response.status)) return judged.filter((one): one is Judged => one !== null);
       if (operation === 'createCheckout') judged.push(checkoutCreated(exchange));

@@ -52,14 +52,14 @@ function filesUnder(dir: string): string[] {
   return walk('').sort();
 }
 
-/** The files that decide what the suite checks: its checks, its specs (CHECKOUT_CONFORMANCE_SPECS where Playwright is given others) and its schemas. */
+/** The files that decide what the suite checks: its checks, its harness, its specs (CHECKOUT_CONFORMANCE_SPECS where Playwright is given others) and its schemas. */
 function suiteFiles(): string[] {
   const specsDir = resolve(codeDir, process.env.CHECKOUT_CONFORMANCE_SPECS ?? 'specs');
   const schemasDir = join(packageDir, 'schemas');
   const schemas = filesUnder(schemasDir)
     .filter((path) => (!path.includes('/') && path.endsWith('.json')) || path.startsWith('generated/'))
     .map((path) => join(schemasDir, path));
-  const code = [join(codeDir, 'src', 'checks'), specsDir, join(codeDir, 'schemas', 'generated')].flatMap((dir) =>
+  const code = [join(codeDir, 'src', 'checks'), join(codeDir, 'src', 'harness'), specsDir, join(codeDir, 'schemas', 'generated')].flatMap((dir) =>
     filesUnder(dir).map((path) => join(dir, path)),
   );
   return [...new Set([...code, ...schemas])].sort();

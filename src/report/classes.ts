@@ -1,8 +1,10 @@
 /**
- * Which input classes of a clause (generators/classes.ts) the run exercised, and why any was not: the
- * target refused it where it may, no helper to reach it, it never came, or its test did not run.
+ * Which input classes of a clause (src/generators/classes.ts) the run exercised, and why any was not: the
+ * target refused it where it may, no helper to reach it, it never came, or its test did not run. The
+ * names of a clause's classes come from the clause index, generated from the classes, so that the
+ * report loads no arbitrary.
  */
-import { classNamesByClause } from '../../generators/classes.ts';
+import { loadClauseIndex } from './clause-index.ts';
 import type { RawTest } from './raw-results.ts';
 
 export interface ClauseClasses {
@@ -20,7 +22,7 @@ export function classesOf(clauseId: string, tests: readonly RawTest[]): ClauseCl
     else if (!why.has(outcome.name)) why.set(outcome.name, outcome.skipped);
   }
   const notReached = bearing.find((test) => test.status !== 'passed' && test.reason)?.reason?.split('\n')[0];
-  for (const name of classNamesByClause[clauseId] ?? []) {
+  for (const name of loadClauseIndex().get(clauseId)?.inputClasses ?? []) {
     if (!exercised.has(name) && !why.has(name)) why.set(name, `not run: ${notReached ?? 'no test reached it'}`);
   }
   return {

@@ -28,9 +28,11 @@ export interface ClauseIndexEntry {
 
 export const clauseIndexJson = 'schemas/generated/clause-index.json';
 
+let index: Map<string, ClauseIndexEntry> | undefined;
+
 /** The index by clause; empty where the file is not there (a build without it). */
 export function loadClauseIndex(): Map<string, ClauseIndexEntry> {
   const file = new URL(clauseIndexJson, packageRoot);
-  if (!existsSync(file)) return new Map();
-  return new Map((JSON.parse(readFileSync(file, 'utf8')) as ClauseIndexEntry[]).map((entry) => [entry.id, entry]));
+  index ??= existsSync(file) ? new Map((JSON.parse(readFileSync(file, 'utf8')) as ClauseIndexEntry[]).map((entry) => [entry.id, entry])) : new Map();
+  return index;
 }

@@ -7,7 +7,7 @@ export function reportDir(given: string | null | undefined, at: Date, suffix = '
   return resolve(given ?? join('reports', `${at.toISOString().replace(/[:.]/g, '-')}${suffix}`));
 }
 
-/** The run's ledger (specs/ledger.ts): what its tests created, read and received, for the final audit. */
+/** The run's ledger (src/harness/ledger.ts): what its tests created, read and received, for the final audit. */
 export const ledgerFile = (dir: string) => join(dir, 'ledger.jsonl');
 
 /** A run starts its ledger afresh, before any worker writes to it. */

@@ -7,7 +7,7 @@
  * live target is never probed with a write.
  */
 import fc from 'fast-check';
-import { checkoutVariants, validReference } from '../../generators/index.ts';
+import { checkoutVariants, validReference } from '../generators/index.ts';
 import { statusHint } from '../core/needs.ts';
 import type { Profile } from '../core/run-config.ts';
 import { operationNamed, requestOf, uuidPattern, type OperationName } from '../core/operations.ts';
@@ -15,7 +15,7 @@ import { targetUrl } from './preflight.ts';
 import { describeFetchError, recordedBody } from '../core/http.ts';
 import { fetchThrough } from '../core/transport.ts';
 import type { Transport } from '../core/transport-options.ts';
-import { createPacer, defaultConcurrentRequests, type Pacer } from '../../specs/pace.ts';
+import { createPacer, defaultConcurrentRequests, type Pacer } from '../harness/pace.ts';
 
 export interface Probes {
   testHelpers: boolean;
@@ -33,7 +33,7 @@ interface Answer {
 
 type Send = (name: OperationName, param: string | undefined, body: unknown) => Promise<Answer | string>;
 
-interface Answered {
+interface ProbeAnswer {
   call: string;
   status: number;
   ofReference: boolean;
@@ -53,7 +53,7 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
     if (hostedPages === undefined) findings.push('hosted pages: not probed on a live target (no writes); assumed, as the reference shows them');
     return { testHelpers: testHelpers ?? false, hostedPages: hostedPages ?? true, findings, stop: null };
   }
-  const answers: Answered[] = [];
+  const answers: ProbeAnswer[] = [];
   // At the profile's pace, as the run's own requests go: the probes overlap, within its limits.
   const pacer = createPacer({ maxConcurrent: profile.requests?.concurrent ?? defaultConcurrentRequests, perSecond: profile.requests?.perSecond ?? null });
   const send = recorded(paced(pacer, sender(baseUrl, headers, profile.timeouts.requestMs, transport)), answers);
@@ -83,7 +83,7 @@ export async function probeTarget(baseUrl: string, headers: Record<string, strin
 const credentialsRefused = (status: number) => status === 401 || status === 403;
 
 /** The send, with the status of every answer kept. */
-function recorded(send: Send, answers: Answered[]): Send {
+function recorded(send: Send, answers: ProbeAnswer[]): Send {
   return async (name, param, body) => {
     const answer = await send(name, param, body);
     const { method, path } = requestOf(name, { param });

@@ -1,7 +1,7 @@
 /**
  * Playwright reporter: writes every test's outcome, clause IDs and JSON attachments to the run's
  * folder (raw-results.json), masked; src/report/report.ts builds the conformance report from it.
- * A run of several targets (specs/targets.ts: the mutant catalogue) writes each target's tests to
+ * A run of several targets (src/harness/targets.ts: the mutant catalogue) writes each target's tests to
  * its own raw-results.json, in that target's folder.
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,10 +9,11 @@ import { stripVTControlCharacters } from 'node:util';
 import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../core/evidence.ts';
 import type { Judgement } from '../checks/problem.ts';
+import { asClauseId } from '../core/clauses.ts';
 import { readRunPlan, type RunConfig, type RunPlan } from '../core/run-config.ts';
 import { secretsOfRun } from '../core/profile.ts';
 import type { AskedToWait } from '../core/transport-options.ts';
-import { readsBackTag, targetOf, targetsOfRun, testRefOf } from '../../specs/targets.ts';
+import { readsBackTag, targetOf, targetsOfRun, testRefOf } from '../harness/targets.ts';
 import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from '../report/raw-results.ts';
 
 type Attachment = TestResult['attachments'][number];
@@ -110,7 +111,9 @@ export function declaredClasses(
   return test.annotations
     .filter((annotation) => annotation.type === classAnnotation && annotation.description)
     .flatMap((annotation): ClassOutcome[] => {
-      const [clause, name] = annotation.description!.split(/: (.*)/s);
+      const [named, name] = annotation.description!.split(/: (.*)/s);
+      const clause = asClauseId(named);
+      if (!clause) return [];
       if (status === 'skipped') return [{ clause, name, skipped: skipReason(test, result) }];
       return judged ? [{ clause, name, skipped: null }] : [];
     });

@@ -23,16 +23,14 @@ import {
   candidates,
   catalogueAsTested,
   catalogueSeeds as seeds,
-  formatMatrix,
   onEverySeed,
-  outcomesByCandidate,
   rotationOf,
-  runCandidates,
-  seedDisagreements,
   seedSample,
   type Candidate,
-  type Outcome,
-} from '../../mutants/run.ts';
+} from '../../mutants/rotation.ts';
+import { formatMatrix } from '../../mutants/matrix.ts';
+import { outcomesByCandidate, seedDisagreements, type Outcome } from '../../mutants/outcome.ts';
+import { runCandidates } from '../../mutants/run.ts';
 
 const turn = rotationOf();
 const catalogue = catalogueAsTested(turn);

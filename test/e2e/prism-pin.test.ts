@@ -41,5 +41,9 @@ test('the newest Prism still hangs on a body that is not JSON, which is why Pris
     );
   assert.match(await post('{}'), /^answered \d+$/, `Prism ${latest.version} serves a JSON body`);
   const outcome = await post('{"payment": {"amount": 5');
-  assert.equal(outcome, 'hung', `Prism ${latest.version} ${outcome} on a body that is not JSON: the pin to ${pinned} can be lifted (README, "Prism")`);
+  assert.equal(
+    outcome,
+    'hung',
+    `Prism ${latest.version} ${outcome} on a body that is not JSON: the pin to ${pinned} can be lifted (docs/installation.md, "Prism")`,
+  );
 });

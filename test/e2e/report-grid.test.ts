@@ -3,6 +3,7 @@
  * laptop's window, for a realistic partial run (failures, warnings, skips, the coverage and the
  * reason at length above it). The screenshot is kept in test-results/report-grid.png.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +22,8 @@ const viewport = { width: 1400, height: 900 };
 
 /** A run against a provider's sandbox without test helpers or a browser: some clauses fail, many are skipped. */
 function realisticTests(): RawTest[] {
-  return clauses().map(({ id }) => {
+  return clauses().map(({ id: named }) => {
+    const id = named as ClauseId;
     const base = {
       title: `${id} holds`,
       file: 'specs/checkouts.spec.ts',

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { parseRunOptions } from '../../src/runner/options.ts';
 import { UsageError } from '../../src/core/command-line.ts';
 import { blobDirEnv, grepPattern } from '../../src/runner/playwright.ts';
-import { auditProject } from '../../specs/pools.ts';
-import { readTimings, timingsEnv } from '../../bench/timings.ts';
+import { auditProject } from '../../src/harness/pools.ts';
+import { readTimings, timingsEnv } from '../../src/runner/timings.ts';
 import { freePort } from '../../src/runner/processes.ts';
 import { builtInProfile, loadProfile, ProfileError, runHeaders, withoutPlaceholders } from '../../src/core/profile.ts';
 import type { Report } from '../../src/report/report.ts';
@@ -199,7 +199,7 @@ test('never runs when only the first clause is asked for', { tag: ['@CHK-10'] },
 
 test('an INFO observation that crashes is reported observed, with "observation failed: …", never silently', async (t) => {
   const out = tempDir(t, 'out-');
-  const fixtures = join(packageRoot, 'specs/fixtures.ts');
+  const fixtures = join(packageRoot, 'src/harness/fixtures.ts');
   const specs = specFolder(t, {
     'observe.spec.ts': `
 import { tags, test } from ${JSON.stringify(fixtures)};

@@ -8,8 +8,9 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import type { RecordedRequest } from '../../src/core/evidence.ts';
 import { checkCheckoutCreated, checkPayment, checkStoredMethods, checksByClause, type Exchange, type Problem } from '../../src/checks/index.ts';
+import { specificationFile } from '../../src/core/specification.ts';
 
-const realdata = new URL('../../../shared/realdata/', import.meta.url);
+const realdata = specificationFile('realdata');
 interface Example {
   operation: string;
   agreesWithContract: boolean;
@@ -26,7 +27,7 @@ export function exchange(method: string, path: string, responseBody: unknown, re
   const request: RecordedRequest = { method, url: `http://target.test${path}`, headers: {}, body: requestBody };
   return { request, response: { status, headers: { 'content-type': 'application/json' }, body: responseBody } };
 }
-export const clausesOf = (problems: Problem[]) => [...new Set(problems.map((problem) => problem.clause))].sort();
+export const clausesOf = (problems: Problem[]): string[] => [...new Set(problems.map((problem) => problem.clause))].sort();
 export const confirmed = { stage: 'confirmed' } as const;
 export const checkout = (response: unknown, request: unknown = payload('checkout-request--cc--1'), status = 200) =>
   checkCheckoutCreated(exchange('POST', '/checkouts', response, request, status));

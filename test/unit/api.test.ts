@@ -1,12 +1,12 @@
-/** The specs' HTTP client (specs/api.ts): what each piece of a test's work exchanged, kept apart. */
+/** The specs' HTTP client (src/harness/api.ts): what each piece of a test's work exchanged, kept apart. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { builtInProfile, loadProfile } from '../../src/core/profile.ts';
 import type { RunConfig } from '../../src/core/run-config.ts';
-import { createApi } from '../../specs/api.ts';
-import { createPacer } from '../../specs/pace.ts';
+import { createApi } from '../../src/harness/api.ts';
+import { createPacer } from '../../src/harness/pace.ts';
 
 test('madeBy answers the exchanges of its own work alone, whatever runs beside it; one inside another is in both', async () => {
   const sandbox = await startSandbox({ port: 0, db: ':memory:' });

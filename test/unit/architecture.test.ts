@@ -1,11 +1,11 @@
-/** The shape of the code: no module imports itself back through others (type imports included), and the layers import only downwards. */
+/** The shape of the code: no module imports itself back through others (type imports included), and every import runs down the floors. */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { test } from 'node:test';
 import { packageRoot } from '../support/cli.ts';
 
-const folders = ['bench', 'bin', 'generators', 'mutants', 'schemas', 'scripts', 'specs', 'src', 'test'];
+const folders = ['bench', 'bin', 'mutants', 'schemas', 'scripts', 'specs', 'src', 'test'];
 
 function sourceFiles(): string[] {
   const inFolders = folders.flatMap((folder) =>
@@ -70,23 +70,47 @@ test('the cycle finder finds a cycle', () => {
   assert.deepEqual(cyclesOf(graph), [['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
 });
 
-test('layers import downwards: src/core from nothing of the project; nothing but the command line, the mutant catalogue, scripts and tests from src/runner', () => {
-  const graph = importGraph();
-  const reaching = (from: (file: string) => boolean, to: (file: string) => boolean) =>
-    [...graph].flatMap(([file, targets]) => (from(file) ? targets.filter(to).map((target) => `${file} -> ${target}`) : []));
-  assert.deepEqual(
-    reaching(
-      (file) => file.startsWith('src/core/'),
-      (target) => !target.startsWith('src/core/') && !target.startsWith('schemas/'),
-    ),
-    [],
+/**
+ * The floors of the house, from the ground up: a file imports from its own folder or from a folder
+ * on a lower floor, never from one beside it or above it.
+ */
+const floors: string[][] = [
+  ['schemas'],
+  ['src/core'],
+  ['src/checks', 'src/generators', 'src/sandbox'],
+  ['src/model', 'src/report'],
+  ['src/harness', 'src/observe'],
+  ['src/runner'],
+  ['src/cli.ts', 'specs', 'playwright.config.ts'],
+  ['mutants'],
+  ['bench', 'scripts'],
+  ['test'],
+];
+
+/** The folder (or top-level file) of the floors a file belongs to. */
+function roomOf(file: string): string {
+  const room = floors.flat().find((candidate) => file === candidate || file.startsWith(`${candidate}/`));
+  if (!room) throw new Error(`${file} stands on no floor: add its folder to the floors`);
+  return room;
+}
+const floorOf = (room: string) => floors.findIndex((floor) => floor.includes(room));
+
+/** Every import that runs sideways or back up, as "file -> target". */
+function importsNotDownwards(graph: Map<string, string[]>): string[] {
+  return [...graph].flatMap(([file, targets]) =>
+    targets.filter((target) => roomOf(target) !== roomOf(file) && floorOf(roomOf(target)) >= floorOf(roomOf(file))).map((target) => `${file} -> ${target}`),
   );
-  const mayUseRunner = (file: string) => /^(src\/runner\/|src\/cli\.ts|mutants\/|scripts\/|bench\/|test\/|playwright\.config\.ts)/.test(file);
-  assert.deepEqual(
-    reaching(
-      (file) => !mayUseRunner(file),
-      (target) => target.startsWith('src/runner/'),
-    ),
-    [],
-  );
+}
+
+test('every import runs down the floors: src/core, then the checks, generators and sandbox, the model and report, the harness and observe, the runner, the specs, the catalogue, scripts and bench, the tests', () => {
+  assert.deepEqual(importsNotDownwards(importGraph()), []);
+});
+
+test('the floor check finds an import that runs back up, and one beside it', () => {
+  const graph = new Map([
+    ['src/core/operations.ts', ['src/checks/problem.ts']],
+    ['src/checks/problem.ts', ['src/core/operations.ts', 'src/generators/values.ts']],
+    ['src/runner/run.ts', ['src/runner/options.ts', 'src/harness/api.ts', 'src/core/operations.ts']],
+  ]);
+  assert.deepEqual(importsNotDownwards(graph), ['src/core/operations.ts -> src/checks/problem.ts', 'src/checks/problem.ts -> src/generators/values.ts']);
 });

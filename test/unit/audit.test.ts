@@ -8,6 +8,7 @@ import {
   checkOwedNotified,
   checkPaymentStillHolds,
   owedNotifications,
+  paymentsOfLedger,
   receiversNotClosed,
   type Exchange,
   type LedgerEntry,
@@ -141,28 +142,59 @@ test('a payment read again shows what its last read showed, but for what a confi
   );
 });
 
-test('EVT-4 holds over every notification of the run: one naming a reference nobody paid fails it, wherever it came', () => {
+test('EVT-4 holds over every notification of the run: one about a reference nobody paid fails it, wherever it came', () => {
   const now = Date.now();
   const notification = (path: string, body: unknown) => ({ method: 'POST', url: path, headers: {}, body });
-  const references = [
-    { paymentId: 'p1', read: payment('p1', '012345678', now - hour, now + hour) },
-    { paymentId: 'p2', read: payment('p2', '987654321', now - hour, now + hour) },
-    { paymentId: 'p3', read: undefined },
+  const created = (paymentId: string): LedgerEntry => ({ kind: 'reference', paymentId, requested: requestedAround(now), answeredAt: now });
+  const read = (paymentId: string, digits: string): LedgerEntry => ({
+    kind: 'payment read',
+    paymentId,
+    exchange: payment(paymentId, digits, now - hour, now + hour),
+  });
+  const ledger: LedgerEntry[] = [
+    created('p1'),
+    read('p1', '012345678'),
+    { kind: 'confirmation', paymentId: 'p1', at: now },
+    created('p2'),
+    read('p2', '987654321'),
+    created('p3'),
   ];
-  const paidFirst = new Set(['p1']);
+  const payments = paymentsOfLedger(ledger);
   const aboutFirst = notification('/webhook/a', { payments: [{ id: 'p1', referenceDetails: { reference: '012345678' } }] });
-  assert.deepEqual(checkNothingNotifiedUnpaid([aboutFirst], references, paidFirst), []);
-  // Its amount is the id of p3 only by chance: a read's digits name a reference, its id only where it was never read.
-  assert.deepEqual(checkNothingNotifiedUnpaid([notification('/callback/b', { amount: 'p2' })], references, paidFirst), []);
+  assert.deepEqual(checkNothingNotifiedUnpaid([aboutFirst], payments), []);
+  // Its amount is the id of p2 only by chance: a read's digits name a reference, its id only where it was never read.
+  assert.deepEqual(checkNothingNotifiedUnpaid([notification('/callback/b', { amount: 'p2' })], payments), []);
   const aboutSecond = notification('/callback/other-test', { payments: [{ referenceDetails: { reference: '987654321' } }] });
   const aboutThird = notification('/callback/c?payment=p3', {});
-  const found = checkNothingNotifiedUnpaid([aboutFirst, aboutSecond, aboutThird], references, paidFirst);
+  const found = checkNothingNotifiedUnpaid([aboutFirst, aboutSecond, aboutThird], payments);
   assert.deepEqual(
-    found.map((problem) => [problem.clause, problem.message.includes('p2') || problem.message.includes('p3')]),
+    found.map((problem) => [problem.clause, problem.message.includes('payment p2,') || problem.message.includes('payment p3,')]),
     [
       ['EVT-4', true],
       ['EVT-4', true],
     ],
+  );
+});
+
+test('EVT-4 over the run, a reference handed out again once its window ended: the paid payment that holds it now is notified, not the one that had it unpaid', () => {
+  const now = Date.now();
+  const notification = (body: unknown) => ({ method: 'POST', url: '/webhook/a', headers: {}, body, receivedAt: now });
+  const reused = '012345678';
+  const ended = { ...requestedAround(now), validDate: { start: at(now - 3 * hour), end: at(now - 2 * hour) } };
+  const ledger: LedgerEntry[] = [
+    { kind: 'reference', paymentId: 'old', requested: ended, answeredAt: now - 3 * hour },
+    { kind: 'payment read', paymentId: 'old', exchange: payment('old', reused, now - 3 * hour, now - 2 * hour) },
+    { kind: 'reference', paymentId: 'new', requested: requestedAround(now), answeredAt: now - 1000 },
+    { kind: 'payment read', paymentId: 'new', exchange: payment('new', reused, now - hour, now + hour) },
+    { kind: 'confirmation', paymentId: 'new', at: now - 500 },
+  ];
+  const payments = paymentsOfLedger(ledger);
+  assert.deepEqual(checkNothingNotifiedUnpaid([notification({ payments: [{ id: 'new', referenceDetails: { reference: reused } }] })], payments), []);
+  assert.deepEqual(checkNothingNotifiedUnpaid([notification({ reference: reused })], payments), []);
+  const aboutOld = checkNothingNotifiedUnpaid([notification({ payments: [{ id: 'old', referenceDetails: { reference: reused } }] })], payments);
+  assert.deepEqual(
+    aboutOld.map((problem) => [problem.clause, problem.message.includes('payment old,')]),
+    [['EVT-4', true]],
   );
 });
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import { startProxy, type Transform } from '../../mutants/proxy.ts';
 import { recordReach, selectedTests } from '../../mutants/reach.ts';
 import type { RawTest } from '../../src/report/raw-results.ts';
-import { testKeyHeader, testKeyOf } from '../../specs/targets.ts';
+import { testKeyHeader, testKeyOf } from '../../src/harness/targets.ts';
 
 const paymentId = '6f1c2a50-6d1e-4c8e-9f57-0b5a1c1e2d3f';
 

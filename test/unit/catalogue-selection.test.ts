@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generatedNames } from '../../mutants/catalogue.ts';
 import { changedCandidates, type ChangedInputs } from '../../mutants/changed.ts';
-import { candidates, catalogueSeeds, rotationEnv, rotationOf, rotationTurns, seedSample } from '../../mutants/run.ts';
+import { candidates, catalogueSeeds, rotationEnv, rotationOf, rotationTurns, seedSample } from '../../mutants/rotation.ts';
 import type { ClauseIndexEntry } from '../../src/report/clause-index.ts';
 
 test('over five consecutive turns every candidate written by hand meets every seed once, every such mutant is fully checked once (a benign variant over the five), and every generated mutant comes on one turn, fully checked', () => {
@@ -90,6 +90,6 @@ test('--changed reruns a candidate whose own file changed, everything for a file
   assert.deepEqual(names(['mutants/references.ts']), ['ref-mutant']);
   assert.deepEqual(names(['mutants/benign.ts']), ['benign-variant']);
   assert.deepEqual(names(['src/sandbox/store.ts']), ['ref-mutant', 'chk-mutant', 'benign-variant']);
-  assert.deepEqual(names(['generators/values.ts']), ['ref-mutant', 'chk-mutant', 'benign-variant']);
+  assert.deepEqual(names(['src/generators/values.ts']), ['ref-mutant', 'chk-mutant', 'benign-variant']);
   assert.deepEqual(names(['README.md', 'test/unit/model.test.ts']), []);
 });

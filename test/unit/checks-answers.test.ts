@@ -47,6 +47,21 @@ test('classifyReference: a window over when sent, a body breaking a documented t
   assert.deepEqual(clausesOf(checkReferenceAnswer(refused, { sentAt: end - 1 })), ['REF-1']);
 });
 
+test('a validDate written past the millisecond may be refused (SEC-2, recorded); one to the millisecond is owed (REF-1)', () => {
+  const request = payload('reference-request--payment-multibanco--1');
+  const sentAt = Date.parse(request.validDate.start);
+  const writtenTo = (fraction: string) => ({ ...request, validDate: { ...request.validDate, end: `2030-01-02T10:00:00.${fraction}+05:45` } });
+  const refusal = (body: unknown) =>
+    judgeAnswer('createReference', exchange('POST', '/payments/references', {}, body, 422), { sentAt, suiteCredentials: true });
+  for (const fraction of ['1234', '123456', '123456789']) {
+    assert.equal((classifyReference(writtenTo(fraction), sentAt) as { freedom?: string }).freedom, 'SEC-2', fraction);
+    const verdict = refusal(writtenTo(fraction));
+    assert.deepEqual([verdict.problems, verdict.taken?.clause], [[], 'SEC-2'], fraction);
+  }
+  assert.deepEqual(classifyReference(writtenTo('123'), sentAt), { kind: 'owed' });
+  assert.deepEqual(clausesOf(refusal(writtenTo('123')).problems), ['REF-1']);
+});
+
 test('a reference request the target made wait is judged as it left after the wait: a window that ended meanwhile may be refused', () => {
   const request = payload('reference-request--payment-multibanco--1');
   const end = Date.parse(request.validDate.end);

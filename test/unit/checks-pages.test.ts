@@ -14,7 +14,7 @@ import * as checksOfFile from '../../src/checks/pages.ts';
 import { clausesOf, checkCase, notification, testCheckCases, type CheckCase } from '../support/check-cases.ts';
 
 test('redirects keep the action URL and its query and append id; amounts read in major units', () => {
-  const context = { actionUrl: 'http://127.0.0.1:5000/action/a?order=7', checkoutId: 'abc', clause: 'PAGE-3' };
+  const context = { actionUrl: 'http://127.0.0.1:5000/action/a?order=7', checkoutId: 'abc', clause: 'PAGE-3' as const };
   assert.deepEqual(checkRedirect('http://127.0.0.1:5000/action/a?order=7&id=abc', context), []);
   assert.deepEqual(checkRedirect('http://127.0.0.1:5000/action/a?id=abc&order=7&x=1', context), []);
   for (const wrong of [

@@ -1,7 +1,16 @@
 /** The checks of payment references and the payments they make (src/checks/references.ts). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkConfirmed, checkDistinctReferences, checkNotConfirmed, checkPayment, checkPaymentEchoes, checkReferenceCreated } from '../../src/checks/index.ts';
+import {
+  checkConfirmed,
+  checkDistinctReferences,
+  checkNotConfirmed,
+  checkPayment,
+  checkPaymentEchoes,
+  checkReferenceCreated,
+  sameInstant,
+  writtenPastTheMillisecond,
+} from '../../src/checks/index.ts';
 import * as checksOfFile from '../../src/checks/references.ts';
 import {
   examples,
@@ -33,7 +42,7 @@ test('the published reference request is echoed by the published payment', () =>
   assert.deepEqual(checkPaymentEchoes(exchange('GET', '/payments/50438', payload('payment-response--payment-multibanco--1')), { requested }), []);
 });
 
-test('validDate is echoed as the same instant to every digit sent, in any offset and with any trailing zeros', () => {
+test('validDate is echoed as the same instant to the millisecond, in any offset, the digits past it cut or rounded', () => {
   const requested = {
     ...payload('reference-request--payment-multibanco--1'),
     validDate: { start: '2030-01-01T10:00:00.123456+05:30', end: '2030-01-02T10:00:00.5-03:00' },
@@ -46,8 +55,48 @@ test('validDate is echoed as the same instant to every digit sent, in any offset
   };
   assert.deepEqual(echoed('2030-01-01T04:30:00.123456000Z', '2030-01-02T13:00:00.500z'), []);
   assert.deepEqual(echoed('2030-01-01T05:30:00.123456+01:00', '2030-01-02T14:00:00.5+0100'), []);
-  assert.deepEqual(echoed('2030-01-01T04:30:00.123Z', '2030-01-02T13:00:00.5Z'), ['REF-5']);
+  assert.deepEqual(echoed('2030-01-01T04:30:00.123Z', '2030-01-02T15:00:00.500+02:00'), []);
+  assert.deepEqual(echoed('2030-01-01T04:30:00.124Z', '2030-01-02T13:00:00.5Z'), ['REF-5']);
   assert.deepEqual(echoed('2030-01-01T10:00:00.123456+05:30', '2030-01-02T10:00:00-03:00'), ['REF-5']);
+});
+
+test('sameInstant: to the millisecond, in any offset, the digits past it cut or rounded (half up, across a second, a minute, a day, a year)', () => {
+  const lastOfTheYear = '2030-12-31T23:59:59.9995Z';
+  for (const same of [
+    '2030-12-31T23:59:59.999Z',
+    '2031-01-01T00:00:00Z',
+    '2031-01-01T00:00:00.000000+00:00',
+    '2031-01-01T05:45:00.000+05:45',
+    '2030-12-31T20:30:00-03:30',
+    '2030-12-31T23:59:59.999-00:00',
+  ])
+    assert.ok(sameInstant(lastOfTheYear, same) && sameInstant(same, lastOfTheYear), same);
+  for (const other of ['2030-12-31T23:59:59.998Z', '2031-01-01T00:00:00.001Z', '2031-01-01T00:00:00.000+05:45', '2031-01-01T00:00:00'])
+    assert.ok(!sameInstant(lastOfTheYear, other) && !sameInstant(other, lastOfTheYear), other);
+  // Just short of half a millisecond rounds down: the next second is another instant.
+  assert.ok(!sameInstant('2030-12-31T23:59:59.999499999z', '2031-01-01T00:00:00Z'));
+  assert.ok(sameInstant('2030-12-31T23:59:59.999499999z', '2030-12-31T23:59:59.999Z'));
+  // Half a millisecond rounded to even goes either way, as cut or as rounded half up.
+  assert.ok(sameInstant('2030-06-01T12:00:00.1225+05:45', '2030-06-01T06:15:00.122Z'));
+  assert.ok(sameInstant('2030-06-01T12:00:00.1225+05:45', '2030-06-01T06:15:00.123Z'));
+  assert.ok(sameInstant('2030-06-01T12:00:00.5Z', '2030-06-01T12:00:00.500000000Z'));
+  assert.ok(!sameInstant('2030-06-01T12:00:00.123Z', '2030-06-01T12:00:00.124Z'));
+  assert.ok(!sameInstant('soon', 'soon'));
+  assert.ok(!sameInstant(undefined, '2030-06-01T12:00:00Z'));
+});
+
+test('writtenPastTheMillisecond: digits past the third of a second, in any offset', () => {
+  assert.deepEqual(
+    [
+      '2030-06-01T12:00:00Z',
+      '2030-06-01T12:00:00.5+05:45',
+      '2030-06-01T12:00:00.123-00:00',
+      '2030-06-01T12:00:00.1234Z',
+      '2030-06-01T12:00:00.123456789+05:30',
+      'soon',
+    ].map(writtenPastTheMillisecond),
+    [false, false, false, true, true, false],
+  );
 });
 
 test('an echo that is not of the type sent is REF-5, not a crash: availableMethods an object, validDate a string', () => {

@@ -1,4 +1,5 @@
 /** The check that a request breaking a stated rule is refused (src/checks/refusal.ts). */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkRefused } from '../../src/checks/index.ts';
@@ -17,7 +18,7 @@ test('a refusal is any 4xx with any body; 2xx, 3xx and 5xx are problems', () => 
   for (const status of [200, 201, 302, 500]) assert.deepEqual(clausesOf(refusal(status, {})), ['CHK-9']);
 });
 
-const refusedAs = (clause: string) => ({ clause, broken: 'a broken rule' });
+const refusedAs = (clause: ClauseId) => ({ clause, broken: 'a broken rule' });
 
 const checkCases: CheckCase[] = [
   checkCase('CHK-9', checkRefused, 'a 201', { fails: [created({}, 201), refusedAs('CHK-9')] }),

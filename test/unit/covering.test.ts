@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { coveringArray, type Dimensions, type Row } from '../../generators/covering.ts';
+import { coveringArray, type Dimensions, type Row } from '../../src/generators/covering.ts';
 import { paymentCombinations, paymentDimensions, referenceCombinations, referenceDimensions } from '../../src/model/combinations.ts';
 
 function product<D extends Dimensions>(dimensions: D): Row<D>[] {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { generatedFiles, renderGenerated } from '../../scripts/render-generated.ts';
 import { clauses } from '../../src/core/clauses.ts';
 import { clauseIndex, clauseIndexFile, clauseIndexJsonFile, listedSpecs, renderClauseIndex, renderClauseIndexJson } from '../../scripts/clause-index.ts';
-import { classNamesByClause, scenarioClasses } from '../../generators/classes.ts';
+import { classNamesByClause, scenarioClasses } from '../../src/generators/classes.ts';
 
 test('generated files are fresh: npm run generate would change nothing', async () => {
   const rendered = await renderGenerated();

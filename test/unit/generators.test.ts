@@ -1,5 +1,5 @@
 import { test } from 'node:test';
-import { bodyFramings, frameRequest } from '../../generators/framings.ts';
+import { bodyFramings, frameRequest } from '../../src/generators/framings.ts';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { RequestBodies } from '../../src/core/operations.ts';
@@ -30,7 +30,7 @@ import {
   validReference,
   wallet,
   type BrokenCase,
-} from '../../generators/index.ts';
+} from '../../src/generators/index.ts';
 
 const seed = 20_240_601;
 const numRuns = 200;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../support/cli.ts';
 import type { LedgerEntry } from '../../src/checks/index.ts';
-import { followLedger, readLedger, writeDownReceiverClosed } from '../../specs/ledger.ts';
+import { followLedger, readLedger, writeDownReceiverClosed } from '../../src/harness/ledger.ts';
 
 const urlsOf = (entries: LedgerEntry[]) => entries.map((entry) => (entry.kind === 'receiver closed' ? entry.url : entry.kind));
 

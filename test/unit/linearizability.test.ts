@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { linearize, timeline, type Operation, type SequentialModel } from '../../src/model/linearizability.ts';
+import { linearize, timeline, type HistoryOperation, type SequentialModel } from '../../src/model/linearizability.ts';
 
 /** A register: a write sets it, a read must answer its value. */
 const register: SequentialModel<number, { write: number } | 'read', number | null> = {
@@ -13,7 +13,12 @@ const register: SequentialModel<number, { write: number } | 'read', number | nul
       : { state: input.write },
   key: (value) => String(value),
 };
-const operation = (input: { write: number } | 'read', output: number | null, call: number, returned: number): Operation<typeof input, number | null> => ({
+const operation = (
+  input: { write: number } | 'read',
+  output: number | null,
+  call: number,
+  returned: number,
+): HistoryOperation<typeof input, number | null> => ({
   input,
   output,
   call,

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
-import { card, checkoutVariants, wallet } from '../../generators/index.ts';
+import { card, checkoutVariants, wallet } from '../../src/generators/index.ts';
 import { benignVariants, mutants } from '../../mutants/model.ts';
 import { startProxy, type Transform } from '../../mutants/proxy.ts';
-import { startReceiver } from '../../specs/receiver.ts';
+import { startReceiver } from '../../src/harness/receiver.ts';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
 import type { PaidWith, Problem } from '../../src/checks/index.ts';
 import { recordedBody } from '../../src/core/http.ts';
@@ -147,7 +147,7 @@ describe('the model of the whole service', { concurrency: true }, () => {
   for (const mutant of mutants) {
     test(`the directed sequences meet ${mutant.name}, on ${mutant.clause}`, async () => {
       const found = await Promise.all(namedSequences.map(async (sequence) => problemsOf(await worldBehind(mutant.transform, page), commandsOf(sequence))));
-      const clauses = new Set(found.flat().map((problem) => problem.clause));
+      const clauses = new Set<string>(found.flat().map((problem) => problem.clause));
       assert.ok(clauses.has(mutant.clause), `no departure on ${mutant.clause}: ${JSON.stringify(found, null, 2)}`);
       assert.deepEqual(
         [...clauses].filter((clause) => clause !== mutant.clause && !mutant.disturbs?.includes(clause)),

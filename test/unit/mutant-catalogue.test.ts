@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { clauses } from '../../src/core/clauses.ts';
 import { benignVariants, mutants } from '../../mutants/catalogue.ts';
-import { catalogueSeeds, onEverySeed, rotationTurns, seedDisagreements, turnsSlice, type Checked, type Outcome } from '../../mutants/run.ts';
+import { catalogueSeeds, onEverySeed, rotationTurns, turnsSlice, type Checked } from '../../mutants/rotation.ts';
+import { seedDisagreements, type Outcome } from '../../mutants/outcome.ts';
 
 describe('the catalogue', () => {
   test('names each candidate once', () => {

@@ -11,15 +11,19 @@ import { operations, type OperationName, type RequestBodies } from '../../src/co
 import { generatedFiles } from '../../scripts/render-generated.ts';
 import { builtInProfile, loadProfile } from '../../src/core/profile.ts';
 import { startPrism } from '../../src/runner/target.ts';
-import { brokenCheckouts, brokenReferences, checkoutVariants, validReference, type BrokenCase } from '../../generators/index.ts';
+import { brokenCheckouts, brokenReferences, checkoutVariants, validReference, type BrokenCase } from '../../src/generators/index.ts';
 
 const openapiPath = fileURLToPath(new URL(generatedFiles.openapi, generatedFiles.root));
 const openapi = JSON.parse(readFileSync(openapiPath, 'utf8'));
 const seed = 20_240_601;
 
-type Operation = { tags: string[]; requestBody?: { content: Record<string, MediaType> }; responses: Record<string, { content?: Record<string, MediaType> }> };
+type OpenapiOperation = {
+  tags: string[];
+  requestBody?: { content: Record<string, MediaType> };
+  responses: Record<string, { content?: Record<string, MediaType> }>;
+};
 type MediaType = { schema: { $ref: string }; examples?: Record<string, { value: unknown }> };
-const operation = (path: string, method: string): Operation => openapi.paths[path][method];
+const operation = (path: string, method: string): OpenapiOperation => openapi.paths[path][method];
 
 test('the OpenAPI document is valid (swagger-parser)', async () => {
   await SwaggerParser.validate(structuredClone(openapi));

@@ -1,9 +1,9 @@
-/** The pace of the specs' requests (specs/pace.ts) and the sandbox's latency switch. */
+/** The pace of the specs' requests (src/harness/pace.ts) and the sandbox's latency switch. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox } from '../../src/sandbox/index.ts';
-import { createPacer, inParallel, oneAtATime } from '../../specs/pace.ts';
+import { createPacer, inParallel, oneAtATime } from '../../src/harness/pace.ts';
 
 /** Sends `count` requests through the pacer at once, each answering `status` after `ms`; the most in flight at once. */
 async function peakInFlight(pacer: ReturnType<typeof createPacer>, count: number, status = 200, ms = 20): Promise<number> {

@@ -2,6 +2,7 @@
  * The published examples of shared/realdata: those that agree with the reference pass the schemas
  * (no false positive on real data), and each departure the reference forbids is refused.
  */
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validateRequest, validateResponse, type SchemaProblem } from '../../src/core/schemas.ts';
@@ -53,7 +54,7 @@ type Envelope = { data: Record<string, unknown> };
 type StoredList = { data: Record<string, unknown>[] };
 
 /** Applies one departure to a copy of an agreeing example and expects a refusal naming the clause. */
-function assertRefused(problems: SchemaProblem[], clause: string) {
+function assertRefused(problems: SchemaProblem[], clause: ClauseId) {
   assert.ok(problems.length > 0, 'accepted');
   assert.ok(
     problems.some((p) => p.clauses.includes(clause)),
@@ -61,7 +62,7 @@ function assertRefused(problems: SchemaProblem[], clause: string) {
   );
 }
 
-const storedMethodDepartures: [string, number, (method: Record<string, unknown>) => Record<string, unknown>, string][] = [
+const storedMethodDepartures: [string, number, (method: Record<string, unknown>) => Record<string, unknown>, ClauseId][] = [
   ['last4Digits for last4Digitis', 0, (m) => renamed(m, 'last4Digitis', 'last4Digits'), 'PML-3'],
   ['expiryMonth for expireMonth', 0, (m) => renamed(m, 'expireMonth', 'expiryMonth'), 'PML-3'],
   ['expiryYear for expireYear', 0, (m) => renamed(m, 'expireYear', 'expiryYear'), 'PML-3'],
@@ -77,7 +78,7 @@ for (const [name, index, depart, clause] of storedMethodDepartures) {
   });
 }
 
-const paymentDepartures: [string, (data: Record<string, unknown>) => void, string][] = [
+const paymentDepartures: [string, (data: Record<string, unknown>) => void, ClauseId][] = [
   ["the wallet payments' alphanumeric reference A0000A585", (d) => ((d.referenceDetails as Record<string, unknown>).reference = 'A0000A585'), 'REF-2'],
   ['a reference of 8 digits', (d) => ((d.referenceDetails as Record<string, unknown>).reference = '02492617'), 'REF-2'],
   ['the reference as a number', (d) => ((d.referenceDetails as Record<string, unknown>).reference = 2492617), 'REF-2'],

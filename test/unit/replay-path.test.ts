@@ -1,8 +1,8 @@
-/** --replay-path (specs/property.ts): a failing sequence of commands comes back at once from the path its report gives, as shrunk. */
+/** --replay-path (src/harness/property.ts): a failing sequence of commands comes back at once from the path its report gives, as shrunk. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { replayPathOf, replayPathParts } from '../../specs/property.ts';
+import { replayPathOf, replayPathParts } from '../../src/harness/property.ts';
 
 class Push implements fc.Command<{ size: number }, number[]> {
   constructor(readonly value: number) {}

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classNamesByClause } from '../../generators/index.ts';
+import { classNamesByClause } from '../../src/generators/index.ts';
 import { clauses } from '../../src/core/clauses.ts';
 import { classesOf } from '../../src/report/classes.ts';
 import { buildReport } from '../../src/report/report.ts';

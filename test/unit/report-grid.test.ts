@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clauses } from '../../src/core/clauses.ts';
@@ -26,7 +27,7 @@ function failedAtLength(id: string): RawTest {
     title: `${id} holds ${'t'.repeat(500)}`,
     file: 'specs/checkouts.spec.ts',
     clauseIds: [id],
-    problems: [{ clause: id, message: `${id} ${'y'.repeat(5000)}` }],
+    problems: [{ clause: id as ClauseId, message: `${id} ${'y'.repeat(5000)}` }],
     judged: true,
     status: 'failed',
     reason: `failed ${'r'.repeat(3000)}`,

@@ -1,3 +1,4 @@
+import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -190,7 +191,7 @@ test('junit: a SHOULD warning is no failure, a MUST failure is, an incomplete ru
 });
 
 const statusIn = (report: ReturnType<typeof buildReport>, id: string) => report.clauses.find((c) => c.id === id)!.status;
-const problem = (clause: string) => ({ clause, message: `${clause} broken` });
+const problem = (clause: ClauseId) => ({ clause, message: `${clause} broken` });
 
 test('a clause fails on the problems that name it, not on the tags of the test that found them', () => {
   const judgedTwo = rawTest('CHK-1', 'failed', { clauseIds: ['CHK-1', 'CHK-2'], problems: [problem('CHK-2')], judged: true });
@@ -386,8 +387,8 @@ test('a failing stored-method check: HTML under 10,000 px tall in Chromium, fail
 });
 
 test('summary.md stays within a pull-request comment for a run where every clause failed at length', () => {
-  const long = (id: string) => rawTest(id, 'failed', { problems: [{ clause: id, message: `${id} ${'y'.repeat(5000)}` }] });
-  const report = buildReport(clauses(), raw(...clauses().map((clause) => long(clause.id))), context);
+  const long = (id: ClauseId) => rawTest(id, 'failed', { problems: [{ clause: id, message: `${id} ${'y'.repeat(5000)}` }] });
+  const report = buildReport(clauses(), raw(...clauses().map((clause) => long(clause.id as ClauseId))), context);
   const dir = mkdtempSync(join(tmpdir(), 'report-summary-'));
   try {
     writeReport(dir, report, []);

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference, type BrokenCase } from '../../generators/index.ts';
+import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference, type BrokenCase } from '../../src/generators/index.ts';
 import { testHelperSchema, validateResource, validateResponse } from '../../src/core/schemas.ts';
 import { call } from '../../src/sandbox/client.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.ts';
+import { specificationFile } from '../../src/core/specification.ts';
 
-const realdata = new URL('../../../shared/realdata/', import.meta.url);
+const realdata = specificationFile('realdata');
 const publishedCheckoutRequests = readdirSync(realdata)
   .filter((file) => file.startsWith('checkout-request--'))
   .map((file) => ({ file, payload: JSON.parse(readFileSync(new URL(file, realdata), 'utf8')).payload }));

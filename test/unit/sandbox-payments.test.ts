@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { card, wallet } from '../../generators/index.ts';
+import { card, wallet } from '../../src/generators/index.ts';
 import { testHelperSchema, validateResource, validateResponse } from '../../src/core/schemas.ts';
 import { cardBrand, issuerDeclines, luhnValid } from '../../src/core/cards.ts';
 import { call } from '../../src/sandbox/client.ts';

@@ -15,6 +15,7 @@ import {
   type SchemaFile,
 } from '../../src/core/schemas.ts';
 import { operations, type RequestBodies } from '../../src/core/operations.ts';
+import { specificationFile } from '../../src/core/specification.ts';
 
 test('every schema and $defs entry compiles under ajv strict mode', () => {
   const ajv = createAjv();
@@ -221,7 +222,7 @@ test("the test-helper schemas are not the reference's: they carry no x-clauses",
   assert.ok(!JSON.stringify(loadSchema(testHelperSchemaFile)).includes('"x-clauses":'));
 });
 
-const contract = readFileSync(new URL('../../../shared/contracts/test-helpers.md', import.meta.url), 'utf8');
+const contract = readFileSync(specificationFile('contracts', 'test-helpers.md'), 'utf8');
 const filledIn = (example: string) =>
   example.replace('<UUID>', 'e2343605-cf46-43de-b20b-9b7d1c95a9b2').replace('<ISO 8601 with offset>', '2030-01-01T10:00:00+01:00').replace('PORT', '8081');
 

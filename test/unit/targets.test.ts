@@ -1,7 +1,7 @@
-/** Many targets in one Playwright run (specs/targets.ts): what is declared for each. */
+/** Many targets in one Playwright run (src/harness/targets.ts): what is declared for each. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { declaredFor, type TargetEntry } from '../../specs/targets.ts';
+import { declaredFor, type TargetEntry } from '../../src/harness/targets.ts';
 
 const target = (tests: TargetEntry['tests']): TargetEntry => ({
   name: 'm',

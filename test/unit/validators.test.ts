@@ -10,7 +10,7 @@ import { profileSchema } from '../../src/core/profile.ts';
 import { baselineSchema } from '../../src/report/baseline.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readRealdata } from '../../scripts/render-generated.ts';
-import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference } from '../../generators/index.ts';
+import { anyValidCheckout, brokenCheckouts, brokenReferences, validReference } from '../../src/generators/index.ts';
 
 /** What a field may be changed to: every JSON type, its corners, a timestamp, 9 digits; undefined removes it. */
 const corners = [undefined, null, 0, -1, 1.5, 2 ** 53, '', 'x', '123456789', '2024-02-30T25:00:00Z', '2030-01-01T00:00:00+01:00', true, [], [1], {}];
@@ -46,7 +46,7 @@ test('the validators npm run generate compiled were compiled from the schemas as
 const judged = (validator: Validator, value: unknown) => JSON.stringify([validator(value), validator.errors ?? null]);
 
 test('the compiled validators judge as ajv compiling the schemas now: the same verdict and the same errors, on valid, broken and changed values', () => {
-  const realdata = readRealdata() ?? [];
+  const realdata = readRealdata();
   const checkouts = fc.sample(anyValidCheckout, { seed: 1, numRuns: 40 });
   const references = fc.sample(validReference(), { seed: 2, numRuns: 40 });
   const broken = [...brokenCheckouts, ...brokenReferences].flatMap(({ arbitrary }) => fc.sample(arbitrary, { seed: 3, numRuns: 3 }));

@@ -20,8 +20,9 @@ import {
 import { judgeExchange } from '../../src/observe/judge.ts';
 import { observedClauses } from '../../src/observe/observer.ts';
 import { trafficChecks } from '../../src/observe/traffic-state.ts';
+import { specificationFile } from '../../src/core/specification.ts';
 
-const payload = (name: string) => JSON.parse(readFileSync(new URL(`../../../shared/realdata/${name}.json`, import.meta.url), 'utf8')).payload;
+const payload = (name: string) => JSON.parse(readFileSync(specificationFile('realdata', `${name}.json`), 'utf8')).payload;
 
 const paths: Record<AnsweredOperation, string> = {
   createCheckout: 'POST /checkouts',
@@ -179,7 +180,7 @@ for (const one of cases) {
   test(`the run, observe and the model agree on ${one.name}: ${one.fails.join(', ') || 'no problem'}`, () => {
     const verdicts = { run: clausesOf(byRun(one)), observe: clausesOf(byObserve(one)), model: clausesOf(byModel(one)) };
     assert.deepEqual(verdicts, { run: one.fails, observe: one.fails, model: one.fails });
-    const declared = new Set([...clausesJudgedBy(answerChecks[one.operation]), ...modelClauses]);
+    const declared = new Set<string>([...clausesJudgedBy(answerChecks[one.operation]), ...modelClauses]);
     assert.deepEqual(
       one.fails.filter((clause) => !declared.has(clause)),
       [],

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { tempDir } from '../support/cli.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { RunConfig } from '../../src/core/run-config.ts';
-import { endWatch, holdingWebhook, startWatch, watchedAddress } from '../../specs/webhook-lock.ts';
+import { endWatch, holdingWebhook, startWatch, watchedAddress } from '../../src/harness/webhook-lock.ts';
 
 test('a waiter gets the lock before one that asks for it as the holder gives it back, and the run folder is left as it was', async (t) => {
   const outDir = tempDir(t, 'webhook-lock-');

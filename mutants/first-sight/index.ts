@@ -1,0 +1,33 @@
+/**
+ * First sight: each session, before anything is built, a helper that has read only the reference,
+ * the sandbox and the catalogue's framework writes departures and freedoms nobody described, one
+ * file a session. The suite's score on them is docs/first-sight.md. A mutant the suite catches on its
+ * clause joins the catalogue; one it still misses waits in `stillMissed` until the criterion it
+ * belongs to is applied everywhere (`npm run mutants -- --first-sight` runs every one of them).
+ */
+import type { BenignVariant, Mutant } from '../kinds.ts';
+import * as batch20261128 from './2026-11-28.ts';
+
+const batches = [batch20261128];
+
+/** The mutants of the batches that the suite does not catch on their clause yet, each with the criterion that would. */
+export const stillMissed = new Map<string, string>([
+  ['fs-allow-flag-overrides-create-registration', 'presence: a registration flag sent false beside the other true'],
+  ['fs-create-registration-false-vetoes-consent', 'presence: a registration flag sent false beside the other true'],
+  ['fs-consent-offered-for-create-registration', 'presence: every registration grid cell, its page judged'],
+  ['fs-cards-deduplicated-by-last4', "collisions: two of a customer's cards alike but for their number"],
+  ['fs-upper-case-uuid-lists-nothing', 'case: a UUID in capitals wherever one is sent'],
+  ['fs-lenient-uuid-parser', 'near misses: UUIDs in braces, as a URN, without dashes'],
+  ['fs-amount-through-float-euros', 'numbers: cents that floating point gets wrong'],
+  ['fs-page-crashes-without-summary', 'minimal rows: a page checkout without its optional fields, opened'],
+  ['fs-page-consumed-on-first-view', 'every operation in every state: a hosted page opened again'],
+  ['fs-atm-page-reference-as-number', 'every path to an outcome: the ATM page of a reference with leading zeros'],
+  ['fs-updatedAt-from-paidAt', 'test-helper bodies: a paidAt given, earlier than now'],
+  ['fs-long-callback-url-truncated', 'lengths: a callbackUrl past 255 characters'],
+  ['fs-widget-needs-sole-class', 'page forms: the merchant form with other classes beside paymentWidgets'],
+  ['fs-checkout-references-not-notified', "every path to an outcome: an MB checkout's reference confirmed and notified"],
+]);
+
+export const everyFirstSightMutant: Mutant[] = batches.flatMap((batch) => batch.firstSightMutants);
+export const firstSightMutants: Mutant[] = everyFirstSightMutant.filter(({ name }) => !stillMissed.has(name));
+export const firstSightBenign: BenignVariant[] = batches.flatMap((batch) => batch.firstSightBenign);

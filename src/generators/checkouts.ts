@@ -1,0 +1,166 @@
+/** Valid checkout requests (reference 2.2, 4.1): the five variants and the edge cases. */
+import fc from 'fast-check';
+import type { CheckoutRequest } from '../../schemas/generated/types.ts';
+import { checkoutRows, type CheckoutRow } from '../core/checkout-rows.ts';
+import { actionUrl, amount, countryCode, deepLink, email, extremeAmount, firstName, httpsUrl, lastName, matching, phoneNumber } from './values.ts';
+
+export const layouts = ['web', 'basic', 'default', 'embed'] as const;
+export const paymentMethodCodes = ['CC', 'MB', 'MW'] as const;
+export type Layout = (typeof layouts)[number];
+export type PaymentMethodCode = (typeof paymentMethodCodes)[number];
+export type Registration = 'createRegistration' | 'allowRegistration';
+
+/** Rule 3 of 2.2: only CC and MW are stored, and only with layout basic or default (or none, as in 4.1). */
+export function registrationAllowed(code: string | undefined, layout: string | undefined): boolean {
+  return (code === 'CC' || code === 'MW') && (layout === undefined || layout === 'basic' || layout === 'default');
+}
+
+/** Rule 1 of 2.2: an embedded checkout (layout embed) needs a redirect of type action. */
+export const needsActionRedirect = (layout: string | undefined) => layout === 'embed';
+
+export interface LayoutCodeCombination {
+  /** undefined: no page.layout sent. */
+  layout?: Layout;
+  code: PaymentMethodCode;
+  registration?: Registration;
+}
+
+/** Every combination of layout (or none), method code and registration that rules 1 and 3 allow. */
+export const allowedLayoutCodeCombinations: LayoutCodeCombination[] = [undefined, ...layouts].flatMap((layout) =>
+  paymentMethodCodes.flatMap((code) =>
+    [undefined, 'createRegistration' as const, 'allowRegistration' as const]
+      .filter((registration) => registration === undefined || registrationAllowed(code, layout))
+      .map((registration) => ({ ...(layout && { layout }), code, ...(registration && { registration }) })),
+  ),
+);
+
+const product = () =>
+  fc.record({
+    code: matching('^[A-Z]{3,10}_[0-9]{1,3}$'),
+    summary: fc.constantFrom('Computador', 'Livro', 'Assinatura mensal', 'Café e pastéis'),
+  });
+
+const customerData = (options: { nonAscii?: boolean } = {}) =>
+  fc.record({
+    customerId: fc.integer({ min: 1, max: 999_999 }).map(String),
+    firstName: firstName(options),
+    lastName: lastName(options),
+    phoneNumber: phoneNumber(),
+    email: email(),
+  });
+
+const billingAddress = () =>
+  fc.record({
+    country: countryCode(),
+    city: fc.constantFrom('Lisboa', 'Porto', 'Évora', 'Madrid'),
+    street1: fc.constantFrom('Rua Domingos Monteiro nº 7 A', 'Avenida da Liberdade 1', 'Calle Mayor 3'),
+    postCode: matching('^[1-9][0-9]{3}-[0-9]{3}$'),
+  });
+
+/** page.language: the reference shows only PT; present or absent where the variant does not list it. */
+const language = () => fc.constant('PT' as const);
+const optionalLanguage = () => fc.option(language(), { nil: undefined });
+export const withoutUndefined = <T extends object>(value: T): T => JSON.parse(JSON.stringify(value));
+
+/** The embed variants: customer data, billing address, a method and an action redirect. */
+function embedded(layout: 'embed' | 'default', url: fc.Arbitrary<string>, options: { nonAscii?: boolean } = {}): fc.Arbitrary<CheckoutRequest> {
+  return fc
+    .record({ amount: amount(), product: product(), customer: customerData(options), billingAddress: billingAddress(), url, language: language() })
+    .map(({ amount, product, customer, billingAddress, url, language }) => ({
+      payment: { amount, ...product, customer, billingAddress, paymentMethod: { code: 'CC' } },
+      page: { language, layout },
+      redirects: [{ type: 'action', url }],
+    }));
+}
+
+/** The five variants of 4.1, each with exactly the contents its row lists. */
+export const checkoutVariants = {
+  storeMethod: fc.record({ amount: amount(), uuid: fc.uuid(), language: language() }).map(({ amount, uuid, language }): CheckoutRequest => ({
+    payment: {
+      amount,
+      recurring: { amountQualifier: 'ESTM' },
+      customer: { uuid },
+      paymentMethod: { code: 'CC', details: { createRegistration: true } },
+    },
+    page: { language },
+  })),
+  storeWithConsent: fc
+    .record({ amount: amount(), product: product(), uuid: fc.uuid(), billingAddress: billingAddress(), language: optionalLanguage() })
+    .map(({ amount, product, uuid, billingAddress, language }): CheckoutRequest =>
+      withoutUndefined({
+        payment: { amount, ...product, customer: { uuid }, billingAddress, paymentMethod: { code: 'CC', details: { allowRegistration: true } } },
+        page: { language, layout: 'basic' },
+      }),
+    ),
+  embedWeb: embedded('embed', httpsUrl()),
+  embedMobile: embedded('default', deepLink()),
+  atmPage: fc.record({ amount: amount(), product: product(), language: language() }).map(({ amount, product, language }): CheckoutRequest => ({
+    payment: { amount, ...product, paymentMethod: { code: 'MB' } },
+    page: { language, layout: 'web' },
+  })),
+} satisfies Record<CheckoutRow, fc.Arbitrary<CheckoutRequest>>;
+export type CheckoutVariant = CheckoutRow;
+
+/** How the report and the test titles name each row of 4.1. */
+export const variantTitles = Object.fromEntries(Object.entries(checkoutRows).map(([row, { title }]) => [row, title])) as Record<CheckoutRow, string>;
+
+const optionalFields = fc.record(
+  { product: product(), customer: customerData(), billingAddress: billingAddress(), language: language(), url: actionUrl() },
+  { requiredKeys: [] },
+);
+
+/**
+ * A checkout of one allowed layout/code/registration combination, its optional fields present or
+ * absent. A storing checkout names a registered customer (uuid), as both storing variants of 4.1 do.
+ */
+export function checkoutOf(combination: LayoutCodeCombination): fc.Arbitrary<CheckoutRequest> {
+  const { layout, code, registration } = combination;
+  return fc.record({ amount: amount(), uuid: fc.uuid(), optional: optionalFields }).map(({ amount, uuid, optional }): CheckoutRequest => {
+    const page = withoutUndefined({ language: optional.language, layout });
+    const url = optional.url ?? (needsActionRedirect(layout) ? 'https://shop.example/done' : undefined);
+    return withoutUndefined({
+      payment: {
+        amount,
+        ...optional.product,
+        customer: registration ? { uuid } : optional.customer,
+        billingAddress: optional.billingAddress,
+        paymentMethod: { code, ...(registration && { details: { [registration]: true } }) },
+      },
+      ...(Object.keys(page).length > 0 && { page }),
+      ...(url && { redirects: [{ type: 'action', url }] }),
+    });
+  });
+}
+
+/**
+ * Rows of 4.1 at the edges of what they allow, each still a row with exactly its contents: a target
+ * must accept every one (CHK-1, CHK-6).
+ */
+export const rowEdgeCases = {
+  nonAsciiNames: embedded('embed', httpsUrl(), { nonAscii: true }),
+  actionUrlWithQuery: embedded('embed', httpsUrl({ query: true })),
+  actionUrlWithFragment: embedded('embed', httpsUrl({ fragment: true })),
+} satisfies Record<string, fc.Arbitrary<CheckoutRequest>>;
+
+/** Any row of 4.1 (a failure shrinks within its row). */
+export const anyCheckoutVariant: fc.Arbitrary<CheckoutRequest> = fc.oneof(...Object.values(checkoutVariants));
+
+/**
+ * Valid checkouts beyond the rows of 4.1: amounts at the edges, other layout/code/registration
+ * combinations, optional fields left out. The reference shows no bounds and no required fields
+ * beyond the rows (CHK-13, SEC-2), so a target may refuse most of these (classifyCheckout says
+ * which); one it accepts must be answered per 2.3.
+ */
+export const beyondRowCases = {
+  amountBounds: fc
+    .tuple(anyCheckoutVariant, extremeAmount())
+    .map(([checkout, bound]): CheckoutRequest => ({ ...checkout, payment: { ...checkout.payment, amount: bound } })),
+  /** Every allowed layout/code/registration combination, optional fields present or absent. */
+  layoutCodeCombinations: fc.oneof(...allowedLayoutCodeCombinations.map(checkoutOf)),
+} satisfies Record<string, fc.Arbitrary<CheckoutRequest>>;
+
+export const rowCheckout: fc.Arbitrary<CheckoutRequest> = fc.oneof(...Object.values(checkoutVariants), ...Object.values(rowEdgeCases));
+export const beyondRowCheckout: fc.Arbitrary<CheckoutRequest> = fc.oneof(...Object.values(beyondRowCases));
+
+/** A valid checkout: a row half the time, else beyond the rows. */
+export const anyValidCheckout: fc.Arbitrary<CheckoutRequest> = fc.oneof(rowCheckout, beyondRowCheckout);
