@@ -21,7 +21,7 @@ export interface PaceSettings {
 }
 
 /** What the pacer learns from an answer. */
-export interface Answered {
+export interface AnswerLearnt {
   status: number;
   durationMs: number;
   /** The target asked the request to wait before it answered (a 429, or a 503 with Retry-After: src/core/transport.ts). */
@@ -30,7 +30,7 @@ export interface Answered {
 
 export interface Pacer {
   /** Waits for a free slot (and the rate cap), sends, and learns from the answer (a request that throws counts as a refusal). */
-  send<T>(request: () => Promise<T>, answered: (answer: T) => Answered): Promise<T>;
+  send<T>(request: () => Promise<T>, answered: (answer: T) => AnswerLearnt): Promise<T>;
   /** The current limit on requests in flight. */
   readonly limit: number;
 }
@@ -66,7 +66,7 @@ export function createPacer({ maxConcurrent, perSecond }: PaceSettings): Pacer {
     nextStart = at + 1000 / perSecond;
     if (at > now) await sleep(at - now);
   };
-  const learn = ({ status, durationMs, askedToWait }: Answered, leftAfter: number) => {
+  const learn = ({ status, durationMs, askedToWait }: AnswerLearnt, leftAfter: number) => {
     if (askedToWait || status === 429 || status === 503 || status === 0) {
       if (leftAfter === halvings) {
         limit = Math.max(1, limit / 2);
