@@ -16,6 +16,7 @@ import { referenceMutants } from './references.ts';
 import { tokenizationMutants } from './tokenization.ts';
 import * as model from './model.ts';
 import { generatedMutants, operatorTwins } from './operators.ts';
+import { processedCheckoutBenign, processedCheckoutMutants } from './processed-checkouts.ts';
 import { everyFirstSightMutant, firstSightBenign, firstSightMutants, stillMissed } from './first-sight/index.ts';
 
 export const mutants: Mutant[] = [
@@ -29,12 +30,19 @@ export const mutants: Mutant[] = [
   ...model.mutants,
   ...generatedMutants,
   ...firstSightMutants,
+  ...processedCheckoutMutants,
 ];
 
 /** The mutants generated from operators × sites (mutants/operators.ts): each CI run takes a fifth of them. */
 export const generatedNames = new Set(generatedMutants.map((mutant) => mutant.name));
 
-export const benignVariants: BenignVariant[] = [...sandboxBenignVariants, ...model.benignVariants, ...operatorTwins, ...firstSightBenign];
+export const benignVariants: BenignVariant[] = [
+  ...sandboxBenignVariants,
+  ...model.benignVariants,
+  ...operatorTwins,
+  ...firstSightBenign,
+  ...processedCheckoutBenign,
+];
 
 /** The candidates a helper blind to the suite wrote, a batch each session (docs/first-sight.md). */
 export const firstSightNames = new Set([...everyFirstSightMutant, ...firstSightBenign].map(({ name }) => name));
