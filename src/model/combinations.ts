@@ -23,7 +23,7 @@ export const paymentDimensions = {
   method: paymentMethodCodes,
   registration: ['none', 'createRegistration', 'allowRegistration'],
   outcome: ['success', 'failure'],
-  consent: ['given', 'declined'],
+  consent: ['given', 'declined', 'absent'],
   customer: ['first', 'second'],
 } as const;
 
@@ -61,7 +61,10 @@ export function paymentRow(row: Row<typeof paymentDimensions>, draw: Draw): Comm
       ...(row.registration !== 'none' && { registration: row.registration }),
     }),
   );
-  return [new CreateCheckout('beyondRows', request, 'CC', row.customer === 'first' ? 0 : 1), new Pay(0, row.outcome, row.consent === 'given')];
+  return [
+    new CreateCheckout('beyondRows', request, 'CC', row.customer === 'first' ? 0 : 1),
+    new Pay(0, row.outcome, row.consent === 'absent' ? undefined : row.consent === 'given'),
+  ];
 }
 
 /** A reference of the row's window and offset, with callbackUrl where the row says, then paid when the row says. */
