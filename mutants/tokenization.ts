@@ -131,6 +131,7 @@ export const tokenizationMutants: Mutant[] = [
   {
     name: 'stored-methods-lost-after-five-seconds',
     clause: 'TOK-1',
+    disturbs: ['TOK-2'],
     description: 'Stored methods are listed from a cache that loses each one five seconds after it was first listed, as a store without persistence behind it.',
     transform: {
       response(response, request, proxy) {
