@@ -6,7 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { benignVariants, generatedNames, missedAtFirstSight, mutants } from './catalogue.ts';
+import { benignVariants, generatedNames, mutants } from './catalogue.ts';
+import { missedAtFirstSight } from './first-sight/index.ts';
 import type { Mutant } from './kinds.ts';
 import type { Transform } from './proxy.ts';
 
@@ -82,8 +83,8 @@ export function rotationOf(environment = process.env): number {
  * generated from operators × sites comes on one turn in five, fully checked (all of them where
  * `everyGenerated`, as when one is named).
  */
-export function candidates(turn = 0, { everyGenerated = false, stillMissed = false } = {}): (Candidate & { seed: number })[] {
-  const handWritten = [...mutants.filter(({ name }) => !generatedNames.has(name)), ...(stillMissed ? missedAtFirstSight : [])];
+export function candidates(turn = 0, { everyGenerated = false, withMissedAtFirstSight = false } = {}): (Candidate & { seed: number })[] {
+  const handWritten = [...mutants.filter(({ name }) => !generatedNames.has(name)), ...(withMissedAtFirstSight ? missedAtFirstSight : [])];
   const generated = mutants.filter(({ name }) => generatedNames.has(name) && (everyGenerated || turnOfKey(name) === turn % rotationTurns));
   const seed = catalogueSeeds[turn % rotationTurns];
   const asCandidate = ({ name, clause, disturbs = [], transform }: Mutant) => ({ name, clause, disturbs, transform, seed });

@@ -188,7 +188,7 @@ async function main(args: string[]): Promise<void> {
   // Named candidates are a developer's question about them: each runs every test of its clause.
   if ((values.changed || values['first-sight']) && names.length > 0) throw new Error('--changed and --first-sight choose the candidates themselves: name none');
   if (values['first-sight']) names.push(...firstSightNames);
-  const named = candidates(turn, { everyGenerated: names.length > 0 || values.changed, stillMissed: names.length > 0 })
+  const named = candidates(turn, { everyGenerated: names.length > 0 || values.changed, withMissedAtFirstSight: names.length > 0 })
     .filter((candidate) => names.length === 0 || names.includes(candidate.name))
     .map((candidate) => (names.length > 0 ? { ...candidate, fullCheck: true } : candidate));
   if (named.length === 0) throw new Error(`no mutant or variant named ${names.join(', ')}`);
