@@ -159,7 +159,10 @@ export const chosenByReach = (candidate: Candidate) => (candidate.testsBy ?? 're
 export const drawsOf = (candidate: Candidate & { seed: number }) => ({ seed: candidate.seed, runs: candidate.runs ?? candidateRuns });
 export const drawsKey = (draws: { seed: number; runs: number }) => `${draws.seed}-${draws.runs}`;
 
-/** Each candidate once on every catalogue seed, named `name@seed`. */
-export function onEverySeed<T extends Candidate>(list: T[]): (T & { seed: number })[] {
-  return catalogueSeeds.flatMap((seed) => list.map((candidate) => ({ ...candidate, name: `${candidate.name}@${seed}`, seed })));
+/** Each candidate once on each of the seeds (every catalogue seed where none are given), named `name@seed`. */
+export function onEverySeed<T extends Candidate>(list: T[], seeds: readonly number[] = catalogueSeeds): (T & { seed: number })[] {
+  return seeds.flatMap((seed) => list.map((candidate) => ({ ...candidate, name: `${candidate.name}@${seed}`, seed })));
 }
+
+/** The seeds a turn compares: its own and the next turn's, so that over five turns each pair of neighbours is compared once. */
+export const seedsOfTurn = (turn: number) => [catalogueSeeds[turn % rotationTurns], catalogueSeeds[(turn + 1) % rotationTurns]];

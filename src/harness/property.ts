@@ -56,27 +56,35 @@ export function replayPathParts(replayPath: string): { path: string; commands: s
   return { path, commands };
 }
 
+/** A case that found problems: its value, the problems, and the exchanges it made. */
+interface FailingCase<T> {
+  value: T;
+  problems: Problem[];
+  exchanges: readonly Exchange[];
+}
+
 /**
  * Whether the predicate finds no problem in any of the values, tried `concurrency` at a time (no
  * new one starts after a failure, a problem or an error), of how many it ran (not left out), and
- * the first value that found some.
+ * the first case that found some.
  */
 async function allHold<T>(
   values: T[],
   predicate: (value: T) => Promise<Problem[] | typeof leftOut>,
   concurrency: number,
-): Promise<{ held: boolean; ran: number; failing?: T }> {
+  api: Api,
+): Promise<{ held: boolean; ran: number; failing?: FailingCase<T> }> {
   let ran = 0;
-  let failing: { value: T } | undefined;
+  let failing: FailingCase<T> | undefined;
   try {
     await inParallel(
       values,
       async (value) => {
-        const problems = await predicate(value);
+        const { result: problems, exchanges } = await api.madeBy(() => predicate(value));
         if (problems === leftOut) return;
         ran++;
         if (problems.length > 0) {
-          failing ??= { value };
+          failing ??= { value, problems, exchanges };
           throw new Error('a problem');
         }
       },
@@ -84,7 +92,7 @@ async function allHold<T>(
     );
     return { held: true, ran };
   } catch {
-    return { held: false, ran, ...(failing && { failing: failing.value }) };
+    return { held: false, ran, ...(failing && { failing }) };
   }
 }
 
@@ -102,14 +110,14 @@ export function propertyRunner(
     const examples = options.examples ?? [];
     const firstPass = replayPath
       ? { held: false, ran: 0 }
-      : await allHold([...examples, ...fc.sample(arbitrary, { seed, numRuns: runs })], predicate, concurrency);
+      : await allHold([...examples, ...fc.sample(arbitrary, { seed, numRuns: runs })], predicate, concurrency, api);
     if (firstPass.held) {
       await attachRun({ seed, runs: firstPass.ran });
       return api.expectNoProblems([]);
     }
     // Alone, as fast-check would run it again: beside the other cases, what a case meets (a webhook
     // they share) may blame another clause than the fault's.
-    const alone = !shrink && 'failing' in firstPass ? await predicate(firstPass.failing as never) : [];
+    const alone = !shrink && firstPass.failing ? await predicate(firstPass.failing.value) : [];
     if (alone !== leftOut && alone.length > 0) {
       await attachRun({ seed, runs: firstPass.ran });
       return api.expectNoProblems(alone);
@@ -152,12 +160,22 @@ export function propertyRunner(
       api.note({ request: null, response: null, note: shrunk });
       api.expectNoProblems(replayed);
     }
-    // The replay passed: the target answers the same request differently (a reference drawn at
-    // random). The last failing case of the run is the evidence.
-    const failure = lastFailure as { problems: Problem[]; exchanges: readonly Exchange[] } | null;
-    if (!failure) throw new Error(api.masked(`property failed (seed ${seed}): ${String(result.errorInstance ?? 'unknown error')}`));
+    // The replay passed (the target answers the same request differently: a reference drawn at
+    // random), or fc.check's time ran out before any case ended (interrupted, it counts that a
+    // failure): the last failing case of the run is the evidence, else the first pass's.
+    const failure = (lastFailure as { problems: Problem[]; exchanges: readonly Exchange[] } | null) ?? firstPass.failing ?? null;
+    if (!failure) throw new Error(api.masked(`property failed (seed ${seed}): ${failedWith(result, options.timeLimitMs)}`));
     api.forget(failure.exchanges);
-    api.note({ request: null, response: null, note: `${shrunk}; its replay passed, so the evidence is the run's last failing case` });
+    const why = lastFailure
+      ? `${shrunk}; its replay passed, so the evidence is the run's last failing case`
+      : `${failedWith(result, options.timeLimitMs)}: the evidence is the first failing case`;
+    api.note({ request: null, response: null, note: why });
     api.expectNoProblems(failure.problems);
   };
+}
+
+/** Why fc.check failed where no case of it found a problem: the error a case threw, or its time running out. */
+function failedWith(result: Pick<fc.RunDetails<unknown>, 'errorInstance' | 'interrupted'>, timeLimitMs: number | undefined): string {
+  if (result.errorInstance != null) return String(result.errorInstance);
+  return result.interrupted ? `no case ended within its time limit (${timeLimitMs} ms)` : 'no case failed';
 }
