@@ -6,7 +6,7 @@
  * taken one at a time, or the racing one refused where the test helpers' contract allows it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { answer, atPath, editData, memoSet, payerOf, succeeded, type Json } from './edits.ts';
+import { answer, atPath, customerOf, editData, memoSet, payerOf, succeeded, type Json } from './edits.ts';
 import { callOperation, snapshot, type ProxyContext, type ProxyRequest, type Route, type Transform } from './proxy.ts';
 import type { BenignVariant } from './kinds.ts';
 
@@ -87,8 +87,6 @@ const storeKey = (request: ProxyRequest, proxy: ProxyContext) => {
   return payer && paymentsOf(payer);
 };
 
-const customerOf = (request: ProxyRequest): string | undefined => (request.json as Json)?.payment?.customer?.uuid;
-
 /** A field of an answer's object, where the operation that creates the object gives it a value. */
 export interface CreatedField {
   name: string;
@@ -129,7 +127,7 @@ function storedMethodCollidesAtOnce(field: CreatedField): Transform {
       editData(['listMethods'], (data) => {
         if (!Array.isArray(data)) return;
         for (const method of data) {
-          const other = proxy.memo.get(`collides ${paymentsOf(request.param!)} ${storedDigitsOf(method)}`);
+          const other = proxy.memo.get(`collides ${paymentsOf(request.param!.toLowerCase())} ${storedDigitsOf(method)}`);
           const taken = other !== undefined && data.find((listed) => storedDigitsOf(listed) === other);
           if (taken && method) method[name] = taken[name];
         }
@@ -145,7 +143,7 @@ function storedMethodCollidesAtOnce(field: CreatedField): Transform {
 export const creations: Partial<Record<string, Creation>> = {
   checkout: {
     route: 'createCheckout',
-    raceKey: (request) => customerOf(request) && `checkout ${customerOf(request)}`,
+    raceKey: (request) => customerOf(request.json as Json) && `checkout ${customerOf(request.json as Json)}`,
     racing: 'a checkout of the same customer',
   },
   payment: { route: 'createReference', raceKey: () => 'reference', racing: 'a reference' },

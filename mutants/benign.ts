@@ -243,7 +243,7 @@ export const benignVariants: BenignVariant[] = [
       (request, proxy) => {
         const customer =
           request.route === 'createCheckout' ? (request.json as Json)?.payment?.customer?.uuid : request.route === 'listMethods' ? request.param : undefined;
-        return isUuid(customer) && !proxy.customers.has(customer);
+        return isUuid(customer) && !proxy.customers.has(customer.toLowerCase());
       },
       (request) => (request.route === 'listMethods' ? 404 : 422),
     ),

@@ -24,10 +24,11 @@ export function listsOthersMethods(
     async response(response, request, proxy) {
       const data = (response.json as Json)?.data;
       if (request.route !== 'listMethods' || !Array.isArray(data) || !request.param) return;
+      const customer = request.param.toLowerCase();
       for (const other of proxy.customers) {
-        if (other === request.param) continue;
+        if (other === customer) continue;
         const theirs = (await callOperation(proxy, 'listMethods', { param: other })).json as Json;
-        if (Array.isArray(theirs?.data)) data.push(...theirs.data.filter((method: Json) => leaks(method, request.param!, proxy)).map(shown));
+        if (Array.isArray(theirs?.data)) data.push(...theirs.data.filter((method: Json) => leaks(method, customer, proxy)).map(shown));
       }
     },
   };
@@ -183,9 +184,15 @@ export function withoutOffset(timestamp: string): string {
   return timestamp.replace(/(Z|[+-]\d{2}:?\d{2})$/, '');
 }
 
-/** The customer a paid checkout names, where it names one. */
+/** The customer a checkout request names, in small letters (a UUID is read without regard to letter case). */
+export const customerOf = (request: Json): string | undefined => {
+  const uuid = request?.payment?.customer?.uuid;
+  return typeof uuid === 'string' ? uuid.toLowerCase() : undefined;
+};
+
+/** The customer whose checkout a pay helper's request pays, in small letters. */
 export const payerOf = (request: ProxyRequest, proxy: ProxyContext): string | undefined =>
-  request.route === 'payCheckout' && request.param ? proxy.checkouts.get(request.param)?.request?.payment?.customer?.uuid : undefined;
+  request.route === 'payCheckout' && request.param ? customerOf(proxy.checkouts.get(request.param)?.request) : undefined;
 
 /** The payment a notification of the sandbox is about. */
 export const paymentOfDelivery = (json: Json): string | undefined => json?.payments?.[0]?.id;

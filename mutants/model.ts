@@ -24,8 +24,9 @@ const leaksToEarlierPayer: Transform = {
     const data = (response.json as Json)?.data;
     if (request.route !== 'listMethods' || !Array.isArray(data) || !request.param) return;
     const payers = [...memoSet<string>(proxy, 'payers')];
-    const next = payers[payers.indexOf(request.param) + 1];
-    if (payers.includes(request.param) && next) data.push(...(await storedMethods(proxy, next)));
+    const customer = request.param.toLowerCase();
+    const next = payers[payers.indexOf(customer) + 1];
+    if (payers.includes(customer) && next) data.push(...(await storedMethods(proxy, next)));
   },
 };
 
@@ -179,7 +180,7 @@ const storedMethodsShowLate: Transform = {
     proxy.memo.set(`known:${payer}`, { known, until: Date.now() + 1000 });
   },
   response: editData(['listMethods'], (data, proxy, request) => {
-    const late = proxy.memo.get(`known:${request.param}`) as { known: Set<string>; until: number } | undefined;
+    const late = proxy.memo.get(`known:${request.param?.toLowerCase()}`) as { known: Set<string>; until: number } | undefined;
     if (!Array.isArray(data) || !late || Date.now() > late.until) return;
     data.splice(0, data.length, ...data.filter((method) => late.known.has(method?.uuid)));
   }).response,

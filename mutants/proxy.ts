@@ -86,7 +86,7 @@ export interface ProxyContext {
   origin: string;
   checkouts: Map<string, CheckoutRecord>;
   payments: Map<string, PaymentRecord>;
-  /** Customer uuids seen in registrations and checkout requests. */
+  /** Customer uuids seen in registrations and checkout requests, in small letters (a UUID is read without regard to letter case). */
   customers: Set<string>;
   /** The suite's webhook receiver, as the suite configured it. */
   webhookUrl: string | null;
@@ -284,7 +284,7 @@ export async function startProxy(options: { upstream: string | Pick<Sandbox, 'ur
     const data = (response.json as { data?: any } | undefined)?.data;
     const customer = (request.json as any)?.payment?.customer?.uuid;
     if (request.route === 'createCheckout' && data && typeof data.id === 'string') {
-      if (typeof customer === 'string') context.customers.add(customer);
+      if (typeof customer === 'string') context.customers.add(customer.toLowerCase());
       const pagePath = typeof data.checkoutUrl === 'string' ? new URL(data.checkoutUrl, context.origin).pathname : '';
       context.checkouts.set(data.id, { id: data.id, paymentId: data.paymentId, request: request.json, pagePath });
     }
@@ -292,7 +292,7 @@ export async function startProxy(options: { upstream: string | Pick<Sandbox, 'ur
       context.payments.set(data.id, { id: data.id, request: { ...(request.json as object), callbackUrl: callbackUrl ?? undefined }, callbackUrl });
     }
     const registered = (response.json as { uuid?: unknown } | undefined)?.uuid;
-    if (request.route === 'registerCustomer' && typeof registered === 'string') context.customers.add(registered);
+    if (request.route === 'registerCustomer' && typeof registered === 'string') context.customers.add(registered.toLowerCase());
   }
 
   function applyRedirect(response: ProxyResponse, request: ProxyRequest): void {

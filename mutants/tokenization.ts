@@ -11,6 +11,8 @@ import {
   type Json,
   detailsOf,
   asksToStore,
+  customerOf,
+  payerOf,
   setDetail,
 } from './edits.ts';
 import type { Mutant } from './kinds.ts';
@@ -70,11 +72,10 @@ export const tokenizationMutants: Mutant[] = [
     description: 'A customer who had an ATM (MB) checkout finds an `MB` method in the list.',
     transform: combine(
       editRequest('createCheckout', (body, proxy) => {
-        if (body.payment?.paymentMethod?.code === 'MB' && typeof body.payment?.customer?.uuid === 'string')
-          proxy.memo.set(`mb:${body.payment.customer.uuid}`, true);
+        if (body.payment?.paymentMethod?.code === 'MB' && customerOf(body)) proxy.memo.set(`mb:${customerOf(body)}`, true);
       }),
       editData(['listMethods'], (data, proxy, request) => {
-        if (Array.isArray(data) && proxy.memo.has(`mb:${request.param}`)) data.push({ type: 'MB', uuid: randomUUID() });
+        if (Array.isArray(data) && proxy.memo.has(`mb:${request.param?.toLowerCase()}`)) data.push({ type: 'MB', uuid: randomUUID() });
       }),
     ),
   },
@@ -104,7 +105,7 @@ export const tokenizationMutants: Mutant[] = [
     description: "A customer's list also holds the methods other customers stored with a card or wallet this customer paid with.",
     transform: {
       request(request, proxy) {
-        const customer = request.route === 'payCheckout' && request.param ? proxy.checkouts.get(request.param)?.request?.payment?.customer?.uuid : undefined;
+        const customer = payerOf(request, proxy);
         const paid = (request.json as Json)?.card?.number ?? (request.json as Json)?.wallet?.number;
         if (typeof customer === 'string' && typeof paid === 'string') proxy.memo.set(`paid:${customer}:${paid.slice(-3)}`, true);
       },
