@@ -1,6 +1,18 @@
 /** Reference 1, 4.1 and 6: what the customer sees, in Chromium, and where the browser is sent after paying. */
 import { devices, type Request, type Response } from '@playwright/test';
-import { actionFormName, actionUrlForms, card, checkoutVariants, deepLinks, helperDeepLinks, storingPages } from '../src/generators/index.ts';
+import {
+  actionFormName,
+  actionUrlForms,
+  card,
+  checkoutVariants,
+  consentOfferCases,
+  deepLinks,
+  helperDeepLinks,
+  registrationName,
+  storingPageName,
+  storingPages,
+  withRegistration,
+} from '../src/generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import {
   checkAmountShown,
@@ -14,7 +26,7 @@ import {
   type Problem,
 } from '../src/checks/index.ts';
 import { exercises, paysInBrowser, tags, test, waitsOutEventMs, type Receiver } from '../src/harness/fixtures.ts';
-import { createCheckout, createIfAccepted, forCustomer, mustSucceed, quietMs, sample, someCustomer, withMethod } from '../src/harness/flows.ts';
+import { createCheckout, createIfAccepted, forCustomer, mustSucceed, quietMs, sample, someCustomer } from '../src/harness/flows.ts';
 import { consentControl, optionalRole, payByCard, paymentForm, rendered } from '../src/harness/hosted-page.ts';
 
 const withAction = (request: CheckoutRequest, url: string): CheckoutRequest => ({ ...request, redirects: [{ type: 'action', url }] });
@@ -166,32 +178,33 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
     },
   );
 
-  // A target may refuse the layout default (classifyCheckout).
-  for (const [layout, code] of storingPages) {
+  // A target may refuse every checkout here but the consent row itself (classifyCheckout): a refused one offers nothing, and is not judged.
+  for (const storingPage of storingPages) {
+    const [layout, code] = storingPage;
+    const cases = consentOfferCases.filter(({ page }) => page === storingPage);
     test(
-      `the option to store the method is offered with allowRegistration, and only then (${code}, layout ${layout})`,
-      { tag: tags('PAGE-6'), annotation: exercises('PAGE-6', `${code}, layout ${layout}`) },
+      `the option to store the method is offered with allowRegistration true, and only then, createRegistration left out, false or true (${code}, layout ${layout})`,
+      { tag: tags('PAGE-6'), annotation: exercises('PAGE-6', storingPageName(storingPage), ...cases.map(({ details }) => registrationName(details))) },
       async ({ run, api, browserPages }) => {
-        const offering = forCustomer(
-          withMethod(withLayout(sample(run, checkoutVariants.storeWithConsent), layout, code), code, { allowRegistration: true }),
-          await someCustomer(run, api),
-        );
+        const base = forCustomer(withLayout(sample(run, checkoutVariants.storeWithConsent), layout, code), await someCustomer(run, api));
         const problems: Problem[] = [];
-        for (const [request, allowRegistration] of [
-          [offering, true],
-          [withMethod(offering, code), false],
-        ] as const) {
-          const checkout = await createIfAccepted(api, request);
-          // A checkout without the offer that the target refuses (beyond the rows) offers nothing: only the other is judged.
-          if (!checkout && !allowRegistration) continue;
-          test.skip(!checkout, `the target refused a checkout beyond the rows of 4.1 (${code}, layout ${layout}): rule 3 allows it, 4.1 does not list it`);
+        let judged = 0;
+        for (const { details } of cases) {
+          const checkout = await createIfAccepted(api, withRegistration(base, details));
+          if (!checkout) continue;
+          judged += 1;
           const page = await browserPages.newPage();
-          await page.goto(checkout!.checkoutUrl, { waitUntil: 'load' });
+          await page.goto(checkout.checkoutUrl, { waitUntil: 'load' });
           const consent = consentControl(run, page);
           // Where the option is owed, wait for it; where it is not, wait for the form to be there before saying it is absent.
-          await rendered(run, allowRegistration ? consent : (optionalRole(run, page, 'payButton') ?? page.locator('button, input[type=submit]')));
-          problems.push(...checkConsentOffer({ url: checkout!.checkoutUrl, consentOffered: (await consent.count()) > 0 }, { allowRegistration }));
+          const owed = details.allowRegistration === true;
+          await rendered(run, owed ? consent : (optionalRole(run, page, 'payButton') ?? page.locator('button, input[type=submit]')));
+          problems.push(...checkConsentOffer({ url: checkout.checkoutUrl, consentOffered: (await consent.count()) > 0 }, { details }));
         }
+        test.skip(
+          judged === 0,
+          `the target refused every checkout beyond the rows of 4.1 (${code}, layout ${layout}): rule 3 allows them, 4.1 does not list them`,
+        );
         api.expectNoProblems(problems);
       },
     );

@@ -45,11 +45,8 @@ function paidWith(run: RunConfig, method: Method, options: { declined?: boolean;
   return { method, card: declinedOnPage ? { ...paid, number: declinedNumber! } : paid };
 }
 
-/** The two storing variants of 4.1, for the method: createRegistration (no layout) and allowRegistration (layout basic). */
-const storing = (run: RunConfig, method: Method, registration: 'createRegistration' | 'allowRegistration') =>
-  registration === 'createRegistration'
-    ? withMethod(sample(run, checkoutVariants.storeMethod), method, { createRegistration: true })
-    : withMethod(sample(run, checkoutVariants.storeWithConsent), method, { allowRegistration: true });
+/** The storing variant of 4.1 with createRegistration (no layout), for the method. */
+const storing = (run: RunConfig, method: Method) => withMethod(sample(run, checkoutVariants.storeMethod), method, { createRegistration: true });
 
 /** storeConsent: the customer's answer; whereOffered: on a page, only if the page asks (TOK-4's checkouts must not). */
 interface Extra {
@@ -136,7 +133,7 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
     const name = method === 'CC' ? 'card' : 'mobile wallet';
 
     test(
-      `a ${name} paid in a createRegistration checkout is stored for the customer, with its values (with and without recurring ESTM)`,
+      `a ${name} paid in a createRegistration checkout is stored for the customer, with its values, whatever allowRegistration says (with and without recurring ESTM)`,
       { tag: tags('TOK-1', 'PML-5') },
       async ({ run, api, browserPages }) => {
         const pays = payer(run, api, browserPages);
@@ -145,7 +142,7 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
         await exerciseClasses(run, api, 'TOK-1', tokenizationClasses['TOK-1'], async (request, inputClass) => {
           const customer = customers[tokenizationClasses['TOK-1'].indexOf(inputClass)];
           const before = await storedBefore(api, customer);
-          const settled = await pays.pay(withMethod(request, method, { createRegistration: true }), customer, paid, { inputClass });
+          const settled = await pays.pay(withMethod(request, method, request.payment?.paymentMethod?.details), customer, paid, { inputClass });
           if (typeof settled !== 'number') return settled;
           return checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-1', before), { paidWith: paid, clause: 'TOK-1', before });
         });
@@ -166,7 +163,7 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
           ];
           const settles = await pays.payAtOnce(
             customer,
-            paid.map((means) => ({ request: storing(run, means.method as Method, 'createRegistration'), paid: means })),
+            paid.map((means) => ({ request: storing(run, means.method as Method), paid: means })),
           );
           const stored = (list: Exchange) =>
             paid.flatMap((means) => checkMethodStored(list, { paidWith: means, clause: 'TOK-1', before, others: paid.filter((other) => other !== means) }));
@@ -176,7 +173,7 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
       );
 
     test(
-      `with allowRegistration, a ${name} is stored where the customer consents (with and without recurring ESTM)`,
+      `with allowRegistration and no createRegistration true, a ${name} is stored where the customer consents (with and without recurring ESTM)`,
       { tag: tags('TOK-2', 'PML-5') },
       async ({ run, api, browserPages }) => {
         const pays = payer(run, api, browserPages);
@@ -185,22 +182,37 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
         await exerciseClasses(run, api, 'TOK-2', tokenizationClasses['TOK-2'], async (request, inputClass) => {
           const customer = customers[tokenizationClasses['TOK-2'].indexOf(inputClass)];
           const before = await storedBefore(api, customer);
-          const settled = await pays.pay(withMethod(request, method, { allowRegistration: true }), customer, paid, { storeConsent: true, inputClass });
+          const settled = await pays.pay(withMethod(request, method, request.payment?.paymentMethod?.details), customer, paid, {
+            storeConsent: true,
+            inputClass,
+          });
           if (typeof settled !== 'number') return settled;
           return checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-2', before), { paidWith: paid, clause: 'TOK-2', before });
         });
       },
     );
 
-    test(`with allowRegistration, no ${name} is stored where the customer declines`, { tag: tags('TOK-2') }, async ({ run, api, browserPages }) => {
-      const pays = payer(run, api, browserPages);
-      const [customer] = await pays.customers(1);
-      const before = await storedBefore(api, customer);
-      const settle = await pays.pay(storing(run, method, 'allowRegistration'), customer, paidWith(run, method), { storeConsent: false });
-      api.expectNoProblems(
-        checkNothingStored(await listOnceSettled(api, customer, settle, before), { clause: 'TOK-2', why: 'where the customer declined', before }),
-      );
-    });
+    test(
+      `with allowRegistration and no createRegistration true, no ${name} is stored where the customer declines`,
+      { tag: tags('TOK-2') },
+      async ({ run, api, browserPages }) => {
+        const pays = payer(run, api, browserPages);
+        const [customer] = await pays.customers(1);
+        await exerciseClasses(run, api, 'TOK-2', tokenizationClasses['TOK-2'], async (request, inputClass) => {
+          const before = await storedBefore(api, customer);
+          const settle = await pays.pay(withMethod(request, method, request.payment?.paymentMethod?.details), customer, paidWith(run, method), {
+            storeConsent: false,
+            inputClass,
+          });
+          if (typeof settle !== 'number') return settle;
+          return checkNothingStored(await listOnceSettled(api, customer, settle, before), {
+            clause: 'TOK-2',
+            why: `where the customer declined (${inputClass.name})`,
+            before,
+          });
+        });
+      },
+    );
 
     test(`a declined ${name} payment stores nothing, in every checkout that would store it`, { tag: tags('TOK-3') }, async ({ run, api, browserPages }) => {
       const pays = payer(run, api, browserPages);
@@ -222,14 +234,18 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
     });
 
     test(
-      `a ${name} payment in a checkout without createRegistration or allowRegistration stores nothing (with and without recurring ESTM)`,
+      `a ${name} payment in a checkout without createRegistration or allowRegistration true stores nothing, the flags left out or false (with and without recurring ESTM)`,
       { tag: tags('TOK-4') },
       async ({ run, api, browserPages }) => {
         const pays = payer(run, api, browserPages);
         const [customer] = await pays.customers(1);
         await exerciseClasses(run, api, 'TOK-4', tokenizationClasses['TOK-4'], async (request, inputClass) => {
           const before = await storedBefore(api, customer);
-          const settle = await pays.pay(withMethod(request, method), customer, paidWith(run, method), { storeConsent: true, whereOffered: true, inputClass });
+          const settle = await pays.pay(withMethod(request, method, request.payment?.paymentMethod?.details), customer, paidWith(run, method), {
+            storeConsent: true,
+            whereOffered: true,
+            inputClass,
+          });
           if (typeof settle !== 'number') return settle;
           return checkNothingStored(await listOnceSettled(api, customer, settle, before), {
             clause: 'TOK-4',
@@ -248,7 +264,7 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
         const [owner, other] = await pays.customers(2);
         const paid = paidWith(run, method);
         const [ownerBefore, otherBefore] = [await storedBefore(api, owner), await storedBefore(api, other)];
-        await pays.pay(storing(run, method, 'createRegistration'), owner, paid);
+        await pays.pay(storing(run, method), owner, paid);
         const ownerList = await listOnceStored(run, api, owner, paid, 'TOK-1', ownerBefore);
         const problems = checkNothingStored(await listSettled(api, other, () => true, 0), {
           clause: 'TOK-6',
@@ -269,7 +285,7 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
           );
         // The other stores the same card or wallet too: each list holds a method of its own, never the other's.
         const otherStoredBefore = await storedBefore(api, other);
-        await pays.pay(storing(run, method, 'createRegistration'), other, paid);
+        await pays.pay(storing(run, method), other, paid);
         const othersList = await listOnceStored(run, api, other, paid, 'TOK-1', otherStoredBefore);
         problems.push(
           ...checkNoneOfOthers(othersList, { others: methodsAddedSince(ownerList, ownerBefore), why: 'the other customer stored with the same means' }),
@@ -292,7 +308,7 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
       const [customer] = await pays.customers(1);
       const paid = paidWith(run, 'CC');
       const before = await storedBefore(api, customer);
-      await pays.pay(storing(run, 'CC', 'createRegistration'), customer, paid);
+      await pays.pay(storing(run, 'CC'), customer, paid);
       await listOnceStored(run, api, customer, paid, 'TOK-1', before);
       // Rule 3 says this is refused (CHK-10); where a target takes it anyway, paying must still store no
       // MB. Only the pay helper can pay it: on a page, an ATM reference is paid by the interbank network.

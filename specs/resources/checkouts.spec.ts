@@ -82,8 +82,9 @@ test.describe('creating checkouts', () => {
     'a row of 4.1 takes the corners of every type wherever the row leaves the value open: free text and formatted fields (every class)',
     { tag: tags('CHK-1') },
     async ({ run, api }) => {
+      const customer = await someCustomer(run, api);
       await exerciseClassesAtOnce(run, api, 'CHK-1', [...textCornerClasses, ...formatCornerClasses], async (request) => {
-        const exchange = await api.call('createCheckout', { body: request });
+        const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
         return refusedWhereFree(exchange) ?? checkoutProblems(exchange, run);
       });
     },

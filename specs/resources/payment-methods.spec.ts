@@ -1,6 +1,6 @@
 /** Reference 2.4 and 4.2: listing a customer's stored payment methods. */
 import { randomUUID } from 'node:crypto';
-import { card, checkoutVariants, framingClasses, storedMeansClasses, wallet } from '../../src/generators/index.ts';
+import { alikeInPairs, card, checkoutVariants, framingClasses, listClasses, storedMeansClasses, wallet } from '../../src/generators/index.ts';
 import {
   checkMethodCount,
   judgeAnswer,
@@ -37,7 +37,8 @@ const manyMethods = 12;
  * The cards and wallets of the test in `slot`: the last three digits of every card and wallet of
  * every slot are distinct, so that no two tests' customers pay with the same card or wallet (a target
  * that shares a method among customers who paid with it breaks TOK-6, which the tokenization specs
- * try on purpose). Slot 0 is left out: its first draws are the tokenization specs' cards.
+ * try on purpose). Slot 0 is left out: its first draws are the tokenization specs' cards. Within a
+ * slot, pairs agree on what the list shows of them (alikeInPairs): each is still a method of its own.
  */
 function meansOfSlot(run: RunConfig, slot: number, stored: { cards: number; wallets: number }) {
   const perSlot = manyMethods / 2;
@@ -49,13 +50,14 @@ function meansOfSlot(run: RunConfig, slot: number, stored: { cards: number; wall
   const from = (slot + 1) * perSlot;
   // The first card of every slot expires in a month below 10, whose leading zero the list must keep (PML-3); the draws may have none.
   const ofSlot = cards.slice(from, from + stored.cards).map((paid, index) => (index === 0 ? { ...paid, expireMonth: `0${1 + (slot % 9)}` } : paid));
-  return { cards: ofSlot, wallets: wallets.slice(from, from + stored.wallets) };
+  return alikeInPairs(ofSlot, wallets.slice(from, from + stored.wallets));
 }
 
 /**
  * A fresh customer with `cards` cards and `wallets` wallets stored through createRegistration
  * checkouts, with the means of its slot; answers the list once all are there (within eventMs), the
- * elements of it that are another customer's, and the TOK-6 problems they are.
+ * elements of it that are another customer's, and the TOK-6 problems they are, and a function that
+ * reads the list again and judges it as this one is.
  */
 async function customerWith(run: RunConfig, api: Api, helpers: TestHelpers, slot: number, stored: { cards: number; wallets: number }) {
   const customer = await helpers.registerCustomer();
@@ -74,17 +76,30 @@ async function customerWith(run: RunConfig, api: Api, helpers: TestHelpers, slot
   const paid: PaidWith[] = payments.map(({ pay }) => pay);
   const ownCount = (exchange: Exchange) => ownMethods(exchange, foreignMethods(exchange, { before, paid })).length;
   const list = await listSettled(api, customer, (exchange) => ownCount(exchange) >= payments.length, run.profile.timeouts.eventMs);
-  return { list, count: payments.length, foreign: foreignMethods(list, { before, paid }), othersMethods: checkOnlyOwnMethods(list, { before, paid }) };
+  const judged = (read: Exchange) => ({
+    list: read,
+    foreign: foreignMethods(read, { before, paid }),
+    othersMethods: checkOnlyOwnMethods(read, { before, paid }),
+  });
+  return { ...judged(list), count: payments.length, customer, readAgain: async (param: string) => judged(await listStoredMethods(api, param)) };
 }
 
 test.describe('stored payment methods', () => {
   // Every list is a fresh customer's: a method of another customer in it is TOK-6's, not an element too many (PML-1).
   test(
-    'the list is the envelope with apiVersion and one element per stored method',
-    { tag: tags('PML-1', 'TOK-6'), annotation: exercises('PML-1', 'a customer with 2 cards and a wallet') },
+    'the list is the envelope with apiVersion and one element per stored method, its path written in either letter case',
+    { tag: tags('PML-1', 'TOK-6'), annotation: exercises('PML-1', listClasses.twoCardsAndAWallet, listClasses.inCapitals) },
     async ({ run, api, helpers }) => {
-      const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 0, { cards: 2, wallets: 1 });
-      api.expectNoProblems([...othersMethods, ...checkMethodCount(list, { stored: count, foreign }), ...checkStoredMethods(list, { foreign })]);
+      const stored = await customerWith(run, api, helpers, 0, { cards: 2, wallets: 1 });
+      // RFC 9562 section 4 reads a UUID without regard to letter case: the path in capitals names the same customer.
+      const reads = [stored, await stored.readAgain(stored.customer.toUpperCase())];
+      api.expectNoProblems(
+        reads.flatMap(({ list, foreign, othersMethods }) => [
+          ...othersMethods,
+          ...checkMethodCount(list, { stored: stored.count, foreign }),
+          ...checkStoredMethods(list, { foreign }),
+        ]),
+      );
     },
   );
 
@@ -102,7 +117,7 @@ test.describe('stored payment methods', () => {
     `a customer with ${manyMethods} stored methods gets all of them, one element each`,
     {
       tag: tags('PML-1', 'PML-6', 'TOK-6'),
-      annotation: [...exercises('PML-1', 'a customer with 12 methods'), ...exercises('PML-6', 'a customer with 12 methods')],
+      annotation: [...exercises('PML-1', listClasses.manyMethods), ...exercises('PML-6', listClasses.manyMethods)],
     },
     async ({ run, api, helpers }) => {
       const { list, count, foreign, othersMethods } = await customerWith(run, api, helpers, 1, { cards: manyMethods / 2, wallets: manyMethods / 2 });
@@ -118,7 +133,7 @@ test.describe('stored payment methods', () => {
     ['PML-6', 'stored methods have distinct uuids', undefined],
   ];
   for (const [index, [clause, title, type]] of elementClauses.entries()) {
-    test(title, { tag: tags(clause, 'TOK-6'), annotation: exercises(clause, 'a customer with 2 cards and 2 wallets') }, async ({ run, api, helpers }) => {
+    test(title, { tag: tags(clause, 'TOK-6'), annotation: exercises(clause, listClasses.twoOfEach) }, async ({ run, api, helpers }) => {
       const { list, foreign, othersMethods } = await customerWith(run, api, helpers, 2 + index, { cards: 2, wallets: 2 });
       api.expectNoProblems([...othersMethods, ...(type ? checkMethodTypeListed(list, { type, foreign }) : []), ...checkStoredMethods(list, { foreign })]);
     });

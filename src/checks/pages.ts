@@ -1,4 +1,5 @@
 import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
+import type { RegistrationDetails } from '../core/checkout-rows.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import { isSuccess, show, type Problem } from './problem.ts';
 
@@ -152,16 +153,19 @@ export interface ConsentProbe {
 
 /**
  * PAGE-6: the option to store the method is offered where the checkout has allowRegistration true,
- * and only there.
+ * and only there, whatever createRegistration says: a flag sent false offers no more than one left
+ * out, and createRegistration stores without asking.
  *
  * Inputs: the scenario classes of its clauses (src/generators/classes.ts).
- * Not covered: a checkout with createRegistration and no allowRegistration.
  */
-export function checkConsentOffer(probe: ConsentProbe, context: { allowRegistration: boolean }): Problem[] {
-  if (probe.consentOffered === context.allowRegistration) return [];
-  const expected = context.allowRegistration ? 'offered (allowRegistration true)' : 'not offered (no allowRegistration)';
+export function checkConsentOffer(probe: ConsentProbe, context: { details: RegistrationDetails | undefined }): Problem[] {
+  const owed = context.details?.allowRegistration === true;
+  if (probe.consentOffered === owed) return [];
   return [
-    { clause: 'PAGE-6', message: `${probe.url}: expected the option to store the method ${expected}, got it ${probe.consentOffered ? 'offered' : 'absent'}` },
+    {
+      clause: 'PAGE-6',
+      message: `${probe.url}: expected the option to store the method ${owed ? 'offered' : 'not offered'} (paymentMethod.details ${show(context.details ?? null)}), got it ${probe.consentOffered ? 'offered' : 'absent'}`,
+    },
   ];
 }
 

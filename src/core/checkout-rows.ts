@@ -84,3 +84,20 @@ export const checkoutRows = {
   },
 } satisfies Record<string, { title: string; storing: boolean; leaves: Record<string, Leaf> }>;
 export type CheckoutRow = keyof typeof checkoutRows;
+
+/** The registration flags of a checkout's paymentMethod.details, each left out, false or true. */
+export interface RegistrationDetails {
+  createRegistration?: boolean;
+  allowRegistration?: boolean;
+}
+export type Registration = keyof RegistrationDetails;
+
+/**
+ * What the registration flags ask of a successful payment (section 3): createRegistration true
+ * stores the method, whatever allowRegistration says; else allowRegistration true stores it where
+ * the customer consents; else nothing. A flag sent false asks no more than one left out.
+ */
+export function registrationAsked(details: RegistrationDetails | undefined): Registration | null {
+  if (details?.createRegistration === true) return 'createRegistration';
+  return details?.allowRegistration === true ? 'allowRegistration' : null;
+}

@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import { packageRoot } from './package-root.ts';
 import type { ErrorObject } from 'ajv';
 import { digestOf, loadAjv, type Validator } from './ajv.ts';
-import { operationNamed, operations, testHelperSchemaFile, versionedEnvelope, type JsonSchema, type OperationName, type RequestBodies } from './operations.ts';
+import {
+  operationNamed,
+  operations,
+  testHelperSchemaFile,
+  uuidPattern,
+  versionedEnvelope,
+  type JsonSchema,
+  type OperationName,
+  type RequestBodies,
+} from './operations.ts';
 import { compiledFrom, validators as generatedValidators } from '../../schemas/generated/validators.ts';
 
 export { testHelperSchema, testHelperSchemaFile, versionedEnvelope, type JsonSchema } from './operations.ts';
@@ -79,6 +88,9 @@ export function createAjv(options: { forStandaloneCode?: boolean } = {}) {
   // An e-mail address by RFC 5322 and RFC 6531 may quote its local part and hold letters beyond ASCII,
   // which ajv-formats' pattern refuses: only what is no address at all breaks CHK-11.
   ajv.addFormat('email', /^[^\s@]+@[^\s@]+$/);
+  // A UUID is its string representation of RFC 9562 section 4, in either letter case; ajv-formats also
+  // takes it as a URN (urn:uuid:…), which is another representation and no UUID string.
+  ajv.addFormat('uuid', uuidPattern);
   ajv.addKeyword({ keyword: 'x-clauses', schemaType: 'array' });
   // The clause that owns a field's being distinct over the resources that carry it (what mutants/operators.ts repeats).
   ajv.addKeyword({ keyword: 'x-distinct', schemaType: 'string' });

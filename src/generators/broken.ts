@@ -48,6 +48,23 @@ function breaking<T>(base: fc.Arbitrary<T>, path: readonly string[], replacement
 }
 
 const { storeMethod, storeWithConsent, embedWeb, embedMobile } = checkoutVariants;
+
+/**
+ * What a lenient parser takes for a UUID but its string representation (RFC 9562 section 4: 32 hex
+ * digits in groups of 8-4-4-4-12 joined by dashes, either letter case) is not: a GUID's braces, the
+ * URN that names it, the 32 digits without their dashes (as JSON Schema's format reads it too), a
+ * digit short or long, a letter past f, a dash out of place.
+ */
+export const uuidNearMisses: ReadonlyArray<readonly [name: string, nearMiss: (uuid: string) => string]> = [
+  ['in braces', (uuid) => `{${uuid}}`],
+  ['as a URN (urn:uuid:)', (uuid) => `urn:uuid:${uuid}`],
+  ['of 32 hex digits without dashes', (uuid) => uuid.replace(/-/g, '')],
+  ['of 30 hex digits without dashes', (uuid) => uuid.replace(/-/g, '').slice(0, 30)],
+  ['a hex digit short', (uuid) => uuid.slice(0, -1)],
+  ['a hex digit long', (uuid) => `${uuid}0`],
+  ['with g, not a hex digit', (uuid) => `${uuid.slice(0, -1)}g`],
+  ['with its first dash a digit late', (uuid) => `${uuid.slice(0, 8)}${uuid[9]}-${uuid.slice(10)}`],
+];
 const otherRedirectTypes = fc.constantFrom('success', 'cancel', 'back');
 
 const registrations = [
@@ -132,52 +149,53 @@ export const brokenCheckouts: BrokenCase[] = [
     ...valueClasses('amount ', anyCheckoutVariant, ['payment', 'amount'], [0, -1]),
     { name: 'amount below -1', arbitrary: breaking(anyCheckoutVariant, ['payment', 'amount'], fc.integer({ min: -1_000_000, max: -2 })) },
   ]),
-  brokenCase('customer uuid not a UUID', 'CHK-11', 'payment.customer.uuid that is not a UUID.', [
+  brokenCase('customer uuid not a UUID', 'CHK-11', 'payment.customer.uuid that is not a UUID, far from one or a near miss of its string representation.', [
     ...valueClasses('uuid ', fc.oneof(storeMethod, storeWithConsent), ['payment', 'customer', 'uuid'], ['12345', 'not-a-uuid', 'e2343605-cf46-43de-b20b']),
-    {
-      name: 'uuid of 30 hex digits without dashes',
-      arbitrary: breaking(
-        fc.oneof(storeMethod, storeWithConsent),
-        ['payment', 'customer', 'uuid'],
-        fc.uuid().map((uuid) => uuid.replace(/-/g, '').slice(0, 30)),
-      ),
-    },
+    ...uuidNearMisses.map(([name, nearMiss]) => ({
+      name: `uuid ${name}`,
+      arbitrary: breaking(fc.oneof(storeMethod, storeWithConsent), ['payment', 'customer', 'uuid'], fc.uuid().map(nearMiss)),
+    })),
   ]),
   brokenCase(
     'country not two letters',
     'CHK-11',
-    'billingAddress.country of three letters, one letter, or digits.',
-    valueClasses('country ', fc.oneof(embedWeb, storeWithConsent), ['payment', 'billingAddress', 'country'], ['PRT', 'P', '12']),
+    'billingAddress.country of three letters, one letter, digits, a letter and a digit, or two letters and a space.',
+    valueClasses('country ', fc.oneof(embedWeb, storeWithConsent), ['payment', 'billingAddress', 'country'], ['PRT', 'P', '12', 'P1', 'PT ']),
   ),
   brokenCase(
     'phone number not <country_code>#<number>',
     'CHK-11',
-    'payment.customer.phoneNumber without #, with # but no digits on a side, with letters, or with two #.',
+    'payment.customer.phoneNumber without #, with # but no digits on a side, with letters, with two #, with a dash in place of #, or with spaces around #.',
     [
       { name: 'phone without #', arbitrary: breaking(embedWeb, ['payment', 'customer', 'phoneNumber'], matching('^\\+?351 ?9[0-9]{8}$')) },
       ...valueClasses(
         'phone ',
         embedWeb,
         ['payment', 'customer', 'phoneNumber'],
-        ['#', '351#', '#912345678', '351#9123abc78', '35x#912345678', '351#912#345678'],
+        ['#', '351#', '#912345678', '351#9123abc78', '35x#912345678', '351#912#345678', '351-912345678', '351 # 912345678'],
       ),
     ],
   ),
   brokenCase(
     'e-mail not an e-mail address',
     'CHK-11',
-    'payment.customer.email that is not an e-mail address.',
-    valueClasses('email ', embedWeb, ['payment', 'customer', 'email'], ['jose.silva', 'jose@', '@email.com', 'jose silva@email.com']),
+    'payment.customer.email that is not an e-mail address: no @, nothing on a side of it, a space, an @ unquoted in the local part, two addresses.',
+    valueClasses(
+      'email ',
+      embedWeb,
+      ['payment', 'customer', 'email'],
+      ['jose.silva', 'jose@', '@email.com', 'jose silva@email.com', 'jose@silva@email.com', 'ana@email.com,rui@email.com'],
+    ),
   ),
   brokenCase(
     'redirect url not a URL',
     'CHK-11',
-    'redirects[0].url that is not a URL (no scheme, or spaces).',
+    'redirects[0].url that is not a URL (no scheme, a scheme without its colon, spaces, an IPv6 host left open).',
     valueClasses(
       'url ',
       fc.oneof(embedWeb, embedMobile),
       ['redirects', '0', 'url'],
-      ['www.shop.example/done', 'not a url', '/relative/path', 'https://shop example/done'],
+      ['www.shop.example/done', 'not a url', '/relative/path', 'https://shop example/done', 'https//shop.example/done', 'https://[::1/done'],
     ),
   ),
 ];

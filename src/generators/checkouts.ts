@@ -1,19 +1,53 @@
 /** Valid checkout requests (reference 2.2, 4.1): the five variants and the edge cases. */
 import fc from 'fast-check';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
-import { checkoutRows, type CheckoutRow } from '../core/checkout-rows.ts';
+import { checkoutRows, registrationAsked, type CheckoutRow, type RegistrationDetails } from '../core/checkout-rows.ts';
 import { actionUrl, amount, countryCode, deepLink, email, extremeAmount, firstName, httpsUrl, lastName, matching, phoneNumber } from './values.ts';
 
 export const layouts = ['web', 'basic', 'default', 'embed'] as const;
 export const paymentMethodCodes = ['CC', 'MB', 'MW'] as const;
 export type Layout = (typeof layouts)[number];
 export type PaymentMethodCode = (typeof paymentMethodCodes)[number];
-export type Registration = 'createRegistration' | 'allowRegistration';
 
 /** Rule 3 of 2.2: only CC and MW are stored, and only with layout basic or default (or none, as in 4.1). */
 export function registrationAllowed(code: string | undefined, layout: string | undefined): boolean {
   return (code === 'CC' || code === 'MW') && (layout === undefined || layout === 'basic' || layout === 'default');
 }
+
+/** A registration flag's levels as a covering array's dimension names them. */
+export const flagLevels = ['absent', 'false', 'true'] as const;
+export type FlagLevel = (typeof flagLevels)[number];
+/** The registration details of a flag level each. */
+export const detailsAt = (createRegistration: FlagLevel, allowRegistration: FlagLevel): RegistrationDetails => ({
+  ...(createRegistration !== 'absent' && { createRegistration: createRegistration === 'true' }),
+  ...(allowRegistration !== 'absent' && { allowRegistration: allowRegistration === 'true' }),
+});
+
+/** Every cell of the grid of the two registration flags, each left out, sent false or sent true: a flag sent false is not one left out. */
+export const registrationGrid: RegistrationDetails[] = flagLevels.flatMap((createRegistration) =>
+  flagLevels.map((allowRegistration) => detailsAt(createRegistration, allowRegistration)),
+);
+
+/** How a class names registration details: each flag sent, with its value. */
+export function registrationName(details: RegistrationDetails | undefined): string {
+  const sent = Object.entries(details ?? {});
+  return sent.length === 0 ? 'no registration details' : sent.map(([flag, value]) => `${flag} ${value}`).join(', ');
+}
+
+/** The request with paymentMethod.details set to `details` (none sent where empty). */
+export function withRegistration(request: CheckoutRequest, details: RegistrationDetails): CheckoutRequest {
+  const { details: _replaced, ...method } = request.payment?.paymentMethod ?? {};
+  return { ...request, payment: { ...request.payment, paymentMethod: { ...method, ...(Object.keys(details).length > 0 && { details }) } } };
+}
+
+/** The request with payment.customer.uuid written in capitals, where it has one: RFC 9562 section 4 reads a UUID without regard to letter case. */
+export function withUuidInCapitals(request: CheckoutRequest): CheckoutRequest {
+  const uuid = request.payment?.customer?.uuid;
+  return uuid === undefined ? request : { ...request, payment: { ...request.payment, customer: { ...request.payment!.customer, uuid: uuid.toUpperCase() } } };
+}
+
+/** A UUID written in the letter case of another: in capitals where that one has capitals and no small letters, else as it is. */
+export const uuidWrittenAs = (uuid: string, like: string) => (/[A-F]/.test(like) && !/[a-f]/.test(like) ? uuid.toUpperCase() : uuid);
 
 /** Rule 1 of 2.2: an embedded checkout (layout embed) needs a redirect of type action. */
 export const needsActionRedirect = (layout: string | undefined) => layout === 'embed';
@@ -22,14 +56,15 @@ export interface LayoutCodeCombination {
   /** undefined: no page.layout sent. */
   layout?: Layout;
   code: PaymentMethodCode;
-  registration?: Registration;
+  /** paymentMethod.details; undefined: none sent. */
+  registration?: RegistrationDetails;
 }
 
-/** Every combination of layout (or none), method code and registration that rules 1 and 3 allow. */
+/** Every combination of layout (or none), method code and registration (none, or one flag true) that rules 1 and 3 allow. */
 export const allowedLayoutCodeCombinations: LayoutCodeCombination[] = [undefined, ...layouts].flatMap((layout) =>
   paymentMethodCodes.flatMap((code) =>
-    [undefined, 'createRegistration' as const, 'allowRegistration' as const]
-      .filter((registration) => registration === undefined || registrationAllowed(code, layout))
+    [undefined, { createRegistration: true }, { allowRegistration: true }]
+      .filter((registration) => registrationAsked(registration) === null || registrationAllowed(code, layout))
       .map((registration) => ({ ...(layout && { layout }), code, ...(registration && { registration }) })),
   ),
 );
@@ -111,10 +146,12 @@ const optionalFields = fc.record(
 
 /**
  * A checkout of one allowed layout/code/registration combination, its optional fields present or
- * absent. A storing checkout names a registered customer (uuid), as both storing variants of 4.1 do.
+ * absent. A checkout with registration details names a registered customer (uuid), as both storing
+ * variants of 4.1 do.
  */
 export function checkoutOf(combination: LayoutCodeCombination): fc.Arbitrary<CheckoutRequest> {
-  const { layout, code, registration } = combination;
+  const { layout, code } = combination;
+  const registration = Object.keys(combination.registration ?? {}).length > 0 ? combination.registration : undefined;
   return fc.record({ amount: amount(), uuid: fc.uuid(), optional: optionalFields }).map(({ amount, uuid, optional }): CheckoutRequest => {
     const page = withoutUndefined({ language: optional.language, layout });
     const url = optional.url ?? (needsActionRedirect(layout) ? 'https://shop.example/done' : undefined);
@@ -124,7 +161,7 @@ export function checkoutOf(combination: LayoutCodeCombination): fc.Arbitrary<Che
         ...optional.product,
         customer: registration ? { uuid } : optional.customer,
         billingAddress: optional.billingAddress,
-        paymentMethod: { code, ...(registration && { details: { [registration]: true } }) },
+        paymentMethod: { code, ...(registration && { details: registration }) },
       },
       ...(Object.keys(page).length > 0 && { page }),
       ...(url && { redirects: [{ type: 'action', url }] }),

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import type { CardPayRequest, CheckoutRequest, ReferenceRequest, WalletPayRequest } from '../../schemas/generated/types.ts';
 import { cardBrand } from '../core/cards.ts';
+import { checkoutRows, registrationAsked, type Registration, type RegistrationDetails } from '../core/checkout-rows.ts';
 import { operations, titleOf, type OperationName } from '../core/operations.ts';
 import { card, wallet } from './payment-means.ts';
 import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
@@ -16,11 +17,18 @@ import {
   allowedLayoutCodeCombinations,
   checkoutOf,
   checkoutVariants,
+  detailsAt,
+  flagLevels,
+  registrationGrid,
+  registrationName,
   rowEdgeCases,
   variantTitles,
+  withRegistration,
+  withUuidInCapitals,
   withoutUndefined,
   type LayoutCodeCombination,
 } from './checkouts.ts';
+import { coveringArray } from './covering.ts';
 import { validReference } from './references.ts';
 import { amountName, everydayAmountEdges, extremeAmounts, formatWithOffset, httpsUrl, secondFractions, utcOffsets, type UtcOffset } from './values.ts';
 
@@ -46,7 +54,7 @@ function amountClasses<T>(base: fc.Arbitrary<T>, set: (value: T, amount: number)
 }
 
 const combinationName = ({ layout, code, registration }: LayoutCodeCombination) =>
-  `layout ${layout ?? 'absent'}, code ${code}${registration ? `, ${registration}` : ', no registration'}`;
+  `layout ${layout ?? 'absent'}, code ${code}, ${registrationName(registration)}`;
 
 /** The class of one row of 4.1: the row with exactly its contents. */
 export const rowClassOf = (variant: keyof typeof checkoutVariants): InputClass<CheckoutRequest> =>
@@ -117,26 +125,63 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
   ],
 };
 
+type StoringRow = 'storeMethod' | 'storeWithConsent';
+/** The registration details a storing row of 4.1 lists. */
+const detailsOfRow = (row: StoringRow): RegistrationDetails =>
+  Object.fromEntries(
+    Object.entries(checkoutRows[row].leaves).flatMap(([path, leaf]) =>
+      path.startsWith('payment.paymentMethod.details.') ? [[path.split('.').at(-1)!, leaf.value]] : [],
+    ),
+  );
+/** A cell of the registration grid sent on a storing row in place of the row's own details: beyond the rows, a target may refuse it (CHK-13). */
+const cellOnRow = (row: StoringRow, cell: RegistrationDetails): InputClass<CheckoutRequest> =>
+  inputClass(
+    `${registrationName(cell)}, on the row "${variantTitles[row]}"`,
+    checkoutVariants[row].map((request) => withRegistration(request, cell)),
+    'CHK-13',
+  );
+/** Every cell of the registration grid but the row's own whose payment section 3 says `asked` of, each on the row. */
+const otherCellsOnRow = (row: StoringRow, asked: Registration | null) =>
+  registrationGrid
+    .filter((cell) => registrationAsked(cell) === asked && registrationName(cell) !== registrationName(detailsOfRow(row)))
+    .map((cell) => cellOnRow(row, cell));
+
 /** A checkout that stores nothing: the consent row without its registration details (beyond the rows: a target may refuse it). */
-export const consentRowWithoutRegistration = inputClass('the consent row without registration details', storeWithConsent, 'CHK-13');
+export const consentRowWithoutRegistration = cellOnRow('storeWithConsent', {});
+/** A storing row with the customer's UUID in capitals: a UUID is read without regard to letter case (RFC 9562 section 4), so the row must be taken and store for that customer. */
+const inCapitals = (row: StoringRow) => inputClass(`row "${variantTitles[row]}", customer uuid in capitals`, checkoutVariants[row].map(withUuidInCapitals));
 
 /**
- * Storing with and without recurring ESTM, and ESTM without either flag (which stores nothing): the
- * test sets the method (CC or MW) and the registration its clause is about.
+ * Storing with and without recurring ESTM, and ESTM without either flag (which stores nothing), and
+ * every cell of the grid of the two registration flags (left out, false, true) by what section 3
+ * says of it: createRegistration true stores whatever allowRegistration says (TOK-1), else
+ * allowRegistration true stores where the customer consents (TOK-2), else nothing is stored (TOK-4).
+ * The test sets the method (CC or MW) and keeps the registration details.
  */
 export const tokenizationClasses: Record<'TOK-1' | 'TOK-2' | 'TOK-3' | 'TOK-4', InputClass<CheckoutRequest>[]> = {
-  'TOK-1': [storeMethodRow, createRegistrationWithoutRecurring],
+  'TOK-1': [storeMethodRow, ...otherCellsOnRow('storeMethod', 'createRegistration'), createRegistrationWithoutRecurring, inCapitals('storeMethod')],
   'TOK-2': [
     inputClass(`row "${variantTitles.storeWithConsent}"`, storeWithConsent),
+    ...otherCellsOnRow('storeWithConsent', 'allowRegistration'),
     inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13'),
+    inCapitals('storeWithConsent'),
   ],
   // A declined payment in every checkout that would store: the request keeps its registration details, and the customer consents where asked.
   'TOK-3': [
     storeMethodRow,
     inputClass(`row "${variantTitles.storeWithConsent}", the customer consenting`, storeWithConsent),
+    ...otherCellsOnRow('storeMethod', 'createRegistration'),
+    ...otherCellsOnRow('storeWithConsent', 'allowRegistration'),
     createRegistrationWithoutRecurring,
   ],
-  'TOK-4': [consentRowWithoutRegistration, inputClass('recurring ESTM without registration flags', consentWithRecurring, 'CHK-13')],
+  'TOK-4': [
+    ...otherCellsOnRow('storeWithConsent', null),
+    inputClass(
+      'recurring ESTM without registration flags',
+      consentWithRecurring.map((request) => withRegistration(request, {})),
+      'CHK-13',
+    ),
+  ],
 };
 
 const paidByCard = (arbitrary: fc.Arbitrary<CardPayRequest['card']>) => arbitrary.map((paid): CardPayRequest => ({ method: 'CC', card: paid }));
@@ -319,6 +364,19 @@ export const storingPages = [
   ['basic', 'MW'],
   ['default', 'MW'],
 ] as const;
+export const storingPageName = ([layout, code]: (typeof storingPages)[number]) => `${code}, layout ${layout}`;
+/**
+ * The registration details each storing page is judged with (PAGE-6): every pair of a page and a
+ * value of either registration flag, so every cell of the grid of the two flags (left out, false,
+ * true) on some page and each flag's every value on every page (a covering array of strength 2).
+ */
+export const consentOfferCases = coveringArray(
+  { page: storingPages.map(storingPageName), createRegistration: flagLevels, allowRegistration: flagLevels },
+  2,
+).rows.map((row) => ({
+  page: storingPages.find((page) => storingPageName(page) === row.page)!,
+  details: detailsAt(row.createRegistration, row.allowRegistration),
+}));
 /** Bodies that are no JSON object, each of which POST /checkouts must refuse and live on (CHK-12). */
 export const notObjects: ReadonlyArray<readonly [name: string, rawBody: string]> = [
   ['a body that is not JSON', '{"payment": {"amount": 500'],
@@ -327,12 +385,20 @@ export const notObjects: ReadonlyArray<readonly [name: string, rawBody: string]>
 ];
 
 const answersOf = (...names: OperationName[]) => names.map(titleOf);
-const twoOfEach = 'a customer with 2 cards and 2 wallets';
+/** The customers whose lists the PML clauses are judged on: their means paired so that each pair agrees on what the list shows (alikeInPairs). */
+export const listClasses = {
+  twoCardsAndAWallet: 'a customer with 2 cards ending in the same four digits and a wallet',
+  inCapitals: 'the list path with the customer UUID in capitals',
+  manyMethods: 'a customer with 12 methods, pairs of them alike in what the list shows',
+  twoOfEach: 'a customer with 2 cards ending in the same four digits and 2 wallets alike in every shown field',
+} as const;
+const { twoOfEach } = listClasses;
 const notSetUp = 'a customer the suite did not set up';
 export const actionFormName = (form: string) => `pay helper, action URL ${form === '' ? 'without query or fragment' : `ending ${form}`}`;
 
 /** The classes of the model's covering arrays (src/model/combinations.ts): one for what a payment stores, one for what a reference does. */
-export const paymentCombinationsClass = 'every 3-way combination of layout, method, registration, outcome, consent and customer';
+export const paymentCombinationsClass =
+  'every 3-way combination of layout, method, createRegistration, allowRegistration, outcome, consent, customer and the letter case of its UUID';
 export const referenceCombinationsClass = 'every 3-way combination of window, notification address, payment time and offset';
 
 /**
@@ -350,7 +416,7 @@ export const scenarioClasses = {
   'PAGE-3': ['paid in the browser', ...actionUrlForms.map(actionFormName)],
   'PAGE-4': [...deepLinks.map((link) => `webview, ${link}`), ...helperDeepLinks.map((link) => `pay helper, ${link}`)],
   'PAGE-5': ['the ATM page of an MB checkout'],
-  'PAGE-6': storingPages.map(([layout, code]) => `${code}, layout ${layout}`),
+  'PAGE-6': [...storingPages.map(storingPageName), ...registrationGrid.map(registrationName)],
   'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser'],
   'CHK-7': ['checkouts created at once'],
   'TOK-1': [
@@ -364,11 +430,11 @@ export const scenarioClasses = {
   'TOK-4': [paymentCombinationsClass, 'a payment without registration of a customer who stored a method before'],
   'TOK-5': [paymentCombinationsClass, 'an ATM payment asked to be stored, beside a stored card'],
   'TOK-6': ['card', 'mobile wallet', 'two customers storing in turn'],
-  'PML-1': ['a customer with 2 cards and a wallet', 'a customer with 12 methods', notSetUp],
+  'PML-1': [listClasses.twoCardsAndAWallet, listClasses.inCapitals, listClasses.manyMethods, notSetUp],
   'PML-2': [twoOfEach, notSetUp],
   'PML-3': [twoOfEach, notSetUp],
   'PML-4': [twoOfEach, notSetUp],
-  'PML-6': [twoOfEach, 'a customer with 12 methods', notSetUp],
+  'PML-6': [twoOfEach, listClasses.manyMethods, notSetUp],
   'REF-6': [
     referenceCombinationsClass,
     'confirmed through the interbank helper',

@@ -4,12 +4,12 @@
  * of any length, as the reference sets no bound: its corners are the planes and scripts beyond
  * Latin, marks that combine, text that runs right to left, characters that quote or escape, and
  * lengths well past the everyday. A target may refuse a corner (SEC-2, recorded), never fail on it.
- * A formatted field (an e-mail address, a phone number, a country code, a URL) has the valid forms
+ * A formatted field (a UUID, an e-mail address, a phone number, a country code, a URL) has the valid forms
  * an everyday example never takes: a row must be accepted with each, except where the reference's
  * words leave the form open (classifyCheckout says which, CHK-13) or the text is past the everyday.
  */
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
-import { checkoutRows } from '../core/checkout-rows.ts';
+import { checkoutRows, type CheckoutRow } from '../core/checkout-rows.ts';
 import { loadSchema, type JsonSchema } from '../core/schemas.ts';
 import { checkoutVariants } from './checkouts.ts';
 import { inputClass, type InputClass } from './input-class.ts';
@@ -45,14 +45,25 @@ function schemaAt(path: string): JsonSchema | undefined {
   return schema;
 }
 
-/** The leaves of the web page's row (it has the most) that it leaves open (no value of its own), which the schemas type as strings of a format or pattern or as free text. */
-const openStringLeaves = Object.entries(checkoutRows.embedWeb.leaves)
-  .filter(([path, leaf]) => !('value' in leaf) && schemaAt(path)?.type === 'string' && schemaAt(path)?.enum === undefined)
-  .map(([path]) => path);
+/** The rows of 4.1, those with the most leaves first (the web page's row before the others). */
+const rowsMostLeavesFirst = (Object.keys(checkoutRows) as CheckoutRow[]).sort(
+  (one, other) => Object.keys(checkoutRows[other].leaves).length - Object.keys(checkoutRows[one].leaves).length,
+);
+/**
+ * The leaves the rows leave open (no value of their own) that the schemas type as strings of a format
+ * or pattern or as free text, each with the row with most leaves that has it.
+ */
+const openStringLeaves = new Map<string, CheckoutRow>();
+for (const row of rowsMostLeavesFirst)
+  for (const [path, leaf] of Object.entries(checkoutRows[row].leaves))
+    if (!('value' in leaf) && schemaAt(path)?.type === 'string' && schemaAt(path)?.enum === undefined && !openStringLeaves.has(path))
+      openStringLeaves.set(path, row);
 const isFormatted = (path: string) => schemaAt(path)?.format !== undefined || schemaAt(path)?.pattern !== undefined;
 
-export const freeTextPaths = openStringLeaves.filter((path) => !isFormatted(path));
-export const formattedPaths = openStringLeaves.filter(isFormatted);
+export const freeTextPaths = [...openStringLeaves.keys()].filter((path) => !isFormatted(path));
+export const formattedPaths = [...openStringLeaves.keys()].filter(isFormatted);
+/** The row a formatted leaf's corners are sent on. */
+export const rowOfLeaf = (path: string): CheckoutRow => openStringLeaves.get(path)!;
 
 /** The request with the leaf at path (dotted, arrays by index) set to what it makes of the leaf's value, where the request has it. */
 function withLeaf(request: CheckoutRequest, path: string, value: (current: string) => string): CheckoutRequest {
@@ -80,6 +91,8 @@ const longUrl = `https://shop.example/${Array.from({ length: 120 }, (_, index) =
  * leaves the form open, the freedom a refusal is recorded under.
  */
 export const formatCorners: Record<string, Array<{ name: string; value: string; mayBeRefused?: 'CHK-13' | 'SEC-2' }>> = {
+  // RFC 9562 section 4 reads a UUID without regard to letter case; the suite writes its registered customer in the case given here.
+  'payment.customer.uuid': [{ name: 'capitals', value: 'F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6' }],
   'payment.customer.email': [
     { name: 'a plus tag', value: 'ana+shop@example.pt' },
     { name: 'capitals', value: 'Ana.Silva@Example.PT' },
@@ -115,12 +128,12 @@ export const formatCorners: Record<string, Array<{ name: string; value: string; 
 /** A corner's value as a class name shows it: cut where long, left out where a report would mask it as a card number. */
 const shownInName = (value: string) => (/\d{12}/.test(value) ? '' : ` (${value.length > 60 ? `${value.slice(0, 40)}…` : value})`);
 
-/** The web page's row with one formatted leaf at one of its corners: a class of CHK-1 each. */
+/** A row with one formatted leaf at one of its corners: a class of CHK-1 each. */
 export const formatCornerClasses: InputClass<CheckoutRequest>[] = Object.entries(formatCorners).flatMap(([path, corners]) =>
   corners.map((corner) =>
     inputClass(
       `${path.replace(/\.0\./, '[].')}: ${corner.name}${shownInName(corner.value)}`,
-      checkoutVariants.embedWeb.map((request) => withLeaf(request, path, () => corner.value)),
+      checkoutVariants[rowOfLeaf(path)].map((request) => withLeaf(request, path, () => corner.value)),
       corner.mayBeRefused,
     ),
   ),

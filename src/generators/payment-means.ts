@@ -59,3 +59,49 @@ export function card(options: { declined?: boolean } = {}): fc.Arbitrary<Card> {
 export function wallet(): fc.Arbitrary<Wallet> {
   return fc.record({ countryCode: fc.constantFrom('351', '34', '33', '44', '1', '55'), number: matching('^9[1236][0-9]{7}$') });
 }
+
+/**
+ * Another Luhn-valid number of the card's brand and length, ending in `ending` (by default its own
+ * last four digits): the digit before the fitting one moved on by `step` (1 to 9: each step another
+ * number), the one before the ending made to fit.
+ */
+export function anotherNumberLike(number: string, ending = number.slice(-4), step = 1): string {
+  const fitting = number.length - ending.length - 1;
+  const moved = fitting - 1;
+  return withLuhnDigitAt(`${number.slice(0, moved)}${(Number(number[moved]) + step) % 10}0${ending}`, fitting);
+}
+
+/** Another wallet number ending in the same three digits: a middle digit moved on. */
+const anotherWalletNumberLike = (number: string) => `${number.slice(0, 3)}${(Number(number[3]) + 1) % 10}${number.slice(4)}`;
+
+/**
+ * The cards and wallets with pairs among them that agree on what a list shows of a method but are
+ * other means, so that a list keyed or de-duplicated by a shown field loses one. In this order, as
+ * far as there are means to pair with the first: a card ending in the first's four digits with
+ * another holder or expiry; a card alike in every shown field (brand, last four digits, holder,
+ * expiry); a card of the first's brand, holder and expiry ending otherwise; a wallet of the first's
+ * country code ending in its three digits (alike in every shown field); a wallet of its country code
+ * ending otherwise.
+ */
+export function alikeInPairs(cards: readonly Card[], wallets: readonly Wallet[]): { cards: Card[]; wallets: Wallet[] } {
+  const [card, ...otherCards] = cards;
+  const [wallet, ...otherWallets] = wallets;
+  const endingAlike = (other: Card): Card => {
+    const alike = { ...other, number: anotherNumberLike(card.number) };
+    const sameShown = alike.holder === card.holder && alike.expireMonth === card.expireMonth && alike.expireYear === card.expireYear;
+    return sameShown ? { ...alike, expireMonth: twoDigits((Number(card.expireMonth) % 12) + 1) } : alike;
+  };
+  const cardPairs = [
+    endingAlike,
+    (): Card => ({ ...card, number: anotherNumberLike(card.number, card.number.slice(-4), 2) }),
+    (other: Card): Card => ({ ...card, number: anotherNumberLike(card.number, other.number.slice(-4)) }),
+  ];
+  const walletPairs = [
+    (): Wallet => ({ ...wallet, number: anotherWalletNumberLike(wallet.number) }),
+    (other: Wallet): Wallet => ({ ...other, countryCode: wallet.countryCode }),
+  ];
+  return {
+    cards: card ? [card, ...otherCards.map((other, at) => cardPairs[at]?.(other) ?? other)] : [],
+    wallets: wallet ? [wallet, ...otherWallets.map((other, at) => walletPairs[at]?.(other) ?? other)] : [],
+  };
+}

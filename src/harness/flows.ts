@@ -3,7 +3,7 @@ import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import fc from 'fast-check';
 import type { Checkout, CheckoutRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RunConfig } from '../core/run-config.ts';
-import { card, checkoutVariants } from '../generators/index.ts';
+import { card, checkoutVariants, uuidWrittenAs } from '../generators/index.ts';
 import {
   checkCheckoutCreatedForUse,
   checkListAnswered,
@@ -96,11 +96,13 @@ export function refusedWhereFree(exchange: Exchange, referenceClass?: InputClass
 
 /**
  * A checkout request made for a registered customer, where it names one by a UUID (a target may
- * take only customers it knows). A uuid that is not a UUID is a broken request's and stays.
+ * take only customers it knows), written in the letter case of the request's. A uuid that is not a
+ * UUID is a broken request's and stays.
  */
 export function forCustomer(request: CheckoutRequest, uuid: string | undefined): CheckoutRequest {
-  if (!uuid || !uuidPattern.test(request.payment?.customer?.uuid ?? '')) return request;
-  return { ...request, payment: { ...request.payment, customer: { ...request.payment!.customer, uuid } } };
+  const written = request.payment?.customer?.uuid ?? '';
+  if (!uuid || !uuidPattern.test(written)) return request;
+  return { ...request, payment: { ...request.payment, customer: { ...request.payment!.customer, uuid: uuidWrittenAs(uuid, written) } } };
 }
 
 /** The request with its payment method set to `code`, and its registration details replaced (none: removed). */

@@ -21,6 +21,7 @@ import {
   type CheckoutToCreate,
   type Command,
   type PaidAtKind,
+  type UuidWritten,
   type WindowKind,
 } from './commands.ts';
 
@@ -130,7 +131,9 @@ export function modelCommands(options: { helpers: boolean; pages: boolean; maxCo
     ),
     weighted(
       2,
-      index.map((n): Command => new ListMethods(n)),
+      fc
+        .record({ customer: index, written: fc.constantFrom<UuidWritten>('as registered', 'in capitals') })
+        .map(({ customer, written }): Command => new ListMethods(customer, written)),
     ),
   ];
   const onPages = [

@@ -90,10 +90,15 @@ function labelled(history: HistoryOperation<null, Creation>[]): HistoryOperation
 }
 
 /** The checkouts a history of creations created, as the model keeps them; the rest of the model is the history's final state. */
-function created(model: Model, history: HistoryOperation<null, Creation>[], final: CreationState, onPage: boolean): (CheckoutModel | undefined)[] {
+function created(
+  model: Model,
+  history: HistoryOperation<null, Creation>[],
+  final: CreationState,
+  options: { onPage: boolean; customer: string | undefined },
+): (CheckoutModel | undefined)[] {
   const checkouts = history.map(({ output }) => {
     const checkout = 'answer' in output && isSuccess(output.answer.response.status) ? checkoutOf(output.answer) : undefined;
-    return checkout && 'answer' in output ? checkoutFrom(output.checkout, checkout, { onPage }) : undefined;
+    return checkout && 'answer' in output ? checkoutFrom(output.checkout, checkout, options) : undefined;
   });
   model.checkouts.push(...checkouts.filter((checkout) => checkout !== undefined));
   model.checkoutAnswers = final.answers;
@@ -121,7 +126,7 @@ export class CreateAtOnce implements Command {
       ]),
     );
     this.#created = history.map((operation) => operation.label);
-    created(model, history, judgeHistory(history, creationsModel(model), world), false);
+    created(model, history, judgeHistory(history, creationsModel(model), world), { onPage: false, customer });
     settle(model, world, []);
   }
   toString = () =>
@@ -171,7 +176,7 @@ export class PayAtOnce implements Command {
     const creations = labelled(
       await Promise.all(this.payments.map((payment) => createCheckoutAt(world, payment.afterMs, shaped(payment.request, payment.code, customer, 'keep')))),
     );
-    const checkouts = created(model, creations, judgeHistory(creations, creationsModel(model), world), true);
+    const checkouts = created(model, creations, judgeHistory(creations, creationsModel(model), world), { onPage: true, customer });
     const pays = checkouts
       .flatMap((checkout, n) => (checkout ? [{ checkout, drawn: this.payments[n] }] : []))
       .map(({ checkout, drawn }) => {

@@ -10,21 +10,27 @@ import {
   checkoutOf,
   coveringArray,
   describeCovering,
+  detailsAt,
+  flagLevels,
   layouts,
   paymentMethodCodes,
   registrationAllowed,
+  withUuidInCapitals,
   type Row,
   type UtcOffset,
 } from '../generators/index.ts';
+import { registrationAsked } from '../core/checkout-rows.ts';
 import { Confirm, CreateCheckout, CreateReference, Pay, type Command } from './commands.ts';
 
 export const paymentDimensions = {
   layout: ['none', ...layouts],
   method: paymentMethodCodes,
-  registration: ['none', 'createRegistration', 'allowRegistration'],
+  createRegistration: flagLevels,
+  allowRegistration: flagLevels,
   outcome: ['success', 'failure'],
   consent: ['given', 'declined'],
   customer: ['first', 'second'],
+  customerUuid: ['as registered', 'in capitals'],
 } as const;
 
 const offsetLevels = ['Z', '+05:45', '-09:30'] as const satisfies readonly UtcOffset[];
@@ -36,9 +42,10 @@ export const referenceDimensions = {
   offset: offsetLevels,
 } as const;
 
-/** Rule 3 of 2.2: a registration flag only where the method is stored and the layout allows it. */
+const detailsOf = (row: Row<typeof paymentDimensions>) => detailsAt(row.createRegistration, row.allowRegistration);
+/** Rule 3 of 2.2: a registration flag true only where the method is stored and the layout allows it. */
 const storable = (row: Row<typeof paymentDimensions>) =>
-  row.registration === 'none' || registrationAllowed(row.method, row.layout === 'none' ? undefined : row.layout);
+  registrationAsked(detailsOf(row)) === null || registrationAllowed(row.method, row.layout === 'none' ? undefined : row.layout);
 
 export const paymentCombinations = coveringArray(paymentDimensions, 3, storable);
 export const referenceCombinations = coveringArray(referenceDimensions, 3);
@@ -52,16 +59,11 @@ export const combinationsCovered = [
 /** A value drawn from an arbitrary, from the run's seed. */
 export type Draw = <T>(arbitrary: fc.Arbitrary<T>) => T;
 
-/** A checkout of the row's combination, created for the row's customer and paid through the pay helper. */
+/** A checkout of the row's combination, created for the row's customer (its UUID written as the row says) and paid through the pay helper. */
 export function paymentRow(row: Row<typeof paymentDimensions>, draw: Draw): Command[] {
-  const request = draw(
-    checkoutOf({
-      ...(row.layout !== 'none' && { layout: row.layout }),
-      code: row.method,
-      ...(row.registration !== 'none' && { registration: row.registration }),
-    }),
-  );
-  return [new CreateCheckout('beyondRows', request, 'CC', row.customer === 'first' ? 0 : 1), new Pay(0, row.outcome, row.consent === 'given')];
+  const request = draw(checkoutOf({ ...(row.layout !== 'none' && { layout: row.layout }), code: row.method, registration: detailsOf(row) }));
+  const written = row.customerUuid === 'in capitals' ? withUuidInCapitals(request) : request;
+  return [new CreateCheckout('beyondRows', written, 'CC', row.customer === 'first' ? 0 : 1), new Pay(0, row.outcome, row.consent === 'given')];
 }
 
 /** A reference of the row's window and offset, with callbackUrl where the row says, then paid when the row says. */

@@ -6,7 +6,7 @@
  * departure ends the sequence with a Departure naming its clauses, and fast-check shrinks it.
  */
 import fc from 'fast-check';
-import { formatWithOffset } from '../generators/index.ts';
+import { formatWithOffset, registrationName, uuidWrittenAs } from '../generators/index.ts';
 import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RecordedRequest } from '../core/evidence.ts';
 import type { TestHelpers } from '../core/test-helpers.ts';
@@ -115,11 +115,12 @@ export async function awaitOwedNotifications(model: Model, world: World): Promis
 }
 
 /**
- * The end of a sequence: every customer's list and every payment read once more and judged, then,
+ * The end of a sequence: every customer's list (its UUID as registered, then in capitals) and every payment read once more and judged, then,
  * once any notification still coming has had a moment to, the notifications judged.
  */
 export async function finish(model: Model, world: World): Promise<void> {
-  for (let n = 0; n < model.customers.length; n++) await new ListMethods(n).run(model, world);
+  for (let n = 0; n < model.customers.length; n++)
+    for (const written of ['as registered', 'in capitals'] as const) await new ListMethods(n, written).run(model, world);
   for (let n = 0; n < model.references.length; n++) await new QueryPayment(n).run(model, world);
   const quietUntil = Math.min(model.quietAfter, world.now() + quietGraceMs);
   if (quietUntil > world.now()) for (const path of await world.handOverWebhook(quietUntil - world.now(), model.webhook)) model.paths.add(path);
@@ -147,14 +148,14 @@ export class RegisterCustomer implements Command {
 
 export type CheckoutToCreate = 'storeMethod' | 'storeWithConsent' | 'withoutRegistration' | 'embedWeb' | 'embedMobile' | 'atmPage' | 'beyondRows';
 
-/** The request with the method code and the customer set (a stored method is the customer's, so storing checkouts name one). */
+/** The request with the method code and the customer set, in the letter case the request writes its UUID in (a stored method is the customer's, so storing checkouts name one). */
 export function shaped(request: CheckoutRequest, code: 'CC' | 'MW' | null, customer: string | undefined, registration: 'keep' | 'none'): CheckoutRequest {
   const payment = { ...request.payment };
   if (code || registration === 'none') {
     const { details, ...method } = payment.paymentMethod ?? {};
     payment.paymentMethod = { ...method, ...(code && { code }), ...(registration === 'keep' && details && { details }) };
   }
-  if (customer && payment.customer?.uuid !== undefined) payment.customer = { ...payment.customer, uuid: customer };
+  if (customer && payment.customer?.uuid !== undefined) payment.customer = { ...payment.customer, uuid: uuidWrittenAs(customer, payment.customer.uuid) };
   return { ...request, payment };
 }
 
@@ -182,7 +183,7 @@ export class CreateCheckout implements Command {
     this.#created = created?.id;
     if (problems.length === 0 && isSuccess(exchange.response.status) && created) {
       model.checkoutAnswers.push(exchange);
-      model.checkouts.push(checkoutFrom(request, created, { onPage: code !== null }));
+      model.checkouts.push(checkoutFrom(request, created, { onPage: code !== null, customer }));
     }
     settle(model, world, problems);
   }
@@ -190,10 +191,16 @@ export class CreateCheckout implements Command {
   private described() {
     if (this.kind !== 'beyondRows') return `${this.kind}, ${this.code}`;
     const method = this.request.payment?.paymentMethod;
-    return `layout ${this.request.page?.layout ?? 'none'}, ${method?.code}, registration ${Object.keys(method?.details ?? {})[0] ?? 'none'}`;
+    return `layout ${this.request.page?.layout ?? 'none'}, ${method?.code}, ${registrationName(method?.details)}`;
+  }
+  /** The customer it named, as the request wrote the UUID. */
+  private named() {
+    const written = this.request.payment?.customer?.uuid;
+    if (!this.#customer) return `#${this.customer}`;
+    return written === undefined ? this.#customer : uuidWrittenAs(this.#customer, written);
   }
   toString = () =>
-    `createCheckout(${this.described()}, customer ${this.#customer ?? `#${this.customer}`}, amount ${this.request.payment?.amount})${createdAs('checkout', this.#created)}`;
+    `createCheckout(${this.described()}, customer ${this.named()}, amount ${this.request.payment?.amount})${createdAs('checkout', this.#created)}`;
 }
 
 export class Pay implements Command {
@@ -270,25 +277,32 @@ export class PayOnPage implements Command {
   toString = () => `payOnPage(${unpaidCheckout(this.#checkoutId, this.checkout)}, storeConsent ${this.storeConsent})`;
 }
 
+/** How a list's path writes the customer's UUID: as registered, or in capitals (RFC 9562 section 4 reads a UUID without regard to letter case). */
+export type UuidWritten = 'as registered' | 'in capitals';
+
 export class ListMethods implements Command {
-  constructor(readonly customer: number) {}
+  constructor(
+    readonly customer: number,
+    readonly written: UuidWritten = 'as registered',
+  ) {}
   /** The customer whose list it read, once run. */
   #customer: string | undefined;
   check = (model: Model) => model.customers.length > 0;
   async run(model: Model, world: World) {
     const customer = pick(model.customers, this.customer)!;
     this.#customer = customer;
+    const param = this.written === 'in capitals' ? customer.toUpperCase() : customer;
     const deadline = Math.max(0, ...owedMethods(model, customer).map((payment) => payment.settledBy));
     // Until every owed method shows or its time passed (what must not be there may show late too: it is judged at the end).
     const exchange = await readUntil(
       world,
-      () => world.call('listMethods', { param: customer }),
+      () => world.call('listMethods', { param }),
       (read) => listSettled(read, customer, model),
       deadline,
     );
     settle(model, world, judgeList(exchange, customer, model));
   }
-  toString = () => `listMethods(customer ${this.#customer ?? `#${this.customer}`})`;
+  toString = () => `listMethods(customer ${this.#customer ?? `#${this.customer}`}, uuid ${this.written})`;
 }
 
 export type WindowKind = 'long' | 'short' | 'ended' | 'future';

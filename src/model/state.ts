@@ -7,8 +7,7 @@
 import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import type { CheckoutRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { PaidWith } from '../checks/index.ts';
-
-export type Registration = 'createRegistration' | 'allowRegistration';
+import { registrationAsked, type Registration } from '../core/checkout-rows.ts';
 
 export interface CheckoutModel {
   id: string;
@@ -118,21 +117,19 @@ export const emptyState = (): ModelState => ({
   quietAfter: 0,
 });
 
-/** The checkout a request creates, as the model keeps it. */
+/** The checkout a request creates, as the model keeps it: its customer, where the request names one, as the model knows the customer (the request may write the UUID in another letter case). */
 export function checkoutFrom(
   request: CheckoutRequest,
   created: { id: string; paymentId?: string; checkoutUrl?: string },
-  options: { onPage: boolean },
+  options: { onPage: boolean; customer: string | undefined },
 ): CheckoutModel {
-  const details = request.payment?.paymentMethod?.details ?? {};
-  const registration = details.createRegistration === true ? 'createRegistration' : details.allowRegistration === true ? 'allowRegistration' : null;
   const pageUrl = options.onPage ? created.checkoutUrl : undefined;
   return {
     id: created.id,
     paymentId: created.paymentId,
-    customer: request.payment?.customer?.uuid,
+    customer: request.payment?.customer?.uuid === undefined ? undefined : options.customer,
     code: request.payment?.paymentMethod?.code,
-    registration,
+    registration: registrationAsked(request.payment?.paymentMethod?.details),
     paid: false,
     pageUrl,
   };

@@ -79,12 +79,24 @@ const checkCases: CheckCase[] = [
     ],
   }),
   checkCase('PAGE-6', checkConsentOffer, 'no offer with allowRegistration', {
-    passes: [{ url: page.url, consentOffered: true }, { allowRegistration: true }],
-    fails: [{ url: page.url, consentOffered: false }, { allowRegistration: true }],
+    passes: [{ url: page.url, consentOffered: true }, { details: { allowRegistration: true } }],
+    fails: [{ url: page.url, consentOffered: false }, { details: { allowRegistration: true } }],
+  }),
+  checkCase('PAGE-6', checkConsentOffer, 'no offer with allowRegistration beside createRegistration false', {
+    passes: [{ url: page.url, consentOffered: true }, { details: { createRegistration: false, allowRegistration: true } }],
+    fails: [{ url: page.url, consentOffered: false }, { details: { createRegistration: false, allowRegistration: true } }],
   }),
   checkCase('PAGE-6', checkConsentOffer, 'an offer without allowRegistration', {
-    passes: [{ url: page.url, consentOffered: false }, { allowRegistration: false }],
-    fails: [{ url: page.url, consentOffered: true }, { allowRegistration: false }],
+    passes: [{ url: page.url, consentOffered: false }, { details: undefined }],
+    fails: [{ url: page.url, consentOffered: true }, { details: undefined }],
+  }),
+  checkCase('PAGE-6', checkConsentOffer, 'an offer with allowRegistration false', {
+    passes: [{ url: page.url, consentOffered: false }, { details: { allowRegistration: false } }],
+    fails: [{ url: page.url, consentOffered: true }, { details: { allowRegistration: false } }],
+  }),
+  checkCase('PAGE-6', checkConsentOffer, 'an offer for createRegistration alone', {
+    passes: [{ url: page.url, consentOffered: false }, { details: { createRegistration: true } }],
+    fails: [{ url: page.url, consentOffered: true }, { details: { createRegistration: true, allowRegistration: false } }],
   }),
   checkCase('PAGE-7', checkNothingPostedToAction, 'a POST beside the browser', {
     passes: [[notification(undefined, 'GET')], { browserVisited: true }],

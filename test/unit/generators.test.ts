@@ -6,7 +6,9 @@ import type { RequestBodies } from '../../src/core/operations.ts';
 import { validateRequest } from '../../src/core/schemas.ts';
 import { classifyCheckout } from '../../src/checks/checkout-kinds.ts';
 import {
+  alikeInPairs,
   allowedLayoutCodeCombinations,
+  anotherNumberLike,
   anyValidCheckout,
   brokenCheckouts,
   brokenReferences,
@@ -17,20 +19,32 @@ import {
   checkoutOf,
   checkoutVariants,
   classNamesByClause,
+  consentOfferCases,
   declinedSuffix,
   formatCornerClasses,
+  rowOfLeaf,
   formatCorners,
   formattedPaths,
   formatWithOffset,
   luhnValid,
   rowCheckout,
   referenceClasses,
+  registrationGrid,
+  registrationName,
   rowEdgeCases,
+  storingPages,
   textCornerClasses,
+  tokenizationClasses,
+  uuidNearMisses,
+  uuidWrittenAs,
+  withUuidInCapitals,
   validReference,
   wallet,
   type BrokenCase,
+  type Card,
 } from '../../src/generators/index.ts';
+import { registrationAsked } from '../../src/core/checkout-rows.ts';
+import type { CheckoutRequest } from '../../schemas/generated/types.ts';
 
 const seed = 20_240_601;
 const numRuns = 200;
@@ -197,6 +211,115 @@ test('wallets: country codes of digits, 351 and others, and a 9-digit number', (
   assert.ok(codes.has('351') && codes.size > 2);
 });
 
+test('alikeInPairs: pairs that agree on what a list shows of a method, each another card or wallet', () => {
+  const [[drawnCards, drawnWallets]] = fc.sample(
+    fc.tuple(fc.array(card(), { minLength: 4, maxLength: 4 }), fc.array(wallet(), { minLength: 3, maxLength: 3 })),
+    {
+      seed,
+      numRuns: 1,
+    },
+  );
+  const { cards, wallets } = alikeInPairs(drawnCards, drawnWallets);
+  const shown = (paid: Card) => [cardBrand(paid.number), paid.number.slice(-4), paid.holder, paid.expireMonth, paid.expireYear].join(' ');
+  for (const paid of cards) assert.ok(luhnValid(paid.number) && !paid.number.endsWith(declinedSuffix), paid.number);
+  assert.equal(new Set(cards.map(({ number }) => number)).size, 4, 'four cards');
+  assert.equal(cards[1].number.slice(-4), cards[0].number.slice(-4));
+  assert.notEqual(shown(cards[1]), shown(cards[0]), 'the same last four digits, another holder or expiry');
+  assert.equal(shown(cards[2]), shown(cards[0]), 'alike in every shown field');
+  assert.deepEqual([cardBrand(cards[3].number), cards[3].holder, cards[3].expireMonth], [cardBrand(cards[0].number), cards[0].holder, cards[0].expireMonth]);
+  assert.equal(new Set(wallets.map(({ number }) => number)).size, 3, 'three wallets');
+  assert.deepEqual([wallets[1].countryCode, wallets[1].number.slice(-3)], [wallets[0].countryCode, wallets[0].number.slice(-3)]);
+  assert.equal(wallets[2].countryCode, wallets[0].countryCode);
+  assert.deepEqual(alikeInPairs([], []), { cards: [], wallets: [] });
+});
+
+test('anotherNumberLike: another Luhn-valid number of the brand and length, ending as asked', () => {
+  check(fc.tuple(card(), fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 4, maxLength: 4 })), ([paid, ending]) => {
+    assert.notEqual(anotherNumberLike(paid.number), anotherNumberLike(paid.number, paid.number.slice(-4), 2));
+    for (const [other, end] of [
+      [anotherNumberLike(paid.number), paid.number.slice(-4)],
+      [anotherNumberLike(paid.number, ending), ending],
+    ]) {
+      assert.ok(luhnValid(other) && other !== paid.number && other.endsWith(end), `${paid.number} → ${other}`);
+      assert.deepEqual([cardBrand(other), other.length], [cardBrand(paid.number), paid.number.length]);
+    }
+  });
+});
+
+test('the registration grid: the two flags each left out, false or true; section 3 says what each cell stores', () => {
+  assert.deepEqual(registrationGrid.map(registrationName), [
+    'no registration details',
+    'allowRegistration false',
+    'allowRegistration true',
+    'createRegistration false',
+    'createRegistration false, allowRegistration false',
+    'createRegistration false, allowRegistration true',
+    'createRegistration true',
+    'createRegistration true, allowRegistration false',
+    'createRegistration true, allowRegistration true',
+  ]);
+  assert.deepEqual(registrationGrid.map(registrationAsked), [
+    null,
+    null,
+    'allowRegistration',
+    null,
+    null,
+    'allowRegistration',
+    'createRegistration',
+    'createRegistration',
+    'createRegistration',
+  ]);
+  const detailsOf = (classes: { arbitrary: fc.Arbitrary<CheckoutRequest> }[]) =>
+    new Set(classes.map(({ arbitrary }) => registrationName(fc.sample(arbitrary, { seed, numRuns: 1 })[0].payment?.paymentMethod?.details)));
+  for (const [clause, asked] of [
+    ['TOK-1', 'createRegistration'],
+    ['TOK-2', 'allowRegistration'],
+    ['TOK-4', null],
+  ] as const) {
+    const cells = registrationGrid.filter((cell) => registrationAsked(cell) === asked).map(registrationName);
+    assert.deepEqual([...detailsOf(tokenizationClasses[clause])].sort(), cells.sort(), clause);
+  }
+  for (const row of ['store a payment method (no page.layout)', 'store with customer consent'])
+    assert.ok(
+      Object.values(tokenizationClasses)
+        .flat()
+        .some(({ name, mayBeRefused }) => name === `row "${row}", customer uuid in capitals` && !mayBeRefused),
+    );
+});
+
+test('consentOfferCases: every cell of the registration grid on some storing page, every value of each flag on every page', () => {
+  assert.deepEqual(new Set(consentOfferCases.map(({ details }) => registrationName(details))), new Set(registrationGrid.map(registrationName)));
+  for (const page of storingPages)
+    for (const flag of ['createRegistration', 'allowRegistration'] as const)
+      assert.deepEqual(
+        new Set(consentOfferCases.filter((offer) => offer.page === page).map(({ details }) => details[flag])),
+        new Set([undefined, false, true]),
+        `${page.join(' ')} ${flag}`,
+      );
+});
+
+test('uuidWrittenAs and withUuidInCapitals: the registered UUID in the letter case the request writes', () => {
+  const uuid = 'f81d4fae-7dec-11d0-a765-00a0c91e6bf6';
+  assert.equal(uuidWrittenAs(uuid, 'E2343605-CF46-43DE-B20B-0A1B2C3D4E5F'), uuid.toUpperCase());
+  assert.equal(uuidWrittenAs(uuid, 'e2343605-cf46-43de-b20b-0a1b2c3d4e5f'), uuid);
+  assert.equal(uuidWrittenAs(uuid.toUpperCase(), 'e2343605-cf46-43de-b20b-0a1b2c3d4e5f'), uuid.toUpperCase(), 'as registered');
+  assert.equal(withUuidInCapitals({ payment: { customer: { uuid } } }).payment?.customer?.uuid, uuid.toUpperCase());
+  assert.equal(validateRequest('createCheckout', { payment: { amount: 100, customer: { uuid: uuid.toUpperCase() } } }).length, 0, 'a UUID in capitals');
+});
+
+test('uuidNearMisses: not a UUID (RFC 9562 section 4), each but the cut ones the 32 digits of one written otherwise', () => {
+  const uuid = 'f81d4fae-7dec-11d0-a765-00a0c91e6bf6';
+  for (const [name, nearMiss] of uuidNearMisses) {
+    const written = nearMiss(uuid);
+    assert.ok(validateRequest('createCheckout', { payment: { amount: 100, customer: { uuid: written } } }).length > 0, `${name}: ${written}`);
+  }
+  const hexOf = (text: string) => text.replace(/^urn:uuid:|[{}-]/g, '');
+  assert.deepEqual(
+    uuidNearMisses.filter(([, nearMiss]) => hexOf(nearMiss(uuid)) === hexOf(uuid)).map(([name]) => name),
+    ['in braces', 'as a URN (urn:uuid:)', 'of 32 hex digits without dashes', 'with its first dash a digit late'],
+  );
+});
+
 test('every input class of a valid request is schema-valid; each class of a broken case breaks its clause only', () => {
   for (const classes of Object.values(checkoutClasses))
     for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('createCheckout', value), [], name));
@@ -251,7 +374,7 @@ test('classifyCheckout: every row of 4.1 and its edge cases is that row; with MW
       ),
     );
   }
-  for (const classes of Object.values(checkoutClasses)) {
+  for (const classes of [...Object.values(checkoutClasses), ...Object.values(tokenizationClasses)]) {
     for (const { name, arbitrary, mayBeRefused } of classes) {
       check(arbitrary, (request) => {
         const kind = classifyCheckout(request);
@@ -270,19 +393,22 @@ test('classifyCheckout: every row of 4.1 and its edge cases is that row; with MW
   assert.deepEqual(classifyCheckout('"checkout"').kind, 'broken');
 });
 
-test('type corners: a row where the reference settles the form, free (as the class says) where it leaves it open or the text is past the everyday; every formatted leaf of the web row has corners', () => {
+test('type corners: a row where the reference settles the form, free (as the class says) where it leaves it open or the text is past the everyday; every formatted leaf of a row has corners', () => {
+  const rowOfClass = (name: string) =>
+    rowOfLeaf(Object.keys(formatCorners).find((path) => name.startsWith(`${path.replace(/\.0\./, '[].')}:`)) ?? 'payment.summary');
   for (const { name, arbitrary, mayBeRefused } of [...textCornerClasses, ...formatCornerClasses]) {
     check(arbitrary, (request) => {
       assert.deepEqual(validateRequest('createCheckout', request), [], name);
       const kind = classifyCheckout(request);
       assert.deepEqual(
         mayBeRefused ? { kind: kind.kind, freedom: kind.kind === 'free' && kind.freedom } : kind,
-        mayBeRefused ? { kind: 'free', freedom: mayBeRefused } : { kind: 'row', row: 'embedWeb' },
+        mayBeRefused ? { kind: 'free', freedom: mayBeRefused } : { kind: 'row', row: rowOfClass(name) },
         name,
       );
     });
   }
   assert.deepEqual([...formattedPaths].sort(), Object.keys(formatCorners).sort());
+  assert.equal(rowOfLeaf('payment.customer.uuid'), 'storeWithConsent');
 });
 
 test('classifyCheckout: a broken checkout breaks the clause its case names', () => {
