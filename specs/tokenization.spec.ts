@@ -117,6 +117,9 @@ function payer(run: RunConfig, api: Api, browserPages: BrowserPages): Payer {
 /** The customer's list before the payment: a profile's customer may have methods stored already. */
 const storedBefore = async (api: Api, customer: string) => storedMethodsOf(await listStoredMethods(api, customer));
 
+/** A class's checkout paid with `paid`: its method code set, its registration details kept. */
+const ofClass = (request: CheckoutRequest, paid: PaidWith) => withMethod(request, paid.method, request.payment?.paymentMethod?.details);
+
 /** The list once the payment has stored the method (read for up to eventMs). */
 const listOnceStored = (run: RunConfig, api: Api, customer: string, paid: PaidWith, clause: ClauseId, before: StoredPaymentMethod[]) =>
   listSettled(api, customer, (exchange) => checkMethodStored(exchange, { paidWith: paid, clause, before }).length === 0, run.profile.timeouts.eventMs);
@@ -124,6 +127,23 @@ const listOnceStored = (run: RunConfig, api: Api, customer: string, paid: PaidWi
 /** The list once a payment that must store nothing has settled: a method stored late is seen too. */
 const listOnceSettled = (api: Api, customer: string, settleWithinMs: number, before: StoredPaymentMethod[]) =>
   listSettled(api, customer, (exchange) => methodsAddedSince(exchange, before).length > 0, settleWithinMs);
+
+/** Pays a class's checkout for the customer and judges that it stored nothing (`clause`, `why`): the problems, or why the class was not exercised. */
+async function storesNothing(
+  api: Api,
+  pays: Payer,
+  payment: { request: CheckoutRequest; customer: string; paid: PaidWith; extra: Extra & { inputClass: InputClass } },
+  judged: { clause: ClauseId; why: string },
+) {
+  const before = await storedBefore(api, payment.customer);
+  const settle = await pays.pay(ofClass(payment.request, payment.paid), payment.customer, payment.paid, payment.extra);
+  if (typeof settle !== 'number') return settle;
+  return checkNothingStored(await listOnceSettled(api, payment.customer, settle, before), {
+    ...judged,
+    why: `${judged.why} (${payment.extra.inputClass.name})`,
+    before,
+  });
+}
 
 test.describe('storing payment methods', { tag: paysInBrowser }, () => {
   // A profile's customers are shared by every test: one test at a time, so that none sees another's method.
@@ -142,7 +162,7 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
         await exerciseClasses(run, api, 'TOK-1', tokenizationClasses['TOK-1'], async (request, inputClass) => {
           const customer = customers[tokenizationClasses['TOK-1'].indexOf(inputClass)];
           const before = await storedBefore(api, customer);
-          const settled = await pays.pay(withMethod(request, method, request.payment?.paymentMethod?.details), customer, paid, { inputClass });
+          const settled = await pays.pay(ofClass(request, paid), customer, paid, { inputClass });
           if (typeof settled !== 'number') return settled;
           return checkMethodStored(await listOnceStored(run, api, customer, paid, 'TOK-1', before), { paidWith: paid, clause: 'TOK-1', before });
         });
@@ -182,7 +202,7 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
         await exerciseClasses(run, api, 'TOK-2', tokenizationClasses['TOK-2'], async (request, inputClass) => {
           const customer = customers[tokenizationClasses['TOK-2'].indexOf(inputClass)];
           const before = await storedBefore(api, customer);
-          const settled = await pays.pay(withMethod(request, method, request.payment?.paymentMethod?.details), customer, paid, {
+          const settled = await pays.pay(ofClass(request, paid), customer, paid, {
             storeConsent: true,
             inputClass,
           });
@@ -198,19 +218,14 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
       async ({ run, api, browserPages }) => {
         const pays = payer(run, api, browserPages);
         const [customer] = await pays.customers(1);
-        await exerciseClasses(run, api, 'TOK-2', tokenizationClasses['TOK-2'], async (request, inputClass) => {
-          const before = await storedBefore(api, customer);
-          const settle = await pays.pay(withMethod(request, method, request.payment?.paymentMethod?.details), customer, paidWith(run, method), {
-            storeConsent: false,
-            inputClass,
-          });
-          if (typeof settle !== 'number') return settle;
-          return checkNothingStored(await listOnceSettled(api, customer, settle, before), {
-            clause: 'TOK-2',
-            why: `where the customer declined (${inputClass.name})`,
-            before,
-          });
-        });
+        await exerciseClasses(run, api, 'TOK-2', tokenizationClasses['TOK-2'], (request, inputClass) =>
+          storesNothing(
+            api,
+            pays,
+            { request, customer, paid: paidWith(run, method), extra: { storeConsent: false, inputClass } },
+            { clause: 'TOK-2', why: 'where the customer declined' },
+          ),
+        );
       },
     );
 
@@ -219,18 +234,19 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
       const classes = tokenizationClasses['TOK-3'];
       const customers = await pays.customers(classes.length);
       const declined = paidWith(run, method, { declined: true });
-      await exerciseClasses(run, api, 'TOK-3', classes, async (request, inputClass) => {
-        const customer = customers[classes.indexOf(inputClass)];
-        const before = await storedBefore(api, customer);
-        const storing = withMethod(request, method, request.payment?.paymentMethod?.details);
-        const settle = await pays.pay(storing, customer, declined, { outcome: 'failure', storeConsent: true, whereOffered: true, inputClass });
-        if (typeof settle !== 'number') return settle;
-        return checkNothingStored(await listOnceSettled(api, customer, settle, before), {
-          clause: 'TOK-3',
-          why: `after a declined payment (${inputClass.name})`,
-          before,
-        });
-      });
+      await exerciseClasses(run, api, 'TOK-3', classes, (request, inputClass) =>
+        storesNothing(
+          api,
+          pays,
+          {
+            request,
+            customer: customers[classes.indexOf(inputClass)],
+            paid: declined,
+            extra: { outcome: 'failure', storeConsent: true, whereOffered: true, inputClass },
+          },
+          { clause: 'TOK-3', why: 'after a declined payment' },
+        ),
+      );
     });
 
     test(
@@ -239,20 +255,14 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
       async ({ run, api, browserPages }) => {
         const pays = payer(run, api, browserPages);
         const [customer] = await pays.customers(1);
-        await exerciseClasses(run, api, 'TOK-4', tokenizationClasses['TOK-4'], async (request, inputClass) => {
-          const before = await storedBefore(api, customer);
-          const settle = await pays.pay(withMethod(request, method, request.payment?.paymentMethod?.details), customer, paidWith(run, method), {
-            storeConsent: true,
-            whereOffered: true,
-            inputClass,
-          });
-          if (typeof settle !== 'number') return settle;
-          return checkNothingStored(await listOnceSettled(api, customer, settle, before), {
-            clause: 'TOK-4',
-            why: `without createRegistration or allowRegistration (${inputClass.name})`,
-            before,
-          });
-        });
+        await exerciseClasses(run, api, 'TOK-4', tokenizationClasses['TOK-4'], (request, inputClass) =>
+          storesNothing(
+            api,
+            pays,
+            { request, customer, paid: paidWith(run, method), extra: { storeConsent: true, whereOffered: true, inputClass } },
+            { clause: 'TOK-4', why: 'without createRegistration or allowRegistration' },
+          ),
+        );
       },
     );
 
