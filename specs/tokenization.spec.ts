@@ -231,16 +231,16 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
 
     test(`a declined ${name} payment stores nothing, in every checkout that would store it`, { tag: tags('TOK-3') }, async ({ run, api, browserPages }) => {
       const pays = payer(run, api, browserPages);
-      const classes = tokenizationClasses['TOK-3'];
-      const customers = await pays.customers(classes.length);
+      // One customer for every cell, as for TOK-4: nothing may be stored, so a method stored by any cell is TOK-3's.
+      const [customer] = await pays.customers(1);
       const declined = paidWith(run, method, { declined: true });
-      await exerciseClasses(run, api, 'TOK-3', classes, (request, inputClass) =>
+      await exerciseClasses(run, api, 'TOK-3', tokenizationClasses['TOK-3'], (request, inputClass) =>
         storesNothing(
           api,
           pays,
           {
             request,
-            customer: customers[classes.indexOf(inputClass)],
+            customer,
             paid: declined,
             extra: { outcome: 'failure', storeConsent: true, whereOffered: true, inputClass },
           },

@@ -21,7 +21,6 @@ export const stillMissed = new Map<string, string>([
   ['fs-long-callback-url-truncated', 'lengths: a callbackUrl past 255 characters'],
   ['fs-widget-needs-sole-class', 'page forms: the merchant form with other classes beside paymentWidgets'],
   ['fs-checkout-references-not-notified', "every path to an outcome: an MB checkout's reference confirmed and notified"],
-  ['fsb-holder-cut-to-26', 'lengths: a card holder past 26 characters, stored and listed'],
   ['fsb-widget-runs-before-dom-ready', 'page forms: the embed script placed before the merchant form'],
   ['fsb-notification-id-is-webhook-id', 'collisions: an id of the notification checked against every other id it carries'],
 ]);

@@ -188,6 +188,9 @@ const paidByCard = (arbitrary: fc.Arbitrary<CardPayRequest['card']>) => arbitrar
 const paidByWallet = (countryCode: string) => wallet().map((paid): WalletPayRequest => ({ method: 'MW', wallet: { ...paid, countryCode } }));
 const ofBrand = (brand: string) => paidByCard(card().filter((paid) => cardBrand(paid.number) === brand));
 
+/** A holder as long as the names of several families make it: \`holder\` is a string without a documented limit. */
+const longHolder = 'Maria da Conceição Vasconcelos de Albuquerque Sottomayor Andrade';
+
 /** PML-5: every kind of card and wallet a customer pays with, whose stored values must be what was paid with. */
 export const storedMeansClasses: InputClass<CardPayRequest | WalletPayRequest>[] = [
   inputClass('a VISA card (16 digits)', ofBrand('VISA')),
@@ -195,6 +198,7 @@ export const storedMeansClasses: InputClass<CardPayRequest | WalletPayRequest>[]
   inputClass('an AMEX card (15 digits)', ofBrand('AMEX')),
   inputClass('a card expiring in January (month 01)', paidByCard(card().map((paid) => ({ ...paid, expireMonth: '01' })))),
   inputClass('a card whose holder has accents, an apostrophe and a hyphen', paidByCard(card().map((paid) => ({ ...paid, holder: "João D'Ávila-Nóbrega" })))),
+  inputClass('a card whose holder is long (64 characters, past the 26 a card embosses)', paidByCard(card().map((paid) => ({ ...paid, holder: longHolder })))),
   inputClass('a wallet of country code 1 (one digit)', paidByWallet('1')),
   inputClass('a wallet of country code 34 (two digits)', paidByWallet('34')),
   inputClass('a wallet of country code 351 (three digits)', paidByWallet('351')),
