@@ -76,6 +76,12 @@ export function memoSet<T>(proxy: ProxyContext, key: string): Set<T> {
   return proxy.memo.get(key) as Set<T>;
 }
 
+/** The scratch map of a transform, under its key. */
+export function memoMap<K, V>(proxy: ProxyContext, key: string): Map<K, V> {
+  if (!proxy.memo.has(key)) proxy.memo.set(key, new Map<K, V>());
+  return proxy.memo.get(key) as Map<K, V>;
+}
+
 /** A declined payment of the pay helper taken as a success: its outcome, and a card the sandbox's issuer declines (ending in 0002) swapped for another. */
 export function takeAsSuccess(body: Json): void {
   body.outcome = 'success';
@@ -303,3 +309,34 @@ export function atPath(value: Json, path: string[], edit: (holder: Json, name: s
     if (head in value) edit(value, head);
   } else atPath(value[head], rest, edit);
 }
+
+/** Now, as the reference sandbox writes an instant: to the second, at +00:00. */
+export const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
+
+/** A refusal written as the reference sandbox writes its own. */
+export function refusal(status: number, code: string, message: string, field: string | null) {
+  const reason = { code, message, field, rule: message, clauses: [] as string[] };
+  return answer(status, { success: false, date: nowIso(), error: reason, errors: [reason] });
+}
+
+/** The checkout whose hosted page (/pay/{id}) a path names: the form post of the hosted page and of the embed widget. */
+export function checkoutOfPayPath(path: string, proxy: ProxyContext) {
+  const match = /^\/pay\/([^/]+)\/?$/.exec(path);
+  return match ? proxy.checkouts.get(decodeURIComponent(match[1])) : undefined;
+}
+
+/** The checkout a payment was made for: the pay helper's, or the hosted form's. */
+export function paidCheckout(request: ProxyRequest, proxy: ProxyContext) {
+  if (request.route === 'payCheckout' && request.param) return proxy.checkouts.get(request.param);
+  return request.method === 'POST' && request.route === 'other' ? checkoutOfPayPath(request.path, proxy) : undefined;
+}
+
+/** Rule 3 of 2.2 holds for the body: method code and layout absent or among those that store. */
+export const rule3Holds = (body: Json) => {
+  const code = body?.payment?.paymentMethod?.code;
+  const layout = body?.page?.layout;
+  return (code === undefined || code === 'CC' || code === 'MW') && (layout === undefined || layout === 'basic' || layout === 'default');
+};
+
+/** A URL of a scheme of its own (a mobile deep link), not http or https. */
+export const isCustomScheme = (url: string) => /^[a-z][a-z0-9+.-]*:/i.test(url) && !/^https?:/i.test(url);

@@ -7,13 +7,19 @@ import {
   answer,
   answerHtml,
   asksToStore,
+  checkoutOfPayPath,
   combine,
   detailsOf,
   editAtmPage,
   editData,
   editRequest,
+  isCustomScheme,
   memoSet,
+  nowIso,
+  paidCheckout,
   paymentOfDelivery,
+  refusal,
+  rule3Holds,
   setDetail,
   succeeded,
   type Json,
@@ -21,40 +27,11 @@ import {
 import { callOperation, type Delivery, type ProxyContext, type ProxyRequest, type Transform } from '../proxy.ts';
 import { uuidPattern } from '../../src/core/operations.ts';
 
-const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
-
-/** A refusal written as the reference sandbox writes its own. */
-function refusal(status: number, code: string, message: string, field: string | null) {
-  const reason = { code, message, field, rule: message, clauses: [] as string[] };
-  return answer(status, { success: false, date: nowIso(), error: reason, errors: [reason] });
-}
-
-/** The checkout whose hosted page (/pay/{id}) a path names, the form post of the embed widget included. */
-function checkoutOfPayPath(path: string, proxy: ProxyContext) {
-  const match = /^\/pay\/([^/]+)\/?$/.exec(path);
-  return match ? proxy.checkouts.get(decodeURIComponent(match[1])) : undefined;
-}
-
 /** The checkout whose embed script (/embed/{id}/widget.js) a path names. */
 function checkoutOfWidgetPath(path: string, proxy: ProxyContext) {
   const match = /^\/embed\/([^/]+)\/widget\.js$/.exec(path);
   return match ? proxy.checkouts.get(decodeURIComponent(match[1])) : undefined;
 }
-
-/** The checkout a payment was made for: the pay helper's, or the hosted form's. */
-function paidCheckout(request: ProxyRequest, proxy: ProxyContext) {
-  if (request.route === 'payCheckout' && request.param) return proxy.checkouts.get(request.param);
-  return request.method === 'POST' && request.route === 'other' ? checkoutOfPayPath(request.path, proxy) : undefined;
-}
-
-/** Rule 3 of 2.2 holds for the body: method code and layout absent or among those that store. */
-const rule3Holds = (body: Json) => {
-  const code = body?.payment?.paymentMethod?.code;
-  const layout = body?.page?.layout;
-  return (code === undefined || code === 'CC' || code === 'MW') && (layout === undefined || layout === 'basic' || layout === 'default');
-};
-
-const isCustomScheme = (url: string) => /^[a-z][a-z0-9+.-]*:/i.test(url) && !/^https?:/i.test(url);
 
 /** Applies `edit` to every payment a notification carries. */
 const editNotifiedPayments =

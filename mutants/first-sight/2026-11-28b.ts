@@ -6,9 +6,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { BenignVariant, Mutant } from '../kinds.ts';
 import {
-  answer,
   answerHtml,
   asksToStore,
+  checkoutOfPayPath,
   detailsOf,
   editBody,
   editData,
@@ -17,53 +17,24 @@ import {
   envelopes,
   fabricatedConfirmation,
   first,
+  isCustomScheme,
   isUuid,
   layoutOf,
+  memoMap,
+  nowIso,
   pageRequested,
+  paidCheckout,
+  refusal,
+  rule3Holds,
   succeeded,
   withQuery,
   type Json,
 } from '../edits.ts';
-import { callOperation, type Delivery, type ProxyContext, type ProxyRequest, type Transform } from '../proxy.ts';
+import { callOperation, type Delivery, type ProxyContext, type Transform } from '../proxy.ts';
 import { formatAmount } from '../../src/sandbox/html.ts';
 import { signature } from '../../src/sandbox/notifications.ts';
 
-const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
-
-/** A refusal written as the reference sandbox writes its own. */
-function refusal(status: number, code: string, message: string, field: string | null) {
-  const reason = { code, message, field, rule: message, clauses: [] as string[] };
-  return answer(status, { success: false, date: nowIso(), error: reason, errors: [reason] });
-}
-
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** The scratch map of a transform, under its key. */
-function memoMap<K, V>(proxy: ProxyContext, key: string): Map<K, V> {
-  if (!proxy.memo.has(key)) proxy.memo.set(key, new Map<K, V>());
-  return proxy.memo.get(key) as Map<K, V>;
-}
-
-/** The checkout whose hosted page (/pay/{id}) a path names: the form post of the hosted page and of the embed widget. */
-function checkoutOfPayPath(path: string, proxy: ProxyContext) {
-  const match = /^\/pay\/([^/]+)\/?$/.exec(path);
-  return match ? proxy.checkouts.get(decodeURIComponent(match[1])) : undefined;
-}
-
-/** The checkout a payment was made for: the pay helper's, or the hosted form's. */
-function paidCheckout(request: ProxyRequest, proxy: ProxyContext) {
-  if (request.route === 'payCheckout' && request.param) return proxy.checkouts.get(request.param);
-  return request.method === 'POST' && request.route === 'other' ? checkoutOfPayPath(request.path, proxy) : undefined;
-}
-
-/** Rule 3 of 2.2 holds for the body: method code and layout absent or among those that store. */
-const rule3Holds = (body: Json) => {
-  const code = body?.payment?.paymentMethod?.code;
-  const layout = body?.page?.layout;
-  return (code === undefined || code === 'CC' || code === 'MW') && (layout === undefined || layout === 'basic' || layout === 'default');
-};
-
-const isCustomScheme = (url: string) => /^[a-z][a-z0-9+.-]*:/i.test(url) && !/^https?:/i.test(url);
 
 /** The secret the reference sandbox signs notifications with unless told otherwise. */
 const sandboxSecret = 'sandbox-notification-secret';
