@@ -128,20 +128,24 @@ const listOnceStored = (run: RunConfig, api: Api, customer: string, paid: PaidWi
 const listOnceSettled = (api: Api, customer: string, settleWithinMs: number, before: StoredPaymentMethod[]) =>
   listSettled(api, customer, (exchange) => methodsAddedSince(exchange, before).length > 0, settleWithinMs);
 
-/** Pays a class's checkout for the customer and judges that it stored nothing (`clause`, `why`): the problems, or why the class was not exercised. */
-async function storesNothing(
-  api: Api,
-  pays: Payer,
-  payment: { request: CheckoutRequest; customer: string; paid: PaidWith; extra: Extra & { inputClass: InputClass } },
-  judged: { clause: ClauseId; why: string },
+/**
+ * Each class of the clause paid by one customer, after which nothing may be stored: a method stored
+ * by any class is the clause's, so one customer serves them all. `paidIn` gives the means, once the
+ * customer is known (it may skip the test).
+ */
+async function storesNothingInAnyClass(
+  { run, api, pays }: { run: RunConfig; api: Api; pays: Payer },
+  judged: { clause: 'TOK-2' | 'TOK-3' | 'TOK-4'; why: string },
+  paidIn: () => PaidWith,
+  extra: Extra,
 ) {
-  const before = await storedBefore(api, payment.customer);
-  const settle = await pays.pay(ofClass(payment.request, payment.paid), payment.customer, payment.paid, payment.extra);
-  if (typeof settle !== 'number') return settle;
-  return checkNothingStored(await listOnceSettled(api, payment.customer, settle, before), {
-    ...judged,
-    why: `${judged.why} (${payment.extra.inputClass.name})`,
-    before,
+  const [customer] = await pays.customers(1);
+  const paid = paidIn();
+  await exerciseClasses(run, api, judged.clause, tokenizationClasses[judged.clause], async (request, inputClass) => {
+    const before = await storedBefore(api, customer);
+    const settle = await pays.pay(ofClass(request, paid), customer, paid, { ...extra, inputClass });
+    if (typeof settle !== 'number') return settle;
+    return checkNothingStored(await listOnceSettled(api, customer, settle, before), { ...judged, why: `${judged.why} (${inputClass.name})`, before });
   });
 }
 
@@ -215,55 +219,36 @@ test.describe('storing payment methods', { tag: paysInBrowser }, () => {
     test(
       `with allowRegistration and no createRegistration true, no ${name} is stored where the customer declines`,
       { tag: tags('TOK-2') },
-      async ({ run, api, browserPages }) => {
-        const pays = payer(run, api, browserPages);
-        const [customer] = await pays.customers(1);
-        await exerciseClasses(run, api, 'TOK-2', tokenizationClasses['TOK-2'], (request, inputClass) =>
-          storesNothing(
-            api,
-            pays,
-            { request, customer, paid: paidWith(run, method), extra: { storeConsent: false, inputClass } },
-            { clause: 'TOK-2', why: 'where the customer declined' },
-          ),
-        );
-      },
+      async ({ run, api, browserPages }) =>
+        storesNothingInAnyClass(
+          { run, api, pays: payer(run, api, browserPages) },
+          { clause: 'TOK-2', why: 'where the customer declined' },
+          () => paidWith(run, method),
+          {
+            storeConsent: false,
+          },
+        ),
     );
 
-    test(`a declined ${name} payment stores nothing, in every checkout that would store it`, { tag: tags('TOK-3') }, async ({ run, api, browserPages }) => {
-      const pays = payer(run, api, browserPages);
-      // One customer for every cell, as for TOK-4: nothing may be stored, so a method stored by any cell is TOK-3's.
-      const [customer] = await pays.customers(1);
-      const declined = paidWith(run, method, { declined: true });
-      await exerciseClasses(run, api, 'TOK-3', tokenizationClasses['TOK-3'], (request, inputClass) =>
-        storesNothing(
-          api,
-          pays,
-          {
-            request,
-            customer,
-            paid: declined,
-            extra: { outcome: 'failure', storeConsent: true, whereOffered: true, inputClass },
-          },
-          { clause: 'TOK-3', why: 'after a declined payment' },
-        ),
-      );
-    });
+    test(`a declined ${name} payment stores nothing, in every checkout that would store it`, { tag: tags('TOK-3') }, async ({ run, api, browserPages }) =>
+      storesNothingInAnyClass(
+        { run, api, pays: payer(run, api, browserPages) },
+        { clause: 'TOK-3', why: 'after a declined payment' },
+        () => paidWith(run, method, { declined: true }),
+        { outcome: 'failure', storeConsent: true, whereOffered: true },
+      ),
+    );
 
     test(
       `a ${name} payment in a checkout without createRegistration or allowRegistration true stores nothing, the flags left out or false (with and without recurring ESTM)`,
       { tag: tags('TOK-4') },
-      async ({ run, api, browserPages }) => {
-        const pays = payer(run, api, browserPages);
-        const [customer] = await pays.customers(1);
-        await exerciseClasses(run, api, 'TOK-4', tokenizationClasses['TOK-4'], (request, inputClass) =>
-          storesNothing(
-            api,
-            pays,
-            { request, customer, paid: paidWith(run, method), extra: { storeConsent: true, whereOffered: true, inputClass } },
-            { clause: 'TOK-4', why: 'without createRegistration or allowRegistration' },
-          ),
-        );
-      },
+      async ({ run, api, browserPages }) =>
+        storesNothingInAnyClass(
+          { run, api, pays: payer(run, api, browserPages) },
+          { clause: 'TOK-4', why: 'without createRegistration or allowRegistration' },
+          () => paidWith(run, method),
+          { storeConsent: true, whereOffered: true },
+        ),
     );
 
     test(
