@@ -8,8 +8,9 @@
 import type { BenignVariant, Mutant } from '../kinds.ts';
 import * as batch20261128 from './2026-11-28.ts';
 import * as batch20261128b from './2026-11-28b.ts';
+import * as batch20261129 from './2026-11-29.ts';
 
-const batches = [batch20261128, batch20261128b];
+const batches = [batch20261128, batch20261128b, batch20261129];
 
 /** The mutants of the batches that the suite does not catch on their clause yet, each with the criterion that would. */
 export const stillMissed = new Map<string, string>([
@@ -23,6 +24,24 @@ export const stillMissed = new Map<string, string>([
   ['fs-checkout-references-not-notified', "every path to an outcome: an MB checkout's reference confirmed and notified"],
   ['fsb-widget-runs-before-dom-ready', 'page forms: the embed script placed before the merchant form'],
   ['fsb-notification-id-is-webhook-id', 'collisions: an id of the notification checked against every other id it carries'],
+  ['fsc-checkout-id-from-customer-and-second', 'collisions: two checkouts of one customer in the same second'],
+  ['fsc-estm-charged-zero', 'enumerations: every value of amountQualifier, paid and read back'],
+  ['fsc-rule-3-checked-only-with-customer', 'presence: the registration rules of a checkout without its customer'],
+  ['fsc-empty-redirect-url-accepted', 'strings: the empty string in every URL field'],
+  ['fsc-page-fails-for-untranslated-language', 'strings: page.language in every case and length, the page opened'],
+  ['fsc-success-redirect-preferred', 'each row maximal: every redirect type beside the action one'],
+  ['fsc-declined-posted-to-action', 'every path to an outcome: a declined payment on the hosted page'],
+  ['fsc-methods-shared-by-customerId', 'collisions: two customers sharing the other identifier'],
+  ['fsc-reference-methods-filtered-to-mb', 'arrays: several availableMethods in an accepted reference'],
+  ['fsc-mb-checkout-payment-state-mirrors-checkout', "every path to an outcome: an MB checkout's reference confirmed, its payment read"],
+  ['fsc-callback-scheme-case-sensitive', 'letter case: a URL scheme in capitals'],
+  ['fsc-declined-checkout-notified-as-confirmed', 'every path to an outcome: no notification of a declined checkout payment'],
+  ['fsc-atm-page-cached-by-product', 'collisions: two MB checkouts of the same product and amount, both pages opened'],
+  ['fsc-create-registration-ignored-on-default-layout', 'the registration grid on every layout that stores'],
+  ['fsc-checkout-and-reference-sequences-collide', 'collisions: references of MB checkouts beside references of their own'],
+  ['fsc-invalid-json-takes-service-down', 'not a departure: a 503 with Retry-After asks to wait, which the suite does'],
+  ['fsc-checkout-payment-notified-by-checkout-id', "every path to an outcome: a checkout payment's notification names a payment GET /payments/{id} finds"],
+  ['fsc-window-compared-on-wall-clock', 'blame: found on REF-6, not on REF-7 (windows across offsets)'],
 ]);
 
 export const everyFirstSightMutant: Mutant[] = batches.flatMap((batch) => batch.firstSightMutants);
