@@ -44,6 +44,8 @@ export interface RawResults {
   /** Errors outside any test (a spec that does not load, a failing global setup). */
   errors: string[];
   tests: RawTest[];
+  /** Where the run had to be ended after its last test (src/runner/run-end.ts): what was still open. */
+  forcedEnd?: string;
 }
 
 /** "@CHK-5" → "CHK-5"; tags that do not name a clause are left out. */

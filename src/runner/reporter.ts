@@ -6,7 +6,7 @@
  */
 import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
-import type { FullResult, Reporter, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
 import { attachmentNames, classAnnotation, mask, type ClassOutcome, type Evidence, type Observation, type PropertyRun } from '../core/evidence.ts';
 import type { Judgement } from '../checks/problem.ts';
 import { asClauseId } from '../core/clauses.ts';
@@ -15,6 +15,7 @@ import { secretsOfRun } from '../core/profile.ts';
 import type { AskedToWait } from '../core/transport-options.ts';
 import { readsBackTag, targetOf, targetsOfRun, testRefOf } from '../harness/targets.ts';
 import { clauseIdsOf, rawJournalFile, rawResultsFile, type RawResults, type RawTest } from '../report/raw-results.ts';
+import { describeForcedEnd, runEndGraceMs, watchRunEnd, type RunEndWatchdog } from './run-end.ts';
 
 type Attachment = TestResult['attachments'][number];
 
@@ -34,9 +35,14 @@ export default class ConformanceReporter implements Reporter {
     return this.runs.get(runConfigFile)!;
   }
 
-  onBegin(): void {
+  private watchdog: RunEndWatchdog | null = null;
+
+  onBegin(_config: FullConfig, suite: Suite): void {
     // Every run gets its raw results, even one whose tests were all filtered out.
     for (const target of targets ?? [{ runConfigFile: undefined }]) this.testsOf(target.runConfigFile);
+    const runs = [...this.testsByRun.keys()].map((runConfigFile) => this.runOf(runConfigFile));
+    const graceMs = Math.max(...runs.map((run) => run.profile.timeouts.eventMs)) + runEndGraceMs;
+    this.watchdog = watchRunEnd(suite.allTests().length, graceMs, () => this.forceEnd(graceMs));
   }
 
   private testsOf(runConfigFile: string | undefined): Map<TestCase, RawTest> {
@@ -69,6 +75,7 @@ export default class ConformanceReporter implements Reporter {
     this.testsOf(runConfigFile).set(test, raw);
     const run = this.runOf(runConfigFile);
     appendFileSync(`${run.outDir}/${rawJournalFile}`, `${JSON.stringify(mask(raw, secretsOfRun(run.headers, run.profile)))}\n`);
+    this.watchdog?.testEnded();
   }
 
   onError(error: TestError): void {
@@ -76,9 +83,27 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onEnd(result: FullResult): void {
+    this.watchdog?.runEnded();
+    this.writeRawResults(result.status, null);
+  }
+
+  /** Every test ended, and Playwright still had not: the results are written as they are, and Playwright (this process) ends; the runner stops its workers. */
+  private forceEnd(graceMs: number): void {
+    const failed = [...this.testsByRun.values()].some((tests) => [...tests.values()].some((test) => test.status === 'failed'));
+    this.writeRawResults(
+      failed ? 'failed' : 'passed',
+      describeForcedEnd(
+        graceMs,
+        [...this.testsByRun.keys()].map((file) => this.runOf(file).outDir),
+      ),
+    );
+    process.exit(failed ? 1 : 0);
+  }
+
+  private writeRawResults(status: string, forcedEnd: string | null): void {
     for (const [runConfigFile, tests] of this.testsByRun) {
       const run = this.runOf(runConfigFile);
-      const raw: RawResults = { status: result.status, errors: this.errors, tests: [...tests.values()] };
+      const raw: RawResults = { status, errors: this.errors, tests: [...tests.values()], ...(forcedEnd && { forcedEnd }) };
       writeFileSync(`${run.outDir}/${rawResultsFile}`, JSON.stringify(mask(raw, secretsOfRun(run.headers, run.profile)), null, 2));
       rmSync(`${run.outDir}/${rawJournalFile}`, { force: true });
     }

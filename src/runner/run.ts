@@ -94,6 +94,10 @@ export async function runConformance(options: RunOptions): Promise<number> {
       findings.push(browser);
       specs ??= startSpecs(run, options);
       raw = await specs.finish(run, [...secretsOfRun(headers, profile), ...transportSecrets(transport)]);
+      if (raw?.forcedEnd) {
+        say(raw.forcedEnd);
+        findings.push(raw.forcedEnd);
+      }
       failure = interruption.reason() ?? (raw ? null : 'the test runner ended without results');
     }
   } catch (error) {

@@ -19,10 +19,10 @@ export interface MarkedRun extends CliResult {
   leftBehind: string[];
 }
 
-export async function markedRun(args: string[], timeoutMs: number): Promise<MarkedRun> {
+export async function markedRun(args: string[], timeoutMs: number, env: NodeJS.ProcessEnv = {}): Promise<MarkedRun> {
   const marker = randomUUID();
   const started = Date.now();
-  const result = await cli(args, { env: { [markerName]: marker }, timeoutMs });
+  const result = await cli(args, { env: { ...env, [markerName]: marker }, timeoutMs });
   const durationMs = Date.now() - started;
   return { ...result, durationMs, leftBehind: await processesMarked(`${markerName}=${marker}`) };
 }
