@@ -18,6 +18,7 @@ import { tokenizationMutants } from './tokenization.ts';
 import * as model from './model.ts';
 import { generatedMutants, operatorTwins } from './operators.ts';
 import { rateLimitVariants } from './freedoms-rate-limits.ts';
+import { processedCheckoutBenign, processedCheckoutMutants } from './processed-checkouts.ts';
 import { everyFirstSightMutant, firstSightBenign, firstSightMutants } from './first-sight/index.ts';
 
 export const mutants: Mutant[] = [
@@ -31,6 +32,7 @@ export const mutants: Mutant[] = [
   ...model.mutants,
   ...generatedMutants,
   ...firstSightMutants,
+  ...processedCheckoutMutants,
 ];
 
 /** The mutants generated from operators × sites (mutants/operators.ts): each CI run takes a fifth of them. */
@@ -43,6 +45,7 @@ export const benignVariants: BenignVariant[] = [
   ...instantsAndAttributionVariants,
   ...firstSightBenign,
   ...rateLimitVariants,
+  ...processedCheckoutBenign,
 ];
 
 /** The candidates a helper blind to the suite wrote, a batch each session (docs/first-sight.md). */
