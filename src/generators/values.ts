@@ -19,6 +19,24 @@ export const everydayAmountEdges = [everydayAmounts.min, everydayAmounts.max] as
 export const extremeAmounts = [1, 99, 9_999_999, 10_000_000, 2 ** 31 - 1, 2 ** 31, Number.MAX_SAFE_INTEGER] as const;
 export const extremeAmount = (): fc.Arbitrary<number> => fc.constantFrom(...extremeAmounts);
 
+/** Whether an amount in minor units comes back another through major units as a float cut to whole minor units (820 → 8.2 → 819). */
+export const lostThroughFloatMajorUnits = (amount: number) => Math.floor((amount / 100) * 100) !== amount;
+
+/**
+ * Everyday amounts whose digits formatting gets wrong: each minor part 01 to 09 (a zero lost: 2.1
+ * for 2.01), trailing zeros (8.2 for 8.20, 1000 for 1,000.00), and, all but the last, amounts that a
+ * float of major units cut back to minor units charges a unit less (lostThroughFloatMajorUnits), in
+ * every width of everyday amounts.
+ */
+export const digitPatternAmounts = [201, 402, 1_003, 804, 3_205, 1_606, 207, 1_608, 25_609, 820, 1_999, 102_410, 100_000] as const;
+
+/** How the report names an amount of digitPatternAmounts: "amount 820 (8.20, 819 through a float)". */
+export function digitPatternName(amount: number): string {
+  const major = `${groupedDigits(Math.floor(amount / 100))}.${String(amount % 100).padStart(2, '0')}`;
+  const lost = lostThroughFloatMajorUnits(amount) ? `, ${Math.floor((amount / 100) * 100)} through a float` : '';
+  return `${amountName(amount)} (${major}${lost})`;
+}
+
 /** How the report names an amount class: "amount 2^31", "amount 9,999,999". */
 export function amountName(value: number): string {
   const power = Math.log2(value + 1);
