@@ -1,5 +1,5 @@
 /** Reference 1, 4.1 and 6: what the customer sees, in Chromium, and where the browser is sent after paying. */
-import { devices, type Request, type Response } from '@playwright/test';
+import { devices, type Page, type Request, type Response } from '@playwright/test';
 import {
   actionFormName,
   actionUrlForms,
@@ -8,10 +8,18 @@ import {
   consentOfferCases,
   deepLinks,
   helperDeepLinks,
+  merchantPageClasses,
+  pageClasses,
+  pageOpenedAgain,
+  pageOpeningClasses,
+  pageReloaded,
   registrationName,
+  shownAmountClasses,
   storingPageName,
   storingPages,
   withRegistration,
+  type InputClass,
+  type MerchantPageForm,
 } from '../src/generators/index.ts';
 import type { CheckoutRequest } from '../schemas/generated/types.ts';
 import {
@@ -23,10 +31,22 @@ import {
   checkPaymentPageOpens,
   checkRedirect,
   paymentOf,
+  type PageProbe,
   type Problem,
 } from '../src/checks/index.ts';
-import { exercises, paysInBrowser, tags, test, waitsOutEventMs, type Receiver } from '../src/harness/fixtures.ts';
-import { createCheckout, createIfAccepted, forCustomer, mustSucceed, quietMs, sample, someCustomer } from '../src/harness/flows.ts';
+import type { RunConfig } from '../src/core/run-config.ts';
+import { exercises, helperClient, helpersUsable, paysInBrowser, tags, test, waitsOutEventMs, type Receiver } from '../src/harness/fixtures.ts';
+import {
+  createCheckout,
+  createCheckoutOfClass,
+  createIfAccepted,
+  exerciseClasses,
+  forCustomer,
+  mustSucceed,
+  quietMs,
+  sample,
+  someCustomer,
+} from '../src/harness/flows.ts';
 import { consentControl, optionalRole, payByCard, paymentForm, rendered } from '../src/harness/hosted-page.ts';
 
 const withAction = (request: CheckoutRequest, url: string): CheckoutRequest => ({ ...request, redirects: [{ type: 'action', url }] });
@@ -42,65 +62,84 @@ function actionUrl(receiver: Receiver): { path: string; url: string } {
   return { path, url: `${receiver.urlOf(path)}?order=7#receipt` };
 }
 
+/**
+ * What PAGE-1 judges of a page once `go` opened (or reloaded) it: its status, the ways to pay it
+ * offers (none asked of an ATM page, whose text must hold the reference) and its text.
+ */
+async function openedPage(run: RunConfig, page: Page, url: string, go: () => Promise<Response | null>, atm: boolean): Promise<PageProbe> {
+  const response = await go();
+  const form = paymentForm(run, page);
+  // An error status fails PAGE-1 whatever the page renders after it: nothing to wait for.
+  if (response?.ok() && atm)
+    await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
+  else if (response?.ok()) await rendered(run, form);
+  return { url, status: response?.status() ?? null, formCount: atm ? 0 : await form.count(), text: await page.locator('body').innerText() };
+}
+
 test.describe('hosted pages', { tag: paysInBrowser }, () => {
-  // basic and default as their rows of 4.1 show them; web for a card is beyond the rows (4.1 shows it for MB), which a target may refuse.
-  for (const layout of ['web', 'basic', 'default'] as const) {
+  const pageTitles: Record<keyof typeof pageOpeningClasses, string> = {
+    web: 'a web checkout',
+    basic: 'a basic checkout',
+    default: 'a default checkout',
+    atm: 'an ATM (MB, web) checkout',
+  };
+  for (const [kind, classes] of Object.entries(pageOpeningClasses) as [keyof typeof pageOpeningClasses, InputClass<CheckoutRequest>[]][]) {
     test(
-      `checkoutUrl of a ${layout} checkout opens a payment page`,
-      { tag: tags('PAGE-1'), annotation: exercises('PAGE-1', `layout ${layout}`) },
-      async ({ run, api, browserPages }) => {
-        const rows = { basic: checkoutVariants.storeWithConsent, default: checkoutVariants.embedMobile };
-        const checkout = await createIfAccepted(
-          api,
-          layout === 'web' ? withLayout(sample(run, checkoutVariants.atmPage), layout) : forCustomer(sample(run, rows[layout]), await someCustomer(run, api)),
-        );
-        test.skip(!checkout, 'the target refused a card checkout of layout web, beyond the rows of 4.1 (recorded under CHK-13)');
+      `checkoutUrl of ${pageTitles[kind]} opens a payment page, again and reloaded before it is paid (every class)`,
+      { tag: tags('PAGE-1'), annotation: exercises('PAGE-1', pageOpenedAgain, pageReloaded) },
+      async ({ run, api, browserPages, observe }) => {
+        const atm = kind === 'atm';
+        const customer = await someCustomer(run, api);
         const page = await browserPages.newPage();
-        const response = await page.goto(checkout!.checkoutUrl);
-        const form = paymentForm(run, page);
-        // An error status fails PAGE-1 whatever the page renders after it: nothing to wait for.
-        if (response?.ok()) await rendered(run, form);
-        api.expectNoProblems(
-          checkPaymentPageOpens({
-            url: checkout!.checkoutUrl,
+        await exerciseClasses(run, api, 'PAGE-1', classes, async (request, inputClass) => {
+          const created = await createCheckoutOfClass(api, forCustomer(request, customer));
+          if ('skipped' in created) return created;
+          const { id, checkoutUrl } = created.checkout;
+          const problems = checkPaymentPageOpens(await openedPage(run, page, checkoutUrl, () => page.goto(checkoutUrl), atm), { atm });
+          // A page is opened more than once (a refresh, the link opened again): the row's checkout in each of those states.
+          if (inputClass !== classes[0] || problems.length > 0) return problems;
+          problems.push(...checkPaymentPageOpens(await openedPage(run, page, checkoutUrl, () => page.reload(), atm), { atm }));
+          const again = await browserPages.newPage();
+          problems.push(...checkPaymentPageOpens(await openedPage(run, again, checkoutUrl, () => again.goto(checkoutUrl), atm), { atm }));
+          if (problems.length > 0 || !helpersUsable(run)) return problems;
+          const paidWith = atm ? ({ method: 'MB' } as const) : ({ method: 'CC', card: sample(run, card()) } as const);
+          await mustSucceed(api, helperClient(api).pay(id, { outcome: 'success', ...paidWith }));
+          // What it shows then is not shown: its first answer is recorded, nothing waited for.
+          const oncePaid = await browserPages.newPage();
+          const response = await oncePaid.goto(checkoutUrl);
+          await observe.record('checkoutUrl opened once its checkout was paid (not shown: recorded, never judged)', {
+            url: checkoutUrl,
             status: response?.status() ?? null,
-            formCount: await form.count(),
-            text: await page.locator('body').innerText(),
-          }),
-        );
+            text: await oncePaid.locator('body').innerText(),
+          });
+          return problems;
+        });
       },
     );
   }
 
   test(
-    'checkoutUrl of an ATM (MB, web) checkout opens a page with the reference to pay',
-    { tag: tags('PAGE-1'), annotation: exercises('PAGE-1', 'an ATM checkout (MB, layout web)') },
-    async ({ run, api, browserPages }) => {
-      const { checkout } = await createCheckout(api, sample(run, checkoutVariants.atmPage));
-      const page = await browserPages.newPage();
-      const response = await page.goto(checkout.checkoutUrl);
-      if (response?.ok())
-        await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
-      const text = await page.locator('body').innerText();
-      api.expectNoProblems(checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: 0, text }, { atm: true }));
-    },
-  );
-
-  test(
-    'the embed script renders the payment form inside form.paymentWidgets of the merchant page',
-    { tag: tags('PAGE-2'), annotation: exercises('PAGE-2', 'form.paymentWidgets among other forms of the merchant page') },
+    'the embed script renders the payment form inside form.paymentWidgets, however the merchant page holds it (every class)',
+    { tag: tags('PAGE-2') },
     async ({ run, api, receiver, browserPages }) => {
-      const { checkout } = await createCheckout(api, sample(run, checkoutVariants.embedWeb));
       const page = await browserPages.newPage();
-      await page.goto(receiver.merchantPageUrl(checkout.checkoutUrl));
-      const widgets = page.locator('form.paymentWidgets');
-      const payButton = run.profile.selectors?.payButton;
-      const inside = widgets.locator(typeof payButton === 'string' ? payButton : 'input, button, select, iframe');
-      await inside
-        .first()
-        .waitFor({ state: 'attached' })
-        .catch(() => undefined);
-      api.expectNoProblems(checkFormInsideWidgets({ scriptUrl: checkout.checkoutUrl, formCount: await inside.count(), html: await widgets.innerHTML() }));
+      const formInside = async (checkoutUrl: string, form?: MerchantPageForm) => {
+        await page.goto(receiver.merchantPageUrl(checkoutUrl, form));
+        const widgets = page.locator('form.paymentWidgets');
+        const payButton = run.profile.selectors?.payButton;
+        const inside = widgets.locator(typeof payButton === 'string' ? payButton : 'input, button, select, iframe');
+        await rendered(run, inside);
+        return checkFormInsideWidgets({ scriptUrl: checkoutUrl, formCount: await inside.count(), html: await widgets.innerHTML() });
+      };
+      await exerciseClasses(run, api, 'PAGE-2', merchantPageClasses, async (form) => {
+        const { checkout } = await createCheckout(api, sample(run, checkoutVariants.embedWeb));
+        return formInside(checkout.checkoutUrl, form);
+      });
+      const customer = await someCustomer(run, api);
+      await exerciseClasses(run, api, 'PAGE-2', pageClasses['PAGE-2'], async (request) => {
+        const created = await createCheckoutOfClass(api, forCustomer(request, customer));
+        return 'skipped' in created ? created : formInside(created.checkout.checkoutUrl);
+      });
     },
   );
 
@@ -150,12 +189,13 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
     );
   }
 
-  test(
-    'the ATM payment page shows the entity and the 9-digit reference',
-    { tag: tags('PAGE-5'), annotation: exercises('PAGE-5', 'the ATM page of an MB checkout') },
-    async ({ run, api, browserPages }) => {
-      const { checkout } = await createCheckout(api, sample(run, checkoutVariants.atmPage));
-      const page = await browserPages.newPage();
+  test('the ATM payment page shows the entity and the 9-digit reference (every class)', { tag: tags('PAGE-5') }, async ({ run, api, browserPages }) => {
+    const customer = await someCustomer(run, api);
+    const page = await browserPages.newPage();
+    await exerciseClasses(run, api, 'PAGE-5', pageClasses['PAGE-5'], async (request) => {
+      const created = await createCheckoutOfClass(api, forCustomer(request, customer));
+      if ('skipped' in created) return created;
+      const { checkout } = created;
       await page.goto(checkout.checkoutUrl);
       const [referenceAt, entityAt] = [optionalRole(run, page, 'atmReference'), optionalRole(run, page, 'atmEntity')];
       if (referenceAt) await rendered(run, referenceAt);
@@ -174,9 +214,9 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
       const probe = { url: checkout.checkoutUrl, text, referenceText: await textAt(referenceAt), entityText: await textAt(entityAt) };
       // A stateless mock's payment query answers its example, not this checkout's payment.
       const shown = run.profile.capabilities.stateful ? paymentOf(await api.call('getPayment', { param: checkout.paymentId }))?.referenceDetails : undefined;
-      api.expectNoProblems(checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity }));
-    },
-  );
+      return checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity });
+    });
+  });
 
   // A target may refuse every checkout here but the consent row itself (classifyCheckout): a refused one offers nothing, and is not judged.
   for (const storingPage of storingPages) {
@@ -210,17 +250,23 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
     );
   }
 
-  test('the hosted page shows the amount in major units', { tag: tags('CHK-8') }, async ({ run, api, browserPages }) => {
-    const request = forCustomer(sample(run, checkoutVariants.storeWithConsent), await someCustomer(run, api));
-    const amount = 123456;
-    const { checkout } = await createCheckout(api, { ...request, payment: { ...request.payment, amount } });
-    const page = await browserPages.newPage();
-    await page.goto(checkout.checkoutUrl);
-    const shownAt = optionalRole(run, page, 'amount') ?? page.locator('body');
-    await rendered(run, shownAt);
-    const shown = (await shownAt.first().textContent()) ?? '';
-    api.expectNoProblems(checkAmountShown(shown, { amount, where: `${checkout.checkoutUrl} ${JSON.stringify(run.profile.selectors?.amount ?? 'body')}` }));
-  });
+  test(
+    'the hosted page shows the amount in major units (every amount class a row must be accepted with)',
+    { tag: tags('CHK-8') },
+    async ({ run, api, browserPages }) => {
+      const customer = await someCustomer(run, api);
+      const page = await browserPages.newPage();
+      await exerciseClasses(run, api, 'CHK-8', shownAmountClasses, async (request) => {
+        const amount = request.payment!.amount!;
+        const { checkout } = await createCheckout(api, forCustomer(request, customer));
+        await page.goto(checkout.checkoutUrl);
+        const shownAt = optionalRole(run, page, 'amount') ?? page.locator('body');
+        await rendered(run, shownAt);
+        const shown = (await shownAt.first().textContent()) ?? '';
+        return checkAmountShown(shown, { amount, where: `${checkout.checkoutUrl} ${JSON.stringify(run.profile.selectors?.amount ?? 'body')}` });
+      });
+    },
+  );
 });
 
 test.describe('redirects through the pay helper', () => {

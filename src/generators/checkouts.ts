@@ -139,27 +139,35 @@ export type CheckoutVariant = CheckoutRow;
 /** How the report and the test titles name each row of 4.1. */
 export const variantTitles = Object.fromEntries(Object.entries(checkoutRows).map(([row, { title }]) => [row, title])) as Record<CheckoutRow, string>;
 
-const optionalFields = fc.record(
-  { product: product(), customer: customerData(), billingAddress: billingAddress(), language: language(), url: actionUrl() },
-  { requiredKeys: [] },
-);
+const optionalFieldArbitraries = { product: product(), customer: customerData(), billingAddress: billingAddress(), language: language(), url: actionUrl() };
+const someOptionalFields = fc.record(optionalFieldArbitraries, { requiredKeys: [] });
+/** Which of a checkout's optional fields it carries: some (each present or absent), none, or every one. */
+export type OptionalFields = 'some' | 'none' | 'every';
+const optionalFieldsOf: Record<OptionalFields, typeof someOptionalFields> = {
+  some: someOptionalFields,
+  none: fc.constant({}),
+  every: fc.record(optionalFieldArbitraries),
+};
 
 /**
  * A checkout of one allowed layout/code/registration combination, its optional fields present or
- * absent. A checkout with registration details names a registered customer (uuid), as both storing
- * variants of 4.1 do.
+ * absent (`some`), all left out (`none`: only what the combination and rule 1 need) or all there
+ * (`every`: with both identifiers of the customer, and recurring ESTM where it stores). A checkout
+ * with registration details names a registered customer (uuid), as both storing variants of 4.1 do.
  */
-export function checkoutOf(combination: LayoutCodeCombination): fc.Arbitrary<CheckoutRequest> {
+export function checkoutOf(combination: LayoutCodeCombination, fields: OptionalFields = 'some'): fc.Arbitrary<CheckoutRequest> {
   const { layout, code } = combination;
   const registration = Object.keys(combination.registration ?? {}).length > 0 ? combination.registration : undefined;
-  return fc.record({ amount: amount(), uuid: fc.uuid(), optional: optionalFields }).map(({ amount, uuid, optional }): CheckoutRequest => {
+  return fc.record({ amount: amount(), uuid: fc.uuid(), optional: optionalFieldsOf[fields] }).map(({ amount, uuid, optional }): CheckoutRequest => {
     const page = withoutUndefined({ language: optional.language, layout });
     const url = optional.url ?? (needsActionRedirect(layout) ? 'https://shop.example/done' : undefined);
+    const customer = fields === 'every' ? { uuid, ...optional.customer } : registration ? { uuid } : optional.customer;
     return withoutUndefined({
       payment: {
         amount,
         ...optional.product,
-        customer: registration ? { uuid } : optional.customer,
+        ...(fields === 'every' && registration && { recurring: { amountQualifier: 'ESTM' } }),
+        customer,
         billingAddress: optional.billingAddress,
         paymentMethod: { code, ...(registration && { details: registration }) },
       },
@@ -193,7 +201,7 @@ export const beyondRowCases = {
     .tuple(anyCheckoutVariant, extremeAmount())
     .map(([checkout, bound]): CheckoutRequest => ({ ...checkout, payment: { ...checkout.payment, amount: bound } })),
   /** Every allowed layout/code/registration combination, optional fields present or absent. */
-  layoutCodeCombinations: fc.oneof(...allowedLayoutCodeCombinations.map(checkoutOf)),
+  layoutCodeCombinations: fc.oneof(...allowedLayoutCodeCombinations.map((combination) => checkoutOf(combination))),
 } satisfies Record<string, fc.Arbitrary<CheckoutRequest>>;
 
 export const rowCheckout: fc.Arbitrary<CheckoutRequest> = fc.oneof(...Object.values(checkoutVariants), ...Object.values(rowEdgeCases));

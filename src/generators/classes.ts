@@ -30,7 +30,19 @@ import {
 } from './checkouts.ts';
 import { coveringArray } from './covering.ts';
 import { validReference } from './references.ts';
-import { amountName, everydayAmountEdges, extremeAmounts, formatWithOffset, httpsUrl, secondFractions, utcOffsets, type UtcOffset } from './values.ts';
+import {
+  amountName,
+  digitPatternAmounts,
+  digitPatternName,
+  everydayAmountEdges,
+  extremeAmounts,
+  formatWithOffset,
+  httpsUrl,
+  secondFractions,
+  utcOffsets,
+  type UtcOffset,
+} from './values.ts';
+import { merchantPageForms, type MerchantPageForm } from './merchant-pages.ts';
 
 const withAmount = (request: CheckoutRequest, amount: number): CheckoutRequest => ({ ...request, payment: { ...request.payment, amount } });
 
@@ -52,6 +64,15 @@ function amountClasses<T>(base: fc.Arbitrary<T>, set: (value: T, amount: number)
     ),
   ];
 }
+
+/** Amounts whose digits formatting gets wrong (digitPatternAmounts), everyday ones a row must be accepted with: for where an amount is judged (charged, shown, echoed). */
+const digitPatternClasses = <T>(base: fc.Arbitrary<T>, set: (value: T, amount: number) => T): InputClass<T>[] =>
+  digitPatternAmounts.map((amount) =>
+    inputClass(
+      digitPatternName(amount),
+      base.map((value) => set(value, amount)),
+    ),
+  );
 
 const combinationName = ({ layout, code, registration }: LayoutCodeCombination) =>
   `layout ${layout ?? 'absent'}, code ${code}, ${registrationName(registration)}`;
@@ -122,6 +143,7 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
       atmPage.map((request) => withAmount(request, 123_456)),
     ),
     ...amountClasses(atmPage, withAmount),
+    ...digitPatternClasses(atmPage, withAmount),
   ],
 };
 
@@ -145,6 +167,72 @@ const otherCellsOnRow = (row: StoringRow, asked: Registration | null) =>
   registrationGrid
     .filter((cell) => registrationAsked(cell) === asked && registrationName(cell) !== registrationName(detailsOfRow(row)))
     .map((cell) => cellOnRow(row, cell));
+
+/** CHK-8 on the hosted page: the amounts of CHK-8 a row must be accepted with, in the row whose page a card is paid on (same names: the same classes, shown rather than charged). */
+export const shownAmountClasses: InputClass<CheckoutRequest>[] = [
+  inputClass(
+    'amount 123,456',
+    storeWithConsent.map((request) => withAmount(request, 123_456)),
+  ),
+  ...digitPatternClasses(storeWithConsent, withAmount),
+];
+
+/** What a page of each kind is opened for: its row of 4.1, else the contents of the nearest row, and the combination of its layout and code that minimal and maximal checkouts take. */
+const pageKinds = {
+  web: {
+    name: 'layout web',
+    combination: { layout: 'web', code: 'CC' },
+    row: atmPage.map((request) => withMethodCode(request, 'CC')),
+    rowName: 'the ATM row with code CC',
+  },
+  basic: {
+    name: 'layout basic',
+    combination: { layout: 'basic', code: 'CC', registration: { allowRegistration: true } },
+    row: storeWithConsent,
+    rowName: `row "${variantTitles.storeWithConsent}"`,
+  },
+  default: {
+    name: 'layout default',
+    combination: { layout: 'default', code: 'CC' },
+    row: checkoutVariants.embedMobile,
+    rowName: `row "${variantTitles.embedMobile}"`,
+  },
+  atm: { name: 'an ATM checkout (MB, layout web)', combination: { layout: 'web', code: 'MB' }, row: atmPage, rowName: `row "${variantTitles.atmPage}"` },
+  embed: { name: 'layout embed', combination: { layout: 'embed', code: 'CC' }, row: checkoutVariants.embedWeb, rowName: `row "${variantTitles.embedWeb}"` },
+} satisfies Record<string, { name: string; combination: LayoutCodeCombination; row: fc.Arbitrary<CheckoutRequest>; rowName: string }>;
+export type PageKind = keyof typeof pageKinds;
+
+/**
+ * The checkouts of one kind of page: its row (beyond the rows for a card page of layout web, which
+ * no row shows), and its layout and code with no optional field and with every documented one,
+ * which a target may refuse (CHK-13) but whose page must work where it accepts them.
+ */
+function pageCheckoutClasses(kind: PageKind): InputClass<CheckoutRequest>[] {
+  const { name, combination, row, rowName } = pageKinds[kind];
+  return [
+    inputClass(`${name}, ${rowName}`, row, kind === 'web' ? 'CHK-13' : undefined),
+    inputClass(`${name}, no optional field`, checkoutOf(combination, 'none'), 'CHK-13'),
+    inputClass(`${name}, every documented field`, checkoutOf(combination, 'every'), 'CHK-13'),
+  ];
+}
+
+/** The checkouts whose page PAGE-1 opens, by kind of page (its first, the row's, is also opened again, reloaded and opened once paid). */
+export const pageOpeningClasses = {
+  web: pageCheckoutClasses('web'),
+  basic: pageCheckoutClasses('basic'),
+  default: pageCheckoutClasses('default'),
+  atm: pageCheckoutClasses('atm'),
+} satisfies Partial<Record<PageKind, InputClass<CheckoutRequest>[]>>;
+
+/** The merchant pages that hold the embed widget's form (PAGE-2): each must get the payment form. */
+export const merchantPageClasses: InputClass<MerchantPageForm>[] = merchantPageForms.map((form) => inputClass(form.name, fc.constant(form)));
+
+/** The checkouts whose page (or embed script) each page clause opens. */
+export const pageClasses: Record<'PAGE-1' | 'PAGE-2' | 'PAGE-5', InputClass<CheckoutRequest>[]> = {
+  'PAGE-1': Object.values(pageOpeningClasses).flat(),
+  'PAGE-2': pageCheckoutClasses('embed'),
+  'PAGE-5': pageOpeningClasses.atm,
+};
 
 /** A checkout that stores nothing: the consent row without its registration details (beyond the rows: a target may refuse it). */
 export const consentRowWithoutRegistration = cellOnRow('storeWithConsent', {});
@@ -306,6 +394,7 @@ export const referenceClasses: Record<'REF-1' | 'REF-3' | 'REF-5', InputClass<Re
   'REF-3': [withCallbackUrl, withoutCallbackUrl, endingInTenMinutes, ninetyDays, widestOffsets, ...amountClasses(openNow, withReferenceAmount)],
   'REF-5': [
     ...amountClasses(openNow, withReferenceAmount),
+    ...digitPatternClasses(openNow, withReferenceAmount),
     ...utcOffsets.map((offset) => inputClass(`validDate at ${offset}`, referenceFromNow(-minute, day, [offset, offset]))),
     ...Object.entries(secondFractions).map(fractionClass),
     ...calendarClasses,
@@ -388,6 +477,10 @@ export const notObjects: ReadonlyArray<readonly [name: string, rawBody: string]>
   ['a JSON string', '"checkout"'],
 ];
 
+/** The states a page is opened in beside its first opening, before its payment: it must still be a payment page (once paid, what it shows is not shown). */
+export const pageOpenedAgain = 'opened again in another browser before it is paid';
+export const pageReloaded = 'reloaded before it is paid';
+
 const answersOf = (...names: OperationName[]) => names.map(titleOf);
 /** The customers whose lists the PML clauses are judged on: their means paired so that each pair agrees on what the list shows (alikeInPairs). */
 export const listClasses = {
@@ -403,6 +496,8 @@ export const actionFormName = (form: string) => `pay helper, action URL ${form =
 /** The classes of the model's covering arrays (src/model/combinations.ts): one for what a payment stores, one for what a reference does. */
 export const paymentCombinationsClass =
   'every 3-way combination of layout, method, createRegistration, allowRegistration, outcome, consent, customer and the letter case of its UUID';
+/** A payment of a checkout processed already, which the helpers' contract refuses (409): one refused stores nothing. */
+export const paidAgainClass = 'a checkout paid again, once paid and once declined';
 export const referenceCombinationsClass = 'every 3-way combination of window, notification address, payment time and offset';
 
 /**
@@ -415,11 +510,9 @@ export const scenarioClasses = {
   'ENV-2': answersOf('createCheckout', 'listMethods'),
   'ENV-4': operations.filter((operation) => operation.ofReference).map((operation) => titleOf(operation.name)),
   'CHK-12': notObjects.map(([name]) => name),
-  'PAGE-1': ['layout web', 'layout basic', 'layout default', 'an ATM checkout (MB, layout web)'],
-  'PAGE-2': ['form.paymentWidgets among other forms of the merchant page'],
+  'PAGE-1': [pageOpenedAgain, pageReloaded],
   'PAGE-3': ['paid in the browser', ...actionUrlForms.map(actionFormName)],
   'PAGE-4': [...deepLinks.map((link) => `webview, ${link}`), ...helperDeepLinks.map((link) => `pay helper, ${link}`)],
-  'PAGE-5': ['the ATM page of an MB checkout'],
   'PAGE-6': [...storingPages.map(storingPageName), ...registrationGrid.map(registrationName)],
   'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser'],
   'CHK-7': ['checkouts created at once'],
@@ -430,7 +523,7 @@ export const scenarioClasses = {
     'payments of one customer at once, the list read meanwhile',
   ],
   'TOK-2': [paymentCombinationsClass, 'consent given by one customer, then declined by the same'],
-  'TOK-3': [paymentCombinationsClass, 'a declined payment of a customer who stored a method before'],
+  'TOK-3': [paymentCombinationsClass, 'a declined payment of a customer who stored a method before', paidAgainClass],
   'TOK-4': [paymentCombinationsClass, 'a payment without registration of a customer who stored a method before'],
   'TOK-5': [paymentCombinationsClass, 'an ATM payment asked to be stored, beside a stored card'],
   'TOK-6': ['card', 'mobile wallet', 'two customers storing in turn'],
@@ -489,6 +582,7 @@ for (const [clause, names] of [
     ...checkoutClasses,
     ...tokenizationClasses,
     ...referenceClasses,
+    ...pageClasses,
     'REF-4': timestampClasses,
     'PML-5': storedMeansClasses,
     'EVT-1': callbackQueryClasses,
@@ -496,6 +590,7 @@ for (const [clause, names] of [
   }).map(([clause, classes]): [string, readonly string[]] => [clause, classes.map((c) => c.name)]),
   ...Object.entries(framingClasses).map(([clause, classes]): [string, readonly string[]] => [clause, classes.map((c) => c.name)]),
   ...Object.entries(scenarioClasses),
+  ['PAGE-2', merchantPageClasses.map((c) => c.name)] as const,
   ['REF-2', referenceShapes.flatMap((shape) => referenceStages.map((stage) => referenceClassName(shape.name, stage)))] as const,
   ...Object.entries(brokenClassesByClause([...brokenCheckouts, ...brokenReferences])),
 ])

@@ -9,3 +9,4 @@ export * from './input-class.ts';
 export * from './framings.ts';
 export * from './corners.ts';
 export * from './covering.ts';
+export * from './merchant-pages.ts';

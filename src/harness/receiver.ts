@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { RecordedRequest } from '../core/evidence.ts';
 import { readText, recordedBody } from '../core/http.ts';
+import { merchantPage, merchantPageForms, type MerchantPageForm } from '../generators/merchant-pages.ts';
 
 export interface ReceivedRequest extends RecordedRequest {
   path: string;
@@ -21,23 +22,13 @@ export interface Receiver {
   /** A fresh path of this receiver, so that one test's requests are told from another's. */
   newPath(prefix: string): string;
   urlOf(path: string): string;
-  /** A merchant page holding form.paymentWidgets and a script whose src is the checkoutUrl (PAGE-2). */
-  merchantPageUrl(checkoutUrl: string): string;
+  /** A merchant page holding form.paymentWidgets (as `form` writes it, by default the first of merchantPageForms) and a script whose src is the checkoutUrl (PAGE-2). */
+  merchantPageUrl(checkoutUrl: string, form?: MerchantPageForm): string;
   received(path: string): ReceivedRequest[];
   /** The first request (already received or still to come) that satisfies the predicate, or undefined after timeoutMs. */
   waitFor(predicate: (request: ReceivedRequest) => boolean, timeoutMs: number): Promise<ReceivedRequest | undefined>;
   close(): Promise<void>;
 }
-
-// A merchant's page has forms of its own (a search, a newsletter) before the one the widget fills.
-const merchantPage = (checkoutUrl: string) => `<!doctype html>
-<html lang="pt"><head><meta charset="utf-8"><title>Merchant shop</title></head>
-<body><h1>Merchant shop</h1>
-<form class="search" action="/merchant/search"><input name="q" aria-label="Search"></form>
-<form class="newsletter" method="post" action="/merchant/newsletter"><input name="email" aria-label="E-mail"></form>
-<form class="paymentWidgets" data-testid="merchant-form"></form>
-<script src="${checkoutUrl.replace(/"/g, '&quot;')}"></script>
-</body></html>`;
 
 function parse(text: string, contentType: string | undefined): unknown {
   if (contentType?.includes('x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
@@ -65,7 +56,8 @@ export async function startReceiver(options: { host: string; publicUrl: string |
     options.onReceived?.(received);
     for (const waiter of waiters) waiter(received);
     if (url.pathname === '/merchant/embed') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(merchantPage(url.searchParams.get('checkoutUrl') ?? ''));
+      const form = merchantPageForms[Number(url.searchParams.get('form'))] ?? merchantPageForms[0];
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(merchantPage(url.searchParams.get('checkoutUrl') ?? '', form));
     } else if (received.method === 'GET') {
       response
         .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
@@ -83,7 +75,8 @@ export async function startReceiver(options: { host: string; publicUrl: string |
     url,
     newPath: (prefix) => `/${prefix}/${randomUUID()}`,
     urlOf: (path) => `${url}${path}`,
-    merchantPageUrl: (checkoutUrl) => `${url}/merchant/embed?checkoutUrl=${encodeURIComponent(checkoutUrl)}`,
+    merchantPageUrl: (checkoutUrl, form = merchantPageForms[0]) =>
+      `${url}/merchant/embed?checkoutUrl=${encodeURIComponent(checkoutUrl)}&form=${merchantPageForms.indexOf(form)}`,
     received: (path) => all.filter((request) => request.path === path),
     waitFor(predicate, timeoutMs) {
       const already = all.find(predicate);

@@ -21,6 +21,13 @@ import {
   classNamesByClause,
   consentOfferCases,
   declinedSuffix,
+  digitPatternAmounts,
+  digitPatternName,
+  lostThroughFloatMajorUnits,
+  merchantPage,
+  merchantPageForms,
+  pageClasses,
+  shownAmountClasses,
   formatCornerClasses,
   rowOfLeaf,
   formatCorners,
@@ -124,6 +131,46 @@ test('rows stay inside everyday amounts; the cases beyond the rows reach the amo
   assert.ok(amounts.includes(1) && amounts.includes(2 ** 31 - 1) && amounts.includes(2 ** 31) && amounts.includes(10_000_000));
   const optionalPresent = fc.sample(beyondRowCases.layoutCodeCombinations, { seed, numRuns }).map((c) => Boolean(c.payment?.billingAddress));
   assert.ok(optionalPresent.includes(true) && optionalPresent.includes(false));
+});
+
+test('amounts whose digits formatting gets wrong: everyday, every minor part 01 to 09, trailing zeros, all but one lost through a float of major units', () => {
+  assert.deepEqual([820, 1999, 29, 115, 1010, 100, 999_999].map(lostThroughFloatMajorUnits), [true, true, true, true, false, false, false]);
+  assert.ok(digitPatternAmounts.every((amount) => amount >= 100 && amount <= 999_999));
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7, 8, 9].filter((minor) => !digitPatternAmounts.some((amount) => amount % 100 === minor)),
+    [],
+  );
+  assert.ok(digitPatternAmounts.some((amount) => amount % 100 === 0) && digitPatternAmounts.some((amount) => amount % 10 === 0 && amount % 100 !== 0));
+  assert.deepEqual(
+    digitPatternAmounts.filter((amount) => !lostThroughFloatMajorUnits(amount)),
+    [100_000],
+  );
+  assert.equal(digitPatternName(820), 'amount 820 (8.20, 819 through a float)');
+  assert.equal(digitPatternName(100_000), 'amount 100,000 (1,000.00)');
+});
+
+test('checkoutOf with no optional field sends only what its combination and rule 1 need; with every one, both identifiers of the customer and recurring where it stores', () => {
+  check(checkoutOf({ layout: 'basic', code: 'CC' }, 'none'), (request) => assert.deepEqual(Object.keys(request.payment!).sort(), ['amount', 'paymentMethod']));
+  check(checkoutOf({ layout: 'embed', code: 'CC' }, 'none'), (request) => assert.deepEqual(request.redirects?.[0]?.type, 'action'));
+  check(checkoutOf({ layout: 'basic', code: 'CC', registration: { allowRegistration: true } }, 'every'), ({ payment, page, redirects }) => {
+    assert.ok(payment?.code && payment.summary && payment.billingAddress?.country && page?.language && redirects?.length === 1);
+    assert.ok(payment?.customer?.uuid && payment.customer.customerId && payment.customer.email);
+    assert.equal(payment?.recurring?.amountQualifier, 'ESTM');
+  });
+  check(checkoutOf({ layout: 'web', code: 'MB' }, 'every'), ({ payment }) => assert.equal(payment?.recurring, undefined));
+});
+
+test('every merchant page holds a form of class paymentWidgets, however written, and the script whose src is checkoutUrl, before or after it', () => {
+  const url = 'https://pay.example/embed/c1/widget.js?a=1&b="2"';
+  for (const form of merchantPageForms) {
+    const page = merchantPage(url, form);
+    const classes = /<form[^>]*\sclass="([^"]*)"[^>]*data-testid="merchant-form"|<form[^>]*data-testid="merchant-form"[^>]*\sclass="([^"]*)"/.exec(page);
+    assert.ok(classes && (classes[1] ?? classes[2]).split(/\s+/).includes('paymentWidgets'), form.name);
+    const script = page.indexOf('<script src="https://pay.example/embed/c1/widget.js?a=1&amp;b=&quot;2&quot;"></script>');
+    assert.ok(script > 0, form.name);
+    assert.equal(script < page.indexOf('data-testid="merchant-form"'), form.scriptFirst, form.name);
+  }
+  assert.ok(merchantPageForms.some((form) => form.scriptFirst) && merchantPageForms.some((form) => !form.scriptFirst));
 });
 
 test('row edge cases: non-ASCII names, action URLs with a query or a fragment, deep links of every form', () => {
@@ -321,7 +368,7 @@ test('uuidNearMisses: not a UUID (RFC 9562 section 4), each but the cut ones the
 });
 
 test('every input class of a valid request is schema-valid; each class of a broken case breaks its clause only', () => {
-  for (const classes of Object.values(checkoutClasses))
+  for (const classes of [...Object.values(checkoutClasses), ...Object.values(pageClasses), shownAmountClasses])
     for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('createCheckout', value), [], name));
   for (const classes of Object.values(referenceClasses))
     for (const { name, arbitrary } of classes) check(arbitrary, (value) => assert.deepEqual(validateRequest('createReference', value), [], name));
@@ -374,7 +421,7 @@ test('classifyCheckout: every row of 4.1 and its edge cases is that row; with MW
       ),
     );
   }
-  for (const classes of [...Object.values(checkoutClasses), ...Object.values(tokenizationClasses)]) {
+  for (const classes of [...Object.values(checkoutClasses), ...Object.values(tokenizationClasses), ...Object.values(pageClasses), shownAmountClasses]) {
     for (const { name, arbitrary, mayBeRefused } of classes) {
       check(arbitrary, (request) => {
         const kind = classifyCheckout(request);
