@@ -76,6 +76,12 @@ const throughHelpers = {
       .record({ checkout: newestFirst, outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const), consent: fc.boolean() })
       .map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent)),
   ),
+  payAgain: weighted(
+    1,
+    fc
+      .record({ checkout: index, outcome: fc.constantFrom('success' as const, 'failure' as const), consent: fc.boolean() })
+      .map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent, 'processed')),
+  ),
   confirm: weighted(
     4,
     fc

@@ -11,7 +11,7 @@ import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schema
 import type { RecordedRequest } from '../core/evidence.ts';
 import type { TestHelpers } from '../core/test-helpers.ts';
 import type { CallArguments, OperationName } from '../core/operations.ts';
-import { checkoutOf, describeProblems, isSuccess, paymentIdOf, paymentOf, type Exchange, type PaidWith, type Problem } from '../checks/index.ts';
+import { checkoutOf, describeProblems, isRefusal, isSuccess, paymentIdOf, paymentOf, type Exchange, type PaidWith, type Problem } from '../checks/index.ts';
 import { hasCome, judgeCheckoutCreated, judgeList, judgeNotifications, judgePayment, judgeReferenceCreated, listSettled } from './judge.ts';
 import {
   checkoutFrom,
@@ -203,38 +203,43 @@ export class CreateCheckout implements Command {
     `createCheckout(${this.described()}, customer ${this.named()}, amount ${this.request.payment?.amount})${createdAs('checkout', this.#created)}`;
 }
 
+/** Which checkouts a payment is made in: those not paid yet, or those processed already (paid, or declined). */
+export type CheckoutState = 'unpaid' | 'processed';
+
 export class Pay implements Command {
   constructor(
     readonly checkout: number,
     readonly outcome: 'success' | 'failure',
     readonly storeConsent: boolean,
+    readonly state: CheckoutState = 'unpaid',
   ) {}
   /** The checkout it paid, once run. */
   #checkoutId: string | undefined;
-  check = (model: Model) => model.checkouts.some((checkout) => !checkout.paid);
+  private inState = (checkout: Model['checkouts'][number]) => checkout.paid === (this.state === 'processed');
+  check = (model: Model) => model.checkouts.some(this.inState);
   async run(model: Model, world: World) {
-    const checkout = pickNewest(
-      model.checkouts.filter((one) => !one.paid),
-      this.checkout,
-    )!;
+    const checkout = pickNewest(model.checkouts.filter(this.inState), this.checkout)!;
     this.#checkoutId = checkout.id;
     const paidWith = checkout.code === 'MB' ? ({ method: 'MB' } as const) : world.payWith(checkout.code === 'MW' ? 'MW' : 'CC', this.outcome === 'failure');
     const at = world.now();
     const answer = await world.helpers!.pay(checkout.id, { outcome: this.outcome, ...paidWith, storeConsent: this.storeConsent } as PayRequest);
     checkout.paid = true;
+    // A checkout is processed once (the helpers answer 409): a payment refused so stores nothing (TOK-3); what one taken anyway stores is not judged.
+    const refusedAgain = this.state === 'processed' && isRefusal(answer.response.status);
     // Stored methods may show up to eventMs after the payment was answered, after a 200 as after a 202.
     model.payments.push({
       checkout,
       paidWith,
-      outcome: this.outcome,
+      outcome: refusedAgain ? 'refused' : this.outcome,
       storeConsent: this.storeConsent,
       at,
       settledBy: world.now() + world.eventMs,
-      unknown: !isSuccess(answer.response.status),
+      unknown: !refusedAgain && (this.state === 'processed' || !isSuccess(answer.response.status)),
     });
     settle(model, world, []);
   }
-  toString = () => `pay(${unpaidCheckout(this.#checkoutId, this.checkout)}, ${this.outcome}, storeConsent ${this.storeConsent})`;
+  toString = () =>
+    `pay(${this.state === 'processed' ? processedCheckout(this.#checkoutId, this.checkout) : unpaidCheckout(this.#checkoutId, this.checkout)}, ${this.outcome}, storeConsent ${this.storeConsent})`;
 }
 
 /** What a command created, once it ran: the id the evidence names it by. */
@@ -242,6 +247,8 @@ export const createdAs = (what: string, id: string | undefined) => (id ? ` → $
 
 /** The checkout a payment command paid, by id once it ran (as the evidence names it), else by its place. */
 const unpaidCheckout = (id: string | undefined, fromNewest: number) => (id ? `checkout ${id}` : `unpaid checkout #${fromNewest} from the newest`);
+const processedCheckout = (id: string | undefined, fromNewest: number) =>
+  id ? `checkout ${id}, processed already` : `processed checkout #${fromNewest} from the newest`;
 
 const payableOnPage = (checkout: Model['checkouts'][number]) => !checkout.paid && checkout.pageUrl !== undefined;
 

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import {
   amount,
   checkoutVariants,
+  paidAgainClass,
   paymentCombinationsClass,
   referenceCombinationsClass,
   utcOffset,
@@ -114,6 +115,7 @@ export const helperSequences: DirectedSequence[] = [
       { clause: 'TOK-3', name: 'a declined payment of a customer who stored a method before' },
       { clause: 'TOK-4', name: 'a payment without registration of a customer who stored a method before' },
       { clause: 'TOK-6', name: 'two customers storing in turn' },
+      { clause: 'TOK-3', name: paidAgainClass },
     ],
     commands: (draw) => [
       new CreateCheckout('storeMethod', draw(checkoutVariants.storeMethod), 'CC', 0),
@@ -126,6 +128,9 @@ export const helperSequences: DirectedSequence[] = [
       new Pay(0, 'success', false),
       new CreateCheckout('withoutRegistration', draw(checkoutVariants.storeWithConsent), 'MW', 0),
       new Pay(0, 'success', true),
+      // Counted from the newest processed: the declined storing checkout, then the first, paid.
+      new Pay(2, 'success', true, 'processed'),
+      new Pay(4, 'success', true, 'processed'),
       new ListMethods(0),
       new ListMethods(1),
     ],

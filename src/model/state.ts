@@ -26,7 +26,8 @@ export interface CheckoutModel {
 export interface Payment {
   checkout: CheckoutModel;
   paidWith: PaidWith | { method: 'MB' };
-  outcome: 'success' | 'failure';
+  /** refused: a payment of a checkout processed already, which the target refused. */
+  outcome: 'success' | 'failure' | 'refused';
   storeConsent: boolean;
   /** When it was paid (ms), and until when its effects may still show (eventMs after its answer: a 202, or a late stored method). */
   at: number;
@@ -50,6 +51,7 @@ export function forbiddenBy(payment: Payment, customer: string): { clause: Claus
   if (payment.checkout.customer !== customer) return stores(payment) ? { clause: 'TOK-6', why: "of another customer's payment" } : null;
   if (stores(payment)) return null;
   if (payment.outcome === 'failure') return { clause: 'TOK-3', why: 'after a declined payment' };
+  if (payment.outcome === 'refused') return { clause: 'TOK-3', why: 'after a payment refused, its checkout processed already' };
   if (payment.checkout.registration === 'allowRegistration') return { clause: 'TOK-2', why: 'where the customer declined to store it' };
   return { clause: 'TOK-4', why: 'after a payment without createRegistration or allowRegistration' };
 }

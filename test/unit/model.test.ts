@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { card, checkoutVariants, wallet } from '../../src/generators/index.ts';
 import { benignVariants, mutants } from '../../mutants/model.ts';
+import { processedCheckoutMutants } from '../../mutants/processed-checkouts.ts';
 import { startProxy, type Transform } from '../../mutants/proxy.ts';
 import { startReceiver } from '../../src/harness/receiver.ts';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
@@ -144,7 +145,7 @@ describe('the model of the whole service', { concurrency: true }, () => {
     });
   }
 
-  for (const mutant of mutants) {
+  for (const mutant of [...mutants, ...processedCheckoutMutants]) {
     test(`the directed sequences meet ${mutant.name}, on ${mutant.clause}`, async () => {
       const found = await Promise.all(namedSequences.map(async (sequence) => problemsOf(await worldBehind(mutant.transform, page), commandsOf(sequence))));
       const clauses = new Set<string>(found.flat().map((problem) => problem.clause));
