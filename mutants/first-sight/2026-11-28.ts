@@ -445,7 +445,7 @@ export const firstSightMutants: Mutant[] = [
   {
     name: 'fs-page-crashes-without-summary',
     clause: 'PAGE-1',
-    disturbs: ['PAGE-4'],
+    disturbs: ['PAGE-4', 'PAGE-5'],
     description: 'The hosted page (/pay) of a checkout created without payment.summary answers 500; checkouts with a summary open.',
     transform: pageCrashesWithoutSummary,
   },
