@@ -200,7 +200,7 @@ const pageKinds = {
   atm: { name: 'an ATM checkout (MB, layout web)', combination: { layout: 'web', code: 'MB' }, row: atmPage, rowName: `row "${variantTitles.atmPage}"` },
   embed: { name: 'layout embed', combination: { layout: 'embed', code: 'CC' }, row: checkoutVariants.embedWeb, rowName: `row "${variantTitles.embedWeb}"` },
 } satisfies Record<string, { name: string; combination: LayoutCodeCombination; row: fc.Arbitrary<CheckoutRequest>; rowName: string }>;
-export type PageKind = keyof typeof pageKinds;
+type PageKind = keyof typeof pageKinds;
 
 /**
  * The checkouts of one kind of page: its row (beyond the rows for a card page of layout web, which
