@@ -105,12 +105,11 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
           const paidWith = atm ? ({ method: 'MB' } as const) : ({ method: 'CC', card: sample(run, card()) } as const);
           await mustSucceed(api, helperClient(api).pay(id, { outcome: 'success', ...paidWith }));
           // What it shows then is not shown: its first answer is recorded, nothing waited for.
-          const oncePaid = await browserPages.newPage();
-          const response = await oncePaid.goto(checkoutUrl);
+          const response = await again.goto(checkoutUrl);
           await observe.record('checkoutUrl opened once its checkout was paid (not shown: recorded, never judged)', {
             url: checkoutUrl,
             status: response?.status() ?? null,
-            text: await oncePaid.locator('body').innerText(),
+            text: await again.locator('body').innerText(),
           });
           return problems;
         });

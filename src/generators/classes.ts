@@ -216,12 +216,15 @@ function pageCheckoutClasses(kind: PageKind): InputClass<CheckoutRequest>[] {
   ];
 }
 
-/** The checkouts whose page PAGE-1 opens, by kind of page (its first, the row's, is also opened again, reloaded and opened once paid). */
+/**
+ * The checkouts whose page PAGE-1 opens, by kind of page (its first, the row's, is also opened
+ * again, reloaded and opened once paid). The ATM page of the other ATM checkouts is PAGE-5's to open.
+ */
 export const pageOpeningClasses = {
   web: pageCheckoutClasses('web'),
   basic: pageCheckoutClasses('basic'),
   default: pageCheckoutClasses('default'),
-  atm: pageCheckoutClasses('atm'),
+  atm: pageCheckoutClasses('atm').slice(0, 1),
 } satisfies Partial<Record<PageKind, InputClass<CheckoutRequest>[]>>;
 
 /** The merchant pages that hold the embed widget's form (PAGE-2): each must get the payment form. */
@@ -231,7 +234,7 @@ export const merchantPageClasses: InputClass<MerchantPageForm>[] = merchantPageF
 export const pageClasses: Record<'PAGE-1' | 'PAGE-2' | 'PAGE-5', InputClass<CheckoutRequest>[]> = {
   'PAGE-1': Object.values(pageOpeningClasses).flat(),
   'PAGE-2': pageCheckoutClasses('embed'),
-  'PAGE-5': pageOpeningClasses.atm,
+  'PAGE-5': pageCheckoutClasses('atm'),
 };
 
 /** A checkout that stores nothing: the consent row without its registration details (beyond the rows: a target may refuse it). */
