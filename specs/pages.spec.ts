@@ -96,10 +96,10 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
           if ('skipped' in created) return created;
           const { id, checkoutUrl } = created.checkout;
           const problems = checkPaymentPageOpens(await openedPage(run, page, checkoutUrl, () => page.goto(checkoutUrl), atm), { atm });
-          // A page is opened more than once (a refresh, the link opened again): the row's checkout in each of those states.
+          // A page is opened more than once (a refresh, the link opened again in another tab): the row's checkout in each of those states.
           if (inputClass !== classes[0] || problems.length > 0) return problems;
           problems.push(...checkPaymentPageOpens(await openedPage(run, page, checkoutUrl, () => page.reload(), atm), { atm }));
-          const again = await browserPages.newPage();
+          const again = await page.context().newPage();
           problems.push(...checkPaymentPageOpens(await openedPage(run, again, checkoutUrl, () => again.goto(checkoutUrl), atm), { atm }));
           if (problems.length > 0 || !helpersUsable(run)) return problems;
           const paidWith = atm ? ({ method: 'MB' } as const) : ({ method: 'CC', card: sample(run, card()) } as const);

@@ -481,7 +481,7 @@ export const notObjects: ReadonlyArray<readonly [name: string, rawBody: string]>
 ];
 
 /** The states a page is opened in beside its first opening, before its payment: it must still be a payment page (once paid, what it shows is not shown). */
-export const pageOpenedAgain = 'opened again in another browser before it is paid';
+export const pageOpenedAgain = 'opened again in another tab before it is paid';
 export const pageReloaded = 'reloaded before it is paid';
 
 const answersOf = (...names: OperationName[]) => names.map(titleOf);
