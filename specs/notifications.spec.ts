@@ -1,6 +1,14 @@
 /** Reference 1 and 6: notifications of confirmed references, to callbackUrl or to the webhook. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callbackQueryClasses, validReference, webhookQueryClasses } from '../src/generators/index.ts';
+import {
+  callbackAddressClasses,
+  checkoutPaymentPaths,
+  checkoutVariants,
+  validReference,
+  webhookAddressClasses,
+  type CheckoutPaymentPath,
+  type InputClass,
+} from '../src/generators/index.ts';
 import {
   checkConfirmed,
   checkNotConfirmed,
@@ -10,11 +18,33 @@ import {
   ofKind,
   paymentOf,
   paymentsOfLedger,
+  type Exchange,
   type LedgerEntry,
   type PaymentNames,
+  type Problem,
 } from '../src/checks/index.ts';
-import { exercises, lastsEventMs, tags, test, waitsOutEventMs, type Api, type Receiver, type ReceivedRequest } from '../src/harness/fixtures.ts';
-import { createClosedReference, createReference, exerciseClasses, mustSucceed, quietMs, readSettled, sample } from '../src/harness/flows.ts';
+import {
+  exercises,
+  lastsEventMs,
+  tags,
+  test,
+  waitsOutEventMs,
+  type Api,
+  type Receiver,
+  type ReceivedRequest,
+  type TestHelpers,
+} from '../src/harness/fixtures.ts';
+import {
+  createCheckout,
+  createClosedReference,
+  exerciseClasses,
+  mustSucceed,
+  quietMs,
+  readSettled,
+  referenceCreated,
+  refusedWhereFree,
+  sample,
+} from '../src/harness/flows.ts';
 import type { RunConfig } from '../src/core/run-config.ts';
 import type { RecordedRequest } from '../src/core/evidence.ts';
 import { followLedger, readLedger } from '../src/harness/ledger.ts';
@@ -22,12 +52,37 @@ import { endWatch, holdingWebhook, startWatch, watchedAddress } from '../src/har
 
 const ledgerPollMs = 200;
 
-/** A reference valid now, notified at a fresh path of the receiver (or at the webhook, without callbackUrl). */
-async function referenceFor(run: RunConfig, api: Api, callbackUrl: string | undefined) {
+/** A reference valid now, notified at callbackUrl where given (else at the webhook): the names of its payment, or why it was not made where its class leaves the target free to refuse it. */
+async function referenceFor(run: RunConfig, api: Api, callbackUrl: string | undefined): Promise<Names>;
+async function referenceFor(run: RunConfig, api: Api, callbackUrl: string, inputClass: InputClass): Promise<Names | { skipped: string }>;
+async function referenceFor(run: RunConfig, api: Api, callbackUrl: string | undefined, inputClass?: InputClass): Promise<Names | { skipped: string }> {
   const request = { ...sample(run, validReference({ callback: 'without', around: new Date() })), ...(callbackUrl && { callbackUrl }) };
-  const { paymentId } = await createReference(api, request);
+  const exchange = await api.call('createReference', { body: request });
+  const refused = inputClass && refusedWhereFree(exchange, inputClass);
+  if (refused) return refused;
+  const { paymentId } = referenceCreated(api, exchange);
+  return namesOf(api, paymentId);
+}
+
+type Names = PaymentNames & { id: string };
+
+/** The payment's id and its reference as GET /payments/{id} shows it. */
+async function namesOf(api: Api, paymentId: string): Promise<Names> {
   const reference = paymentOf(await api.call('getPayment', { param: paymentId }))?.referenceDetails?.reference;
   return { id: paymentId, reference };
+}
+
+/** An MB checkout (the ATM page's row): the names of its payment, whose reference the customer pays at an ATM. */
+async function atmCheckoutFor(run: RunConfig, api: Api): Promise<Names & { checkoutId: string }> {
+  const { checkout } = await createCheckout(api, sample(run, checkoutVariants.atmPage));
+  return { ...(await namesOf(api, checkout.paymentId)), checkoutId: checkout.id };
+}
+
+/** Pays an MB checkout's reference the way given. */
+function payCheckoutReference(api: Api, helpers: TestHelpers, payment: Names & { checkoutId: string }, path: CheckoutPaymentPath): Promise<Exchange> {
+  return path === checkoutPaymentPaths.paidThroughHelper
+    ? mustSucceed(api, helpers.pay(payment.checkoutId, { outcome: 'success', method: 'MB' }))
+    : mustSucceed(api, helpers.confirm(payment.id));
 }
 
 /** What the run's receivers take (the ledger, followed) that the predicate counts, until some comes or the time is up. */
@@ -72,10 +127,11 @@ test.describe('notifications to callbackUrl', () => {
       annotation: [...exercises('EVT-3', 'at its callbackUrl'), ...exercises('REF-6', 'confirmed and notified at its callbackUrl')],
     },
     async ({ run, api, interbank, receiver }) => {
-      await exerciseClasses(run, api, 'EVT-1', callbackQueryClasses, async (query) => {
-        const path = receiver.newPath('callback');
-        const address = `${receiver.urlOf(path)}${query}`;
-        const payment = await referenceFor(run, api, address);
+      await exerciseClasses(run, api, 'EVT-1', callbackAddressClasses, async (tail, inputClass) => {
+        const path = `${receiver.newPath('callback')}${tail.path}`;
+        const address = `${receiver.urlOf(path)}${tail.query}`;
+        const payment = await referenceFor(run, api, address, inputClass);
+        if ('skipped' in payment) return payment;
         await mustSucceed(api, interbank.confirm(payment.id));
         const withinMs = run.profile.timeouts.eventMs;
         const received = await receivedAt(api, receiver, path, { timeoutMs: withinMs, note: 'received at callbackUrl' });
@@ -118,10 +174,10 @@ test.describe('notifications to callbackUrl', () => {
   );
 });
 
-/** Points the webhook at a fresh path of the receiver, with the query given. */
-async function pointWebhook(interbank: { setWebhook(url: string): Promise<void> }, receiver: Receiver, query = '') {
+/** Points the webhook at a fresh path of the receiver. */
+async function pointWebhook(interbank: { setWebhook(url: string): Promise<void> }, receiver: Receiver) {
   const path = receiver.newPath('webhook');
-  const address = `${receiver.urlOf(path)}${query}`;
+  const address = receiver.urlOf(path);
   await interbank.setWebhook(address);
   return { path, address };
 }
@@ -154,26 +210,33 @@ async function watchingWebhook<T>(run: RunConfig, interbank: { removeWebhook(): 
 // so that the tests below, which point it at receivers of the run too, take their turns in its window.
 test(
   'no notification reaches the webhook, or any address of the run, for a reference that was not paid',
-  { tag: [...tags('EVT-4'), waitsOutEventMs], annotation: exercises('EVT-4', 'not paid, a webhook configured') },
+  {
+    tag: [...tags('EVT-4'), waitsOutEventMs],
+    annotation: exercises('EVT-4', 'not paid, a webhook configured', "an MB checkout's reference not paid, a webhook configured"),
+  },
   async ({ run, api, interbank, receiver }) => {
     const { judged, received } = await watchingWebhook(run, interbank, async () => {
       const follow = followLedger(run.outDir);
-      const payment = await holdingWebhook(
+      const unpaid = await holdingWebhook(
         run,
         async () => {
           const { address } = await pointWebhook(interbank, receiver);
           startWatch(run, address);
-          return referenceFor(run, api, undefined);
+          return [
+            { why: 'for an unpaid reference', about: await referenceFor(run, api, undefined) },
+            { why: "for an MB checkout's reference that was not paid", about: await atmCheckoutFor(run, api) },
+          ];
         },
         'pointing',
       );
-      // What names it is judged among every payment the run created: one that had its reference before it names it too.
-      const judged = (received: readonly RecordedRequest[]) => {
-        const naming = received.filter((request) => identifiesPayment(request, payment));
-        const among = naming.length > 0 ? paymentsOfLedger(readLedger(run.outDir)) : [];
-        return checkNotNotified(naming, { why: 'for an unpaid reference', about: payment, among });
-      };
-      // The webhook hears of every payment, some holding this one's id by chance (as an amount, say): only
+      // What names one of them is judged among every payment the run created: one that had its reference before it names it too.
+      const judged = (received: readonly RecordedRequest[]) =>
+        unpaid.flatMap(({ why, about }) => {
+          const naming = received.filter((request) => identifiesPayment(request, about));
+          const among = naming.length > 0 ? paymentsOfLedger(readLedger(run.outDir)) : [];
+          return checkNotNotified(naming, { why, about, among });
+        });
+      // The webhook hears of every payment, some holding these ids by chance (as an amount, say): only
       // what the check counts ends the wait before eventMs has passed.
       const counted = (request: RecordedRequest) => judged([request]).length > 0;
       return { judged, received: await receivedAnywhere(follow, counted, quietMs(run)) };
@@ -194,9 +257,9 @@ test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
     run: RunConfig,
     interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> },
     receiver: Receiver,
-    body: (pointAt: (query?: string) => Promise<{ path: string; address: string }>) => Promise<T>,
+    body: (pointAt: () => Promise<{ path: string; address: string }>) => Promise<T>,
   ): Promise<T> {
-    const pointAt = (query = '') => pointWebhook(interbank, receiver, query);
+    const pointAt = () => pointWebhook(interbank, receiver);
     const asked = Date.now();
     return holdingWebhook(
       run,
@@ -214,25 +277,58 @@ test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
     );
   }
 
+  /** A notification at the webhook (at path, set to address) naming the payment, within eventMs of its confirmation. */
+  async function notifiedAtWebhook(run: RunConfig, api: Api, receiver: Receiver, webhook: { path: string; address: string }, payment: Names) {
+    const withinMs = run.profile.timeouts.eventMs;
+    const received = await receivedAt(api, receiver, webhook.path, { until: naming(payment), timeoutMs: withinMs, note: 'received at the webhook' });
+    return checkNotified(received, { payment, clause: 'EVT-2', where: 'the webhook', address: webhook.address, withinMs });
+  }
+
   // The webhook hears of every reference without callbackUrl, other tests' included: what counts is what names this payment.
   test(
-    'a confirmed reference without callbackUrl is notified at the configured webhook, its query kept, naming the payment (every class)',
+    'a confirmed reference without callbackUrl is notified at the configured webhook, its address kept, naming the payment (every class)',
     {
       tag: tags('EVT-2', 'EVT-3'),
       annotation: [...exercises('EVT-2', 'without callbackUrl, a webhook configured'), ...exercises('EVT-3', 'at the webhook')],
     },
     async ({ run, api, interbank, receiver }) => {
       // A turn each: the quiet test's watch, asked for meanwhile, starts between two.
-      await exerciseClasses(run, api, 'EVT-2', webhookQueryClasses, (query) =>
-        withWebhook(run, interbank, receiver, async (pointAt) => {
-          const { path, address } = await pointAt(query);
+      await exerciseClasses(run, api, 'EVT-2', webhookAddressClasses, (tail, inputClass) =>
+        withWebhook(run, interbank, receiver, async () => {
+          const path = `${receiver.newPath('webhook')}${tail.path}`;
+          const address = `${receiver.urlOf(path)}${tail.query}`;
+          const setting = api.call('setWebhook', { body: { url: address } });
+          const refused = refusedWhereFree(await setting, inputClass);
+          if (refused) return refused;
+          await mustSucceed(api, setting);
           const payment = await referenceFor(run, api, undefined);
           await mustSucceed(api, interbank.confirm(payment.id));
-          const withinMs = run.profile.timeouts.eventMs;
-          const received = await receivedAt(api, receiver, path, { until: naming(payment), timeoutMs: withinMs, note: 'received at the webhook' });
-          return checkNotified(received, { payment, clause: 'EVT-2', where: 'the webhook', address, withinMs });
+          return notifiedAtWebhook(run, api, receiver, { path, address }, payment);
         }),
       );
+    },
+  );
+
+  // An MB checkout's reference is an ATM reference like those of POST /payments/references: paid, it is confirmed and notified.
+  test(
+    "an MB checkout's reference, paid, reads confirmed and is notified at the webhook, naming the payment, whichever way it was paid",
+    {
+      tag: tags('EVT-2', 'EVT-3', 'REF-6'),
+      annotation: [...exercises('EVT-2', ...Object.values(checkoutPaymentPaths)), ...exercises('REF-6', ...Object.values(checkoutPaymentPaths))],
+    },
+    async ({ run, api, interbank, receiver }) => {
+      const problems: Problem[] = [];
+      for (const path of Object.values(checkoutPaymentPaths)) {
+        await withWebhook(run, interbank, receiver, async (pointAt) => {
+          const webhook = await pointAt();
+          const payment = await atmCheckoutFor(run, api);
+          await payCheckoutReference(api, interbank, payment, path);
+          const notified = await notifiedAtWebhook(run, api, receiver, webhook, payment);
+          const read = await readSettled(run, api, payment.id, 'confirmed');
+          problems.push(...[...notified, ...checkConfirmed(read)].map((problem) => ({ ...problem, message: `${problem.message} (${path})` })));
+        });
+      }
+      api.expectNoProblems(problems);
     },
   );
 

@@ -1,8 +1,8 @@
 /** Reference 1, 4.1 and 6: what the customer sees, in Chromium, and where the browser is sent after paying. */
 import { devices, type Page, type Request, type Response } from '@playwright/test';
 import {
-  actionFormName,
-  actionUrlForms,
+  actionUrlClasses,
+  atmPageClassName,
   card,
   checkoutVariants,
   consentOfferCases,
@@ -13,6 +13,9 @@ import {
   pageOpenedAgain,
   pageOpeningClasses,
   pageReloaded,
+  referenceSearchBound,
+  referenceShapeOf,
+  referenceShapes,
   registrationName,
   shownAmountClasses,
   storingPageName,
@@ -21,7 +24,7 @@ import {
   type InputClass,
   type MerchantPageForm,
 } from '../src/generators/index.ts';
-import type { CheckoutRequest } from '../schemas/generated/types.ts';
+import type { Checkout, CheckoutRequest } from '../schemas/generated/types.ts';
 import {
   checkAmountShown,
   checkAtmPageReference,
@@ -44,7 +47,10 @@ import {
   forCustomer,
   mustSucceed,
   quietMs,
+  recordClasses,
   sample,
+  samples,
+  searchReferenceShapes,
   someCustomer,
 } from '../src/harness/flows.ts';
 import { consentControl, optionalRole, payByCard, paymentForm, rendered } from '../src/harness/hosted-page.ts';
@@ -74,6 +80,25 @@ async function openedPage(run: RunConfig, page: Page, url: string, go: () => Pro
     await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
   else if (response?.ok()) await rendered(run, form);
   return { url, status: response?.status() ?? null, formCount: atm ? 0 : await form.count(), text: await page.locator('body').innerText() };
+}
+
+/** What the ATM page at url shows: its whole text, and the text where its reference and entity are (the whole text where the profile names no place for them). */
+async function atmPageProbe(run: RunConfig, page: Page, url: string) {
+  await page.goto(url);
+  const [referenceAt, entityAt] = [optionalRole(run, page, 'atmReference'), optionalRole(run, page, 'atmEntity')];
+  if (referenceAt) await rendered(run, referenceAt);
+  else await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
+  const text = await page.locator('body').innerText();
+  // Where the reference never came within requestMs, the entity is not waited for again.
+  const rendering = !referenceAt || (await referenceAt.count()) > 0;
+  const textAt = async (at: typeof referenceAt) =>
+    at
+      ? ((await at
+          .first()
+          .textContent({ timeout: rendering ? run.profile.timeouts.requestMs : 1 })
+          .catch(() => null)) ?? '')
+      : text;
+  return { url, text, referenceText: await textAt(referenceAt), entityText: await textAt(entityAt) };
 }
 
 test.describe('hosted pages', { tag: paysInBrowser }, () => {
@@ -188,34 +213,68 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
     );
   }
 
-  test('the ATM payment page shows the entity and the 9-digit reference (every class)', { tag: tags('PAGE-5') }, async ({ run, api, browserPages }) => {
-    const customer = await someCustomer(run, api);
-    const page = await browserPages.newPage();
-    await exerciseClasses(run, api, 'PAGE-5', pageClasses['PAGE-5'], async (request) => {
-      const created = await createCheckoutOfClass(api, forCustomer(request, customer));
-      if ('skipped' in created) return created;
-      const { checkout } = created;
-      await page.goto(checkout.checkoutUrl);
-      const [referenceAt, entityAt] = [optionalRole(run, page, 'atmReference'), optionalRole(run, page, 'atmEntity')];
-      if (referenceAt) await rendered(run, referenceAt);
-      else
-        await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
-      const text = await page.locator('body').innerText();
-      // Where the reference never came within requestMs, the entity is not waited for again.
-      const rendering = !referenceAt || (await referenceAt.count()) > 0;
-      const textAt = async (at: typeof referenceAt) =>
-        at
-          ? ((await at
-              .first()
-              .textContent({ timeout: rendering ? run.profile.timeouts.requestMs : 1 })
-              .catch(() => null)) ?? '')
-          : text;
-      const probe = { url: checkout.checkoutUrl, text, referenceText: await textAt(referenceAt), entityText: await textAt(entityAt) };
-      // A stateless mock's payment query answers its example, not this checkout's payment.
-      const shown = run.profile.capabilities.stateful ? paymentOf(await api.call('getPayment', { param: checkout.paymentId }))?.referenceDetails : undefined;
-      return checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity });
-    });
-  });
+  test(
+    'the ATM payment page of every kind of ATM checkout (its row, no optional field, every documented one) shows the entity and the 9-digit reference (every class)',
+    { tag: tags('PAGE-5') },
+    async ({ run, api, browserPages }) => {
+      const customer = await someCustomer(run, api);
+      const page = await browserPages.newPage();
+      await exerciseClasses(run, api, 'PAGE-5', pageClasses['PAGE-5'], async (request) => {
+        const created = await createCheckoutOfClass(api, forCustomer(request, customer));
+        if ('skipped' in created) return created;
+        const { checkout } = created;
+        const probe = await atmPageProbe(run, page, checkout.checkoutUrl);
+        // A stateless mock's payment query answers its example, not this checkout's payment.
+        const shown = run.profile.capabilities.stateful ? paymentOf(await api.call('getPayment', { param: checkout.paymentId }))?.referenceDetails : undefined;
+        return checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity });
+      });
+    },
+  );
+
+  // The target draws the reference: as REF-2's, MB checkouts are created until one of each shape
+  // (no, one, several leading zeros) came, and the page of each is read. A stateless mock's payment
+  // query answers its example, not a checkout's payment: its one page is judged by the shape it shows.
+  test(
+    'the ATM payment page shows the entity and the 9-digit reference as the API gives it, leading zeros kept (every shape)',
+    { tag: tags('PAGE-5') },
+    async ({ run, api, browserPages }) => {
+      // The first page before the search: a run without a browser skips here.
+      const firstPage = await browserPages.newPage();
+      const stateful = run.profile.capabilities.stateful;
+      const requests = samples(run, checkoutVariants.atmPage, stateful ? referenceSearchBound : 1);
+      const found = new Map<string, { checkout: Checkout; reference?: string; entity?: string }>();
+      const notFound = stateful
+        ? await searchReferenceShapes(
+            'MB checkouts',
+            async (index) => {
+              const { checkout } = await createCheckout(api, requests[index]);
+              const shown = paymentOf(await api.call('getPayment', { param: checkout.paymentId }))?.referenceDetails;
+              const shape = referenceShapeOf(shown?.reference);
+              if (shape && !found.has(shape)) found.set(shape, { checkout, reference: shown!.reference, entity: shown?.entity });
+            },
+            () => found.size,
+          )
+        : "a stateless target: its payment query does not show a checkout's reference to search by";
+      const pages = stateful ? [...found.values()] : [{ checkout: (await createCheckout(api, requests[0])).checkout }];
+      const problems: Problem[] = [];
+      const shownShapes = new Set<string>();
+      for (const [index, { checkout, reference, entity }] of pages.entries()) {
+        const probe = await atmPageProbe(run, index === 0 ? firstPage : await browserPages.newPage(), checkout.checkoutUrl);
+        const shape = reference ? referenceShapeOf(reference) : referenceShapeOf(probe.referenceText.match(/\d{9}/)?.[0]);
+        if (shape) shownShapes.add(shape);
+        problems.push(
+          ...checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: reference, apiEntity: entity }).map((problem) => ({
+            ...problem,
+            message: `${problem.message}${shape ? ` (class: ${atmPageClassName(shape)})` : ''}`,
+          })),
+        );
+      }
+      await recordClasses(
+        referenceShapes.map(({ name }) => ({ clause: 'PAGE-5', name: atmPageClassName(name), skipped: shownShapes.has(name) ? null : notFound })),
+      );
+      api.expectNoProblems(problems);
+    },
+  );
 
   // A target may refuse every checkout here but the consent row itself (classifyCheckout): a refused one offers nothing, and is not judged.
   for (const storingPage of storingPages) {
@@ -270,19 +329,17 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
 
 test.describe('redirects through the pay helper', () => {
   test(
-    "the pay helper's redirectUrl is the action URL with id, for every form of action URL",
-    { tag: tags('PAGE-3'), annotation: exercises('PAGE-3', ...actionUrlForms.map(actionFormName)) },
+    "the pay helper's redirectUrl is the action URL with id, for every form of action URL (every class)",
+    { tag: tags('PAGE-3') },
     async ({ run, api, helpers, receiver }) => {
-      const problems: Problem[] = [];
-      for (const form of actionUrlForms) {
+      await exerciseClasses(run, api, 'PAGE-3', actionUrlClasses, async (form, inputClass) => {
         const url = `${receiver.urlOf(receiver.newPath('action'))}${form}`;
-        const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), url));
+        const created = await createCheckoutOfClass(api, withAction(sample(run, checkoutVariants.embedWeb), url), inputClass);
+        if ('skipped' in created) return created;
+        const { checkout } = created;
         const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
-        problems.push(
-          ...checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: url, checkoutId: checkout.id, clause: 'PAGE-3' }),
-        );
-      }
-      api.expectNoProblems(problems);
+        return checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: url, checkoutId: checkout.id, clause: 'PAGE-3' });
+      });
     },
   );
 

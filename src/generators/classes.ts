@@ -295,19 +295,56 @@ export const storedMeansClasses: InputClass<CardPayRequest | WalletPayRequest>[]
   inputClass('a wallet of country code 351 (three digits)', paidByWallet('351')),
 ];
 
-/** The queries a notification address may carry, each of which the notification must keep (appended to an address of the suite's receiver). */
-function addressQueryClasses(address: string): InputClass<string>[] {
+/** A path of segments past `length` characters, as a long URL of a shop's order pages has. */
+const longPath = (length: number) => {
+  let path = '';
+  for (let index = 0; path.length <= length; index++) path += `/order-section-${index}`;
+  return path;
+};
+/** A query past `length` characters, of many names and values. */
+const longQuery = (length: number) => {
+  let query = '?';
+  for (let index = 0; query.length <= length; index++) query += `${index === 0 ? '' : '&'}field${index}=value-${index}`;
+  return query;
+};
+
+/**
+ * The forms of an address the suite gives a target, beyond the port its receiver always has: a
+ * path with capitals or encoded characters, and lengths past 255 and 2,000 characters, where a
+ * column or a buffer cuts it. The reference bounds no length (SEC-2): a refusal of a long one is
+ * recorded, an accepted one must be honoured exactly.
+ */
+export const addressLengthForms = {
+  capitals: { name: 'with capitals in its path', path: '/Orders/Paid', query: '?Shop=7' },
+  encodedPath: { name: 'with encoded characters in its path (%C3%A9, %20)', path: '/caf%C3%A9/a%20b', query: '' },
+  longPath: { name: 'past 255 characters, by a long path', path: longPath(300), query: '', mayBeRefused: 'SEC-2' },
+  longQuery: { name: 'past 255 characters, by a long query', path: '', query: longQuery(300), mayBeRefused: 'SEC-2' },
+  past2000: { name: 'past 2,000 characters, by a long path and a long query', path: longPath(1100), query: longQuery(1000), mayBeRefused: 'SEC-2' },
+} as const satisfies Record<string, { name: string; path: string; query: string; mayBeRefused?: 'SEC-2' }>;
+
+/** Where a notification goes, as the suite's receiver takes it: a path after a fresh path of the receiver, then a query. */
+export interface AddressTail {
+  path: string;
+  query: string;
+}
+
+/** The forms a notification address may take, each of which the notification must keep (the path and query after an address of the suite's receiver). */
+function addressClasses(address: string): InputClass<AddressTail>[] {
+  const tail = (path: string, query: string) => fc.constant({ path, query });
   return [
-    inputClass(`${address} without a query`, fc.constant('')),
-    inputClass(`${address} with a query of its own`, fc.constant('?shop=7&channel=callback')),
-    inputClass(`${address} whose query has encoded characters (%26, %C3%A9, %20)`, fc.constant('?pair=a%26b&note=caf%C3%A9&space=a%20b')),
-    inputClass(`${address} whose query repeats a name`, fc.constant('?tag=first&tag=second')),
+    inputClass(`${address} without a query`, tail('', '')),
+    inputClass(`${address} with a query of its own`, tail('', '?shop=7&channel=callback')),
+    inputClass(`${address} whose query has encoded characters (%26, %C3%A9, %20)`, tail('', '?pair=a%26b&note=caf%C3%A9&space=a%20b')),
+    inputClass(`${address} whose query repeats a name`, tail('', '?tag=first&tag=second')),
+    ...Object.values(addressLengthForms).map((form) =>
+      inputClass(`${address} ${form.name}`, tail(form.path, form.query), 'mayBeRefused' in form ? form.mayBeRefused : undefined),
+    ),
   ];
 }
 
 /** EVT-1: a reference's callbackUrl; EVT-2: the webhook's URL. */
-export const callbackQueryClasses = addressQueryClasses('callbackUrl');
-export const webhookQueryClasses = addressQueryClasses('the webhook URL');
+export const callbackAddressClasses = addressClasses('callbackUrl');
+export const webhookAddressClasses = addressClasses('the webhook URL');
 
 const minute = 60_000;
 const day = 24 * 60 * minute;
@@ -420,6 +457,35 @@ export const timestampClasses: InputClass<{ request: ReferenceRequest; stage: 'n
   ),
 );
 
+/** A reference to confirm through the confirm helper, with the paidAt its class sends for the window it was created with. */
+export interface ConfirmationCase {
+  request: ReferenceRequest;
+  /** Confirmed once its window has closed (a payment made in time, confirmed late): the window is then the one created to close. */
+  afterClose: boolean;
+  paidAt: (window: { start: number; end: number }) => string | undefined;
+}
+
+const second = 1000;
+const confirmedAt = (name: string, paidAt: ConfirmationCase['paidAt'], afterClose = false) =>
+  inputClass(
+    name,
+    referenceFromNow(-minute, day).map((request): ConfirmationCase => ({ request, afterClose, paidAt })),
+  );
+
+/**
+ * REF-6 through the confirm helper: its paidAt partitioned as any timestamp a request carries, each
+ * inside the window (opened a minute before the reference was created): absent, now, earlier than the
+ * reference's creation, a second inside each edge of the window, and written at another offset.
+ */
+export const confirmationClasses: InputClass<ConfirmationCase>[] = [
+  confirmedAt('paidAt absent (paid now)', () => undefined),
+  confirmedAt('paidAt now, to the millisecond', () => new Date().toISOString()),
+  confirmedAt('paidAt earlier than the reference was created', ({ start }) => formatWithOffset(start + 30 * second, 'Z')),
+  confirmedAt('paidAt a second after validDate.start', ({ start }) => formatWithOffset(start + second, '+00:00')),
+  confirmedAt('paidAt a second before validDate.end, confirmed after the window closed', ({ end }) => new Date(end - second).toISOString(), true),
+  confirmedAt('paidAt earlier than the reference was created, written at +05:30', ({ start }) => formatWithOffset(start + 30 * second, '+05:30')),
+];
+
 /**
  * REF-2: the target draws the reference, so its classes are outcomes, not inputs: references with no,
  * one and several leading zeros, each read at every stage a payment goes through. The suite creates
@@ -430,6 +496,11 @@ export const referenceShapes = [
   { name: 'one leading zero', pattern: /^0[1-9]/ },
   { name: 'several leading zeros', pattern: /^00/ },
 ] as const;
+/** The shape of a 9-digit reference (undefined for anything else). */
+export const referenceShapeOf = (reference: unknown) =>
+  typeof reference === 'string' && /^[0-9]{9}$/.test(reference) ? referenceShapes.find(({ pattern }) => pattern.test(reference))?.name : undefined;
+/** PAGE-5: the ATM page of an MB checkout whose reference has each shape, found as REF-2's are. */
+export const atmPageClassName = (shape: string) => `the ATM page of an MB checkout whose reference has ${shape}`;
 export const referenceStages = ['not yet paid', 'after a payment outside its window was refused', 'confirmed'] as const;
 export type ReferenceStage = (typeof referenceStages)[number];
 export const referenceClassName = (shape: string, stage: ReferenceStage) => `reference with ${shape}, ${stage}`;
@@ -449,7 +520,7 @@ function brokenClassesByClause(cases: readonly BrokenCase[]): Record<string, str
  * Every form an action URL may take: a target that glues "?id=" or "&id=" to the end gets one of
  * them wrong, and one that decodes or rebuilds the query loses an encoded "&" or a repeated name.
  */
-export const actionUrlForms = ['', '?order=7', '#receipt', '?order=7&lang=pt#receipt', '?', '/caf%C3%A9?pair=a%26b&note=caf%C3%A9&tag=1&tag=2#receipt'];
+const actionUrlForms = ['', '?order=7', '#receipt', '?order=7&lang=pt#receipt', '?', '/caf%C3%A9?pair=a%26b&note=caf%C3%A9&tag=1&tag=2#receipt'];
 /** The deep links a mobile checkout returns to, opened in a webview; the pay helper is asked of these and two more. */
 export const deepLinks = ['myshop://paid?order=7', 'com.shop.app://paid?order=7#done'];
 export const helperDeepLinks = [...deepLinks, 'myshop://paid', 'com.shop.app://paid#done'];
@@ -494,7 +565,30 @@ export const listClasses = {
 } as const;
 const { twoOfEach } = listClasses;
 const notSetUp = 'a customer the suite did not set up';
-export const actionFormName = (form: string) => `pay helper, action URL ${form === '' ? 'without query or fragment' : `ending ${form}`}`;
+const actionFormName = (form: string) => `pay helper, action URL ${form === '' ? 'without query or fragment' : `ending ${form}`}`;
+/** PAGE-3 through the pay helper: each form of action URL after an address of the suite's receiver, and the address forms every URL the suite gives takes. */
+export const actionUrlClasses: InputClass<string>[] = [
+  ...actionUrlForms.map((form) => inputClass(actionFormName(form), fc.constant(form))),
+  ...Object.values(addressLengthForms).map((form) =>
+    inputClass(
+      `pay helper, action URL with ${form.name}`,
+      fc.constant(`${form.path}${form.query}#receipt`),
+      'mayBeRefused' in form ? form.mayBeRefused : undefined,
+    ),
+  ),
+];
+
+/**
+ * The ways an MB checkout's reference is paid and confirmed, beside a reference of its own (POST
+ * /payments/references): each owes the same (confirmed, REF-6; notified, EVT-2/3, at the webhook, as
+ * a checkout has no callbackUrl; nothing notified before, EVT-4), and it is the reference its ATM
+ * page shows (PAGE-5).
+ */
+export const checkoutPaymentPaths = {
+  confirmedByNetwork: "an MB checkout's reference, confirmed by the network",
+  paidThroughHelper: 'an MB checkout paid through the pay helper (method MB)',
+} as const;
+export type CheckoutPaymentPath = (typeof checkoutPaymentPaths)[keyof typeof checkoutPaymentPaths];
 
 /** The classes of the model's covering arrays (src/model/combinations.ts): one for what a payment stores, one for what a reference does. */
 export const paymentCombinationsClass =
@@ -514,7 +608,7 @@ export const scenarioClasses = {
   'ENV-4': operations.filter((operation) => operation.ofReference).map((operation) => titleOf(operation.name)),
   'CHK-12': notObjects.map(([name]) => name),
   'PAGE-1': [pageOpenedAgain, pageReloaded],
-  'PAGE-3': ['paid in the browser', ...actionUrlForms.map(actionFormName)],
+  'PAGE-3': ['paid in the browser'],
   'PAGE-4': [...deepLinks.map((link) => `webview, ${link}`), ...helperDeepLinks.map((link) => `pay helper, ${link}`)],
   'PAGE-6': [...storingPages.map(storingPageName), ...registrationGrid.map(registrationName)],
   'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser'],
@@ -537,11 +631,11 @@ export const scenarioClasses = {
   'PML-6': [twoOfEach, listClasses.manyMethods, notSetUp],
   'REF-6': [
     referenceCombinationsClass,
-    'confirmed through the interbank helper',
     'confirmed and notified at its callbackUrl',
     'an older reference confirmed after later ones were created',
     'confirmed twice',
     'confirmed several times at once, read meanwhile',
+    ...Object.values(checkoutPaymentPaths),
   ],
   'REF-7': [
     referenceCombinationsClass,
@@ -566,6 +660,7 @@ export const scenarioClasses = {
     'created before the webhook was set, confirmed after',
     'created while the webhook was set',
     'created while one webhook was set, confirmed after it moved',
+    ...Object.values(checkoutPaymentPaths),
   ],
   'EVT-3': ['at its callbackUrl', 'at the webhook'],
   'EVT-4': [
@@ -573,6 +668,7 @@ export const scenarioClasses = {
     'not paid, with callbackUrl',
     'paid outside its window, with callbackUrl',
     'not paid, a webhook configured',
+    "an MB checkout's reference not paid, a webhook configured",
     'left unpaid while other references were confirmed',
   ],
 } as const satisfies Record<string, readonly string[]>;
@@ -587,14 +683,17 @@ for (const [clause, names] of [
     ...referenceClasses,
     ...pageClasses,
     'REF-4': timestampClasses,
+    'REF-6': confirmationClasses,
     'PML-5': storedMeansClasses,
-    'EVT-1': callbackQueryClasses,
-    'EVT-2': webhookQueryClasses,
+    'EVT-1': callbackAddressClasses,
+    'EVT-2': webhookAddressClasses,
+    'PAGE-3': actionUrlClasses,
   }).map(([clause, classes]): [string, readonly string[]] => [clause, classes.map((c) => c.name)]),
   ...Object.entries(framingClasses).map(([clause, classes]): [string, readonly string[]] => [clause, classes.map((c) => c.name)]),
   ...Object.entries(scenarioClasses),
   ['PAGE-2', merchantPageClasses.map((c) => c.name)] as const,
   ['REF-2', referenceShapes.flatMap((shape) => referenceStages.map((stage) => referenceClassName(shape.name, stage)))] as const,
+  ['PAGE-5', referenceShapes.map((shape) => atmPageClassName(shape.name))] as const,
   ...Object.entries(brokenClassesByClause([...brokenCheckouts, ...brokenReferences])),
 ])
   (classNamesByClause[clause] ??= []).push(...names);

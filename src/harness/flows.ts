@@ -3,7 +3,7 @@ import type { ClauseId } from '../../schemas/generated/clause-ids.ts';
 import fc from 'fast-check';
 import type { Checkout, CheckoutRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
 import type { RunConfig } from '../core/run-config.ts';
-import { card, checkoutVariants, uuidWrittenAs } from '../generators/index.ts';
+import { card, checkoutVariants, referenceSearchBound, referenceShapes, uuidWrittenAs } from '../generators/index.ts';
 import {
   checkCheckoutCreatedForUse,
   checkListAnswered,
@@ -126,11 +126,16 @@ export async function createCheckout(api: Api, request: CheckoutRequest): Promis
 
 /**
  * Creates a checkout of an input class that a later step pays: where the target was free to refuse
- * it (classifyCheckout) and did, why the class was not exercised; see createCheckout for the rest.
+ * it (its class's freedom, or its kind's: classifyCheckout) and did, why the class was not
+ * exercised; see createCheckout for the rest.
  */
-export async function createCheckoutOfClass(api: Api, request: CheckoutRequest): Promise<{ checkout: Checkout } | { skipped: string }> {
+export async function createCheckoutOfClass(
+  api: Api,
+  request: CheckoutRequest,
+  inputClass?: InputClass,
+): Promise<{ checkout: Checkout } | { skipped: string }> {
   const exchange = await api.call('createCheckout', { body: request });
-  const refused = refusedWhereFree(exchange);
+  const refused = (inputClass && refusedWhereFree(exchange, inputClass)) ?? refusedWhereFree(exchange);
   if (refused) return refused;
   api.require(checkCheckoutCreatedForUse(exchange));
   return { checkout: checkoutOf(exchange)! };
@@ -262,6 +267,36 @@ export async function createClosedReference(api: Api, request: ReferenceRequest)
     await sleep(Math.max(0, end - Date.now() + 1000));
     return { paymentId, request: closing };
   }
+}
+
+/** How long the search for each shape of reference may take, within a test's time-out on a loaded machine. */
+const referenceSearchMs = 20_000;
+
+/**
+ * The search for references of every shape (referenceShapes), which the target draws: `create(n)`
+ * makes the n-th payment and notes its shape, ten at a time, until `found()` counts every shape, or
+ * referenceSearchBound were made, or the time is up, or `stopped()` holds. Answers why a shape that
+ * did not come did not, naming the payments searched (`searched`: "references", "MB checkouts").
+ */
+export async function searchReferenceShapes(
+  searched: string,
+  create: (index: number) => Promise<void>,
+  found: () => number,
+  stopped: () => boolean = () => false,
+): Promise<string> {
+  const deadline = Date.now() + referenceSearchMs;
+  let created = 0;
+  while (created < referenceSearchBound && found() < referenceShapes.length && !stopped() && Date.now() < deadline) {
+    const batch = Array.from({ length: Math.min(10, referenceSearchBound - created) }, (_, at) => created + at);
+    created += batch.length;
+    await Promise.all(batch.map(create));
+  }
+  const why = stopped()
+    ? ' (the search stopped at the first departure)'
+    : created < referenceSearchBound
+      ? ` (the search stopped after ${referenceSearchMs / 1000} s)`
+      : '';
+  return `no reference of this shape came in ${created} ${searched}${why}`;
 }
 
 /** How long to wait for something that must not happen (a notification, a post to the action URL): as long as it may take to happen. */
