@@ -570,11 +570,7 @@ const actionFormName = (form: string) => `pay helper, action URL ${form === '' ?
 export const actionUrlClasses: InputClass<string>[] = [
   ...actionUrlForms.map((form) => inputClass(actionFormName(form), fc.constant(form))),
   ...Object.values(addressLengthForms).map((form) =>
-    inputClass(
-      `pay helper, action URL with ${form.name}`,
-      fc.constant(`${form.path}${form.query}#receipt`),
-      'mayBeRefused' in form ? form.mayBeRefused : undefined,
-    ),
+    inputClass(`pay helper, action URL ${form.name}`, fc.constant(`${form.path}${form.query}#receipt`), 'mayBeRefused' in form ? form.mayBeRefused : undefined),
   ),
 ];
 
