@@ -128,7 +128,7 @@ test.describe('notifications to callbackUrl', () => {
     },
     async ({ run, api, interbank, receiver }) => {
       await exerciseClasses(run, api, 'EVT-1', callbackAddressClasses, async (tail, inputClass) => {
-        const path = `${receiver.newPath('callback')}${tail.path}`;
+        const path = receiver.newPath('callback', tail.path);
         const address = `${receiver.urlOf(path)}${tail.query}`;
         const payment = await referenceFor(run, api, address, inputClass);
         if ('skipped' in payment) return payment;
@@ -295,7 +295,7 @@ test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
       // A turn each: the quiet test's watch, asked for meanwhile, starts between two.
       await exerciseClasses(run, api, 'EVT-2', webhookAddressClasses, (tail, inputClass) =>
         withWebhook(run, interbank, receiver, async () => {
-          const path = `${receiver.newPath('webhook')}${tail.path}`;
+          const path = receiver.newPath('webhook', tail.path);
           const address = `${receiver.urlOf(path)}${tail.query}`;
           const setting = api.call('setWebhook', { body: { url: address } });
           const refused = refusedWhereFree(await setting, inputClass);

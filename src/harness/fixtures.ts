@@ -171,8 +171,8 @@ const extended = base.extend<TestFixtures, WorkerFixtures>({
   receiver: async ({ receiverOfWorker: { receiver, owners, listeningFor }, run }, use) => {
     await use({
       ...receiver,
-      newPath(prefix) {
-        const path = receiver.newPath(prefix);
+      newPath(prefix, tail) {
+        const path = receiver.newPath(prefix, tail);
         owners.set(path, run);
         if (!listeningFor.has(run.outDir)) {
           listeningFor.add(run.outDir);

@@ -19,8 +19,8 @@ export interface ReceivedRequest extends RecordedRequest {
 export interface Receiver {
   /** The address the target must call: the public callback URL where one is given. */
   readonly url: string;
-  /** A fresh path of this receiver, so that one test's requests are told from another's. */
-  newPath(prefix: string): string;
+  /** A fresh path of this receiver, so that one test's requests are told from another's; `tail` is more path after it (a form of address). */
+  newPath(prefix: string, tail?: string): string;
   urlOf(path: string): string;
   /** A merchant page holding form.paymentWidgets (as `form` writes it, by default the first of merchantPageForms) and a script whose src is the checkoutUrl (PAGE-2). */
   merchantPageUrl(checkoutUrl: string, form?: MerchantPageForm): string;
@@ -73,7 +73,7 @@ export async function startReceiver(options: { host: string; publicUrl: string |
 
   return {
     url,
-    newPath: (prefix) => `/${prefix}/${randomUUID()}`,
+    newPath: (prefix, tail = '') => `/${prefix}/${randomUUID()}${tail}`,
     urlOf: (path) => `${url}${path}`,
     merchantPageUrl: (checkoutUrl, form = merchantPageForms[0]) =>
       `${url}/merchant/embed?checkoutUrl=${encodeURIComponent(checkoutUrl)}&form=${merchantPageForms.indexOf(form)}`,
