@@ -75,9 +75,12 @@ const product = () =>
     summary: fc.constantFrom('Computador', 'Livro', 'Assinatura mensal', 'Café e pastéis'),
   });
 
+/** The merchant's own number for a customer (payment.customer.customerId, and the register-customer helper's body). */
+export const merchantCustomerId = () => fc.integer({ min: 1, max: 999_999 }).map(String);
+
 const customerData = (options: { nonAscii?: boolean } = {}) =>
   fc.record({
-    customerId: fc.integer({ min: 1, max: 999_999 }).map(String),
+    customerId: merchantCustomerId(),
     firstName: firstName(options),
     lastName: lastName(options),
     phoneNumber: phoneNumber(),

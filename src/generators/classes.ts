@@ -12,6 +12,7 @@ import { operations, titleOf, type OperationName } from '../core/operations.ts';
 import { card, wallet } from './payment-means.ts';
 import { brokenCheckouts, brokenReferences, type BrokenCase } from './broken.ts';
 import { inputClass, type InputClass } from './input-class.ts';
+import { textCorners } from './corners.ts';
 import { framingClasses } from './framings.ts';
 import {
   allowedLayoutCodeCombinations,
@@ -290,6 +291,14 @@ export const storedMeansClasses: InputClass<CardPayRequest | WalletPayRequest>[]
   inputClass('a card expiring in January (month 01)', paidByCard(card().map((paid) => ({ ...paid, expireMonth: '01' })))),
   inputClass('a card whose holder has accents, an apostrophe and a hyphen', paidByCard(card().map((paid) => ({ ...paid, holder: "João D'Ávila-Nóbrega" })))),
   inputClass('a card whose holder is long (64 characters, past the 26 a card embosses)', paidByCard(card().map((paid) => ({ ...paid, holder: longHolder })))),
+  // The holder is free text (its schema asks only that it not be blank): each corner of free text, past the everyday free to refuse (SEC-2).
+  ...textCorners.map((corner) =>
+    inputClass(
+      `a card whose holder has ${corner.name}`,
+      paidByCard(card().map((paid) => ({ ...paid, holder: corner.text(paid.holder) }))),
+      corner.everyday ? undefined : 'SEC-2',
+    ),
+  ),
   inputClass('a wallet of country code 1 (one digit)', paidByWallet('1')),
   inputClass('a wallet of country code 34 (two digits)', paidByWallet('34')),
   inputClass('a wallet of country code 351 (three digits)', paidByWallet('351')),

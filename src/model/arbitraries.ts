@@ -3,7 +3,7 @@
  * and of the hosted pages only where the run has them, and bursts of operations at once (./at-once.ts).
  */
 import fc from 'fast-check';
-import { amount as amountArbitrary, beyondRowCases, checkoutVariants, utcOffset } from '../generators/index.ts';
+import { amount as amountArbitrary, beyondRowCases, checkoutVariants, merchantCustomerId, utcOffset } from '../generators/index.ts';
 import type { CheckoutRequest } from '../../schemas/generated/types.ts';
 import { ConfirmAtOnce, CreateAtOnce, PayAtOnce, type PaymentAtOnce } from './at-once.ts';
 import {
@@ -69,11 +69,18 @@ const createAtOnce = fc
 
 /** The commands through the test helpers, by name: a target without them does not get these. */
 const throughHelpers = {
-  registerCustomer: weighted(1, fc.constant(new RegisterCustomer())),
+  registerCustomer: weighted(
+    1,
+    fc.option(merchantCustomerId(), { nil: undefined }).map((customerId): Command => new RegisterCustomer(customerId)),
+  ),
   pay: weighted(
     6,
     fc
-      .record({ checkout: newestFirst, outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const), consent: fc.boolean() })
+      .record({
+        checkout: newestFirst,
+        outcome: fc.constantFrom('success' as const, 'success' as const, 'failure' as const),
+        consent: fc.constantFrom(true, false, undefined),
+      })
       .map(({ checkout, outcome, consent }): Command => new Pay(checkout, outcome, consent)),
   ),
   payAgain: weighted(
@@ -85,7 +92,7 @@ const throughHelpers = {
   confirm: weighted(
     4,
     fc
-      .record({ reference: newestFirst, when: fc.constantFrom<PaidAtKind>('now', 'now', 'now', 'beforeStart', 'afterEnd') })
+      .record({ reference: newestFirst, when: fc.constantFrom<PaidAtKind>('now', 'now', 'now', 'afterStart', 'beforeStart', 'afterEnd') })
       .map(({ reference, when }): Command => new Confirm(reference, when)),
   ),
   payAtOnce: weighted(

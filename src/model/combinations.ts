@@ -28,7 +28,7 @@ export const paymentDimensions = {
   createRegistration: flagLevels,
   allowRegistration: flagLevels,
   outcome: ['success', 'failure'],
-  consent: ['given', 'declined'],
+  consent: ['given', 'declined', 'absent'],
   customer: ['first', 'second'],
   customerUuid: ['as registered', 'in capitals'],
 } as const;
@@ -63,7 +63,10 @@ export type Draw = <T>(arbitrary: fc.Arbitrary<T>) => T;
 export function paymentRow(row: Row<typeof paymentDimensions>, draw: Draw): Command[] {
   const request = draw(checkoutOf({ ...(row.layout !== 'none' && { layout: row.layout }), code: row.method, registration: detailsOf(row) }));
   const written = row.customerUuid === 'in capitals' ? withUuidInCapitals(request) : request;
-  return [new CreateCheckout('beyondRows', written, 'CC', row.customer === 'first' ? 0 : 1), new Pay(0, row.outcome, row.consent === 'given')];
+  return [
+    new CreateCheckout('beyondRows', written, 'CC', row.customer === 'first' ? 0 : 1),
+    new Pay(0, row.outcome, row.consent === 'absent' ? undefined : row.consent === 'given'),
+  ];
 }
 
 /** A reference of the row's window and offset, with callbackUrl where the row says, then paid when the row says. */

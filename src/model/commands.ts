@@ -21,6 +21,7 @@ import {
   owedMethods,
   webhookChanged,
   windowOf,
+  type CheckoutModel,
   type ModelState,
   type ReferenceModel,
   type Webhook,
@@ -138,12 +139,14 @@ export const finishNeedsWebhook = (model: Model) =>
 const quietGraceMs = 500;
 
 export class RegisterCustomer implements Command {
+  /** The merchant's own number for the customer, or none (the body {}). */
+  constructor(readonly customerId: string | undefined) {}
   check = (model: Model) => model.customers.length < 4;
   async run(model: Model, world: World) {
-    model.customers.push(await world.helpers!.registerCustomer());
+    model.customers.push(await world.helpers!.registerCustomer(this.customerId));
     settle(model, world, []);
   }
-  toString = () => 'registerCustomer()';
+  toString = () => `registerCustomer(${this.customerId === undefined ? '{}' : `customerId ${this.customerId}`})`;
 }
 
 export type CheckoutToCreate = 'storeMethod' | 'storeWithConsent' | 'withoutRegistration' | 'embedWeb' | 'embedMobile' | 'atmPage' | 'beyondRows';
@@ -183,7 +186,9 @@ export class CreateCheckout implements Command {
     this.#created = created?.id;
     if (problems.length === 0 && isSuccess(exchange.response.status) && created) {
       model.checkoutAnswers.push(exchange);
-      model.checkouts.push(checkoutFrom(request, created, { onPage: code !== null, customer }));
+      const checkout = checkoutFrom(request, created, { onPage: code !== null, customer });
+      model.checkouts.push(checkout);
+      if (checkout.code === 'MB' && checkout.paymentId) return settle(model, world, await followCheckoutReference(model, world, checkout, checkout.paymentId));
     }
     settle(model, world, problems);
   }
@@ -210,7 +215,8 @@ export class Pay implements Command {
   constructor(
     readonly checkout: number,
     readonly outcome: 'success' | 'failure',
-    readonly storeConsent: boolean,
+    /** Absent: the body carries no storeConsent. */
+    readonly storeConsent: boolean | undefined,
     readonly state: CheckoutState = 'unpaid',
   ) {}
   /** The checkout it paid, once run. */
@@ -222,7 +228,11 @@ export class Pay implements Command {
     this.#checkoutId = checkout.id;
     const paidWith = checkout.code === 'MB' ? ({ method: 'MB' } as const) : world.payWith(checkout.code === 'MW' ? 'MW' : 'CC', this.outcome === 'failure');
     const at = world.now();
-    const answer = await world.helpers!.pay(checkout.id, { outcome: this.outcome, ...paidWith, storeConsent: this.storeConsent } as PayRequest);
+    const answer = await world.helpers!.pay(checkout.id, {
+      outcome: this.outcome,
+      ...paidWith,
+      ...(this.storeConsent !== undefined && { storeConsent: this.storeConsent }),
+    } as PayRequest);
     checkout.paid = true;
     // A checkout is processed once (the helpers answer 409): a payment refused so stores nothing (TOK-3); what one taken anyway stores is not judged.
     const refusedAgain = this.state === 'processed' && isRefusal(answer.response.status);
@@ -236,10 +246,15 @@ export class Pay implements Command {
       settledBy: world.now() + world.eventMs,
       unknown: !refusedAgain && (this.state === 'processed' || !isSuccess(answer.response.status)),
     });
+    const reference = model.references.find((one) => one.checkout === checkout);
+    if (!reference) return settle(model, world, []);
+    // An MB checkout paid is its reference paid: confirmed and notified as one confirmed by the network. A declined one, or one the helper did not take, the reference does not say of.
+    if (this.outcome === 'success' && isSuccess(answer.response.status) && insideWindow(reference, at)) return confirmedNow(model, world, reference);
+    model.references.splice(model.references.indexOf(reference), 1);
     settle(model, world, []);
   }
   toString = () =>
-    `pay(${this.state === 'processed' ? processedCheckout(this.#checkoutId, this.checkout) : unpaidCheckout(this.#checkoutId, this.checkout)}, ${this.outcome}, storeConsent ${this.storeConsent})`;
+    `pay(${this.state === 'processed' ? processedCheckout(this.#checkoutId, this.checkout) : unpaidCheckout(this.#checkoutId, this.checkout)}, ${this.outcome}, storeConsent ${this.storeConsent ?? 'absent'})`;
 }
 
 /** What a command created, once it ran: the id the evidence names it by. */
@@ -387,6 +402,7 @@ export async function createReference(
     paymentId,
     reference: typeof shown === 'string' ? shown : undefined,
     request,
+    checkout: null,
     callbackPath,
     ...windowOf(request),
     state: 'pending',
@@ -395,12 +411,73 @@ export async function createReference(
   return { problems, reference, read };
 }
 
+/**
+ * An MB checkout's reference, which the service made for it: followed as a reference of its own is
+ * (confirmed by the network or by paying the checkout, notified at the webhook, never before), where
+ * GET /payments/{paymentId} shows its 9 digits and its window. The problems of that read.
+ */
+async function followCheckoutReference(model: Model, world: World, checkout: CheckoutModel, paymentId: string): Promise<Problem[]> {
+  const read = await world.call('getPayment', { param: paymentId });
+  const shown = paymentOf(read);
+  const [start, end] = [Date.parse(String(shown?.validDate?.start)), Date.parse(String(shown?.validDate?.end))];
+  const digits = shown?.referenceDetails?.reference;
+  if (!isSuccess(read.response.status) || typeof digits !== 'string' || Number.isNaN(start) || Number.isNaN(end)) return [];
+  const reference: ReferenceModel = {
+    paymentId,
+    reference: digits,
+    request: null,
+    checkout,
+    callbackPath: null,
+    start,
+    end,
+    state: 'pending',
+    paidOutside: false,
+  };
+  addReference(model, reference);
+  return judgePayment(read, reference, model);
+}
+
+/** A reference paid inside its window: read until it shows confirmed (eventMs at most), then its notification owed and the read judged. */
+async function confirmedNow(model: Model, world: World, reference: ReferenceModel): Promise<void> {
+  const confirmedAt = world.now();
+  const read = await readUntil(world, () => world.call('getPayment', { param: reference.paymentId }), showsConfirmed, confirmedAt + world.eventMs);
+  // A payment that never showed confirmed is REF-6's: its notification is not owed on top.
+  confirmed(model, reference, showsConfirmed(read) ? confirmedAt + world.eventMs : null);
+  settle(model, world, judgePayment(read, reference, model));
+}
+
 export function addReference(model: Model, reference: ReferenceModel): void {
   if (reference.callbackPath) model.paths.add(reference.callbackPath);
   model.references.push(reference);
 }
 
-export type PaidAtKind = 'now' | 'beforeStart' | 'afterEnd';
+export type PaidAtKind = 'now' | 'afterStart' | 'beforeStart' | 'afterEnd';
+
+/** The instant a confirmation says the reference was paid at, of its kind: null where the helper's own clock decides (now, away from the window's edges). */
+function paidAtOf(when: PaidAtKind, reference: ReferenceModel, now: number): number | null {
+  // Away from the window's edges the helper's own clock decides; near them, paidAt is sent so that the target and the model judge the same instant.
+  const clear =
+    !insideWindow({ start: reference.start - second, end: reference.end + second }, now) ||
+    insideWindow({ start: reference.start + second, end: reference.end - second }, now);
+  switch (when) {
+    case 'beforeStart':
+      return reference.start - second;
+    case 'afterEnd':
+      return reference.end + second;
+    // Earlier than the reference was created where its window had begun (a network confirming late); now where it is still to begin.
+    case 'afterStart':
+      return Math.min(reference.start + second, now);
+    case 'now':
+      return clear ? null : now;
+  }
+}
+
+const paidAtNames: Record<PaidAtKind, string> = {
+  now: 'now',
+  afterStart: '1 s after validDate.start (or now, before it)',
+  beforeStart: '1 s before validDate.start',
+  afterEnd: '1 s after validDate.end',
+};
 
 export const showsConfirmed = (read: Exchange) => paymentOf(read)?.stateDetails?.state === 'confirmed';
 
@@ -416,23 +493,13 @@ export class Confirm implements Command {
     const reference = pickNewest(model.references, this.reference)!;
     this.#paymentId = reference.paymentId;
     const now = world.now();
-    // Away from the window's edges the helper's own clock decides; near them, paidAt is sent so that the target and the model judge the same instant.
-    const clear =
-      !insideWindow({ start: reference.start - second, end: reference.end + second }, now) ||
-      insideWindow({ start: reference.start + second, end: reference.end - second }, now);
-    const paidAt = this.when === 'beforeStart' ? reference.start - second : this.when === 'afterEnd' ? reference.end + second : clear ? null : now;
+    const paidAt = paidAtOf(this.when, reference, now);
     const answer = await world.helpers!.confirm(reference.paymentId, paidAt === null ? undefined : new Date(paidAt).toISOString());
     // Without paidAt the helper's clock decides, when the request left: after the waits the target asked for.
     const inside = insideWindow(reference, paidAt ?? now + (answer.response.waitedMs ?? 0));
     model.quietAfter = Math.max(model.quietAfter, world.now() + world.eventMs);
     const readPayment = () => world.call('getPayment', { param: reference.paymentId });
-    if (reference.state === 'pending' && inside) {
-      const confirmedAt = world.now();
-      const read = await readUntil(world, readPayment, showsConfirmed, confirmedAt + world.eventMs);
-      // A payment that never showed confirmed is REF-6's: its notification is not owed on top.
-      confirmed(model, reference, showsConfirmed(read) ? confirmedAt + world.eventMs : null);
-      return settle(model, world, judgePayment(read, reference, model));
-    }
+    if (reference.state === 'pending' && inside) return confirmedNow(model, world, reference);
     if (reference.state === 'pending') reference.paidOutside = true;
     // Confirmed already, or outside the window: nothing changes (after a 202, what changes may show within eventMs).
     const deadline = answer.response.status === 202 ? world.now() + world.eventMs : 0;
@@ -440,7 +507,7 @@ export class Confirm implements Command {
     settle(model, world, judgePayment(read, reference, model));
   }
   toString = () =>
-    `confirm(${this.#paymentId ? `payment ${this.#paymentId}` : `reference #${this.reference} from the newest`}, paid ${this.when === 'now' ? 'now' : this.when === 'beforeStart' ? '1 s before validDate.start' : '1 s after validDate.end'})`;
+    `confirm(${this.#paymentId ? `payment ${this.#paymentId}` : `reference #${this.reference} from the newest`}, paid ${paidAtNames[this.when]})`;
 }
 
 export const isShort = (reference: ReferenceModel) => reference.end - reference.start < 5 * 60 * second;

@@ -90,7 +90,7 @@ const known = (reference: ReferenceModel): KnownPayment => ({
 });
 
 /**
- * GET /payments/{id}: the shape owed at its stage (REF-2..4), the request echoed (REF-5), confirmed
+ * GET /payments/{id}: the shape owed at its stage (REF-2..4), the request echoed where there is one (REF-5), confirmed
  * once confirmed (REF-6), never confirmed after a payment outside its window only (REF-7), and its
  * reference distinct from those of references valid at the same time (REF-8).
  */
@@ -98,7 +98,7 @@ export function judgePayment(exchange: Exchange, reference: ReferenceModel, stat
   const confirmed = reference.state === 'confirmed';
   const problems = [
     ...judgeAnswer('getPayment', exchange, { ...sentByModel, confirmed }).problems,
-    ...checkPaymentEchoes(exchange, { requested: reference.request }),
+    ...(reference.request ? checkPaymentEchoes(exchange, { requested: reference.request }) : []),
   ];
   if (!confirmed && reference.paidOutside) problems.push(...checkNotConfirmed(exchange, { why: 'after a payment outside the validity window only' }));
   const payment = paymentOf(exchange);
@@ -108,7 +108,7 @@ export function judgePayment(exchange: Exchange, reference: ReferenceModel, stat
     .map((other): Partial<PaymentResource> => ({
       id: other.paymentId,
       referenceDetails: { reference: other.reference! } as PaymentResource['referenceDetails'],
-      validDate: other.request.validDate,
+      validDate: { start: new Date(other.start).toISOString(), end: new Date(other.end).toISOString() },
     }));
   return shown.map((other) => checkDistinctReferences([other, payment])).find((clash) => clash.length > 0) ?? [];
 }

@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import {
   amount,
+  checkoutPaymentPaths,
   checkoutVariants,
   paidAgainClass,
   paymentCombinationsClass,
@@ -171,6 +172,25 @@ export const helperSequences: DirectedSequence[] = [
       reference(draw, 'long', false),
       new RemoveWebhook(),
       new Confirm(1, 'now'),
+      new Confirm(0, 'now'),
+    ],
+  },
+  {
+    title: "MB checkouts' references beside a reference of its own, paid each way, one left unpaid",
+    classes: [
+      { clause: 'EVT-2', name: checkoutPaymentPaths.paidThroughHelper },
+      { clause: 'EVT-2', name: checkoutPaymentPaths.confirmedByNetwork },
+      { clause: 'REF-6', name: checkoutPaymentPaths.paidThroughHelper },
+      { clause: 'REF-6', name: checkoutPaymentPaths.confirmedByNetwork },
+      { clause: 'EVT-4', name: "an MB checkout's reference not paid, a webhook configured" },
+    ],
+    // References newest first: the reference of its own, then the checkouts' from the last created.
+    commands: (draw) => [
+      new SetWebhook(),
+      ...[0, 1, 2].map(() => new CreateCheckout('atmPage', draw(checkoutVariants.atmPage), 'CC', 0)),
+      reference(draw, 'long', false),
+      new Pay(0, 'success', false),
+      new Confirm(2, 'now'),
       new Confirm(0, 'now'),
     ],
   },

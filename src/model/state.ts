@@ -28,7 +28,8 @@ export interface Payment {
   paidWith: PaidWith | { method: 'MB' };
   /** refused: a payment of a checkout processed already, which the target refused. */
   outcome: 'success' | 'failure' | 'refused';
-  storeConsent: boolean;
+  /** The customer's answer to the offer to store the method; absent where none was given, which is no consent. */
+  storeConsent: boolean | undefined;
   /** When it was paid (ms), and until when its effects may still show (eventMs after its answer: a 202, or a late stored method). */
   at: number;
   settledBy: number;
@@ -40,7 +41,7 @@ export interface Payment {
 export function stores(payment: Payment): boolean {
   const { checkout, outcome, storeConsent, paidWith } = payment;
   if (outcome !== 'success' || !checkout.customer || (paidWith.method !== 'CC' && paidWith.method !== 'MW')) return false;
-  return checkout.registration === 'createRegistration' || (checkout.registration === 'allowRegistration' && storeConsent);
+  return checkout.registration === 'createRegistration' || (checkout.registration === 'allowRegistration' && storeConsent === true);
 }
 
 /** The clause that owes a stored method: TOK-1 (createRegistration) or TOK-2 (consent). */
@@ -60,7 +61,10 @@ export interface ReferenceModel {
   paymentId: string;
   /** The 9 digits, as GET /payments/{id} showed them before payment. */
   reference: string | undefined;
-  request: ReferenceRequest;
+  /** The request of POST /payments/references, which the payment echoes; null for an MB checkout's reference, which the service made for it. */
+  request: ReferenceRequest | null;
+  /** The MB checkout whose reference it is, where it is one: paid through either, both are. */
+  checkout: CheckoutModel | null;
   /** The receiver path of callbackUrl, where the request has one. */
   callbackPath: string | null;
   start: number;
@@ -148,8 +152,9 @@ export const listKnown = (state: ModelState, customer: string) =>
 /** A confirmation inside the window: the reference is confirmed, and its notification owed by `dueBy` (null: none owed). */
 export function confirmed(state: ModelState, reference: ReferenceModel, dueBy: number | null): void {
   reference.state = 'confirmed';
+  if (reference.checkout) reference.checkout.paid = true;
   if (dueBy === null) return;
-  if (reference.request.callbackUrl && reference.callbackPath) {
+  if (reference.request?.callbackUrl && reference.callbackPath) {
     state.owed.push({ reference, clause: 'EVT-1', paths: [reference.callbackPath], address: reference.request.callbackUrl, required: true, dueBy });
   } else if (state.webhook) {
     state.owed.push({ reference, clause: 'EVT-2', paths: [state.webhook.path], address: state.webhook.url, required: true, dueBy });

@@ -91,7 +91,8 @@ async function worldBehind(transform?: Transform, fakePage?: FakePage): Promise<
         }
       : null,
     helpers: {
-      registerCustomer: async () => ((await call('registerCustomer', { body: {} })).response.body as { uuid: string }).uuid,
+      registerCustomer: async (customerId) =>
+        ((await call('registerCustomer', { body: customerId === undefined ? {} : { customerId } })).response.body as { uuid: string }).uuid,
       pay: (checkoutId, body) => call('payCheckout', { param: checkoutId, body }),
       confirm: (paymentId, paidAt) => call('confirmPayment', { param: paymentId, body: paidAt ? { paidAt } : {} }),
       setWebhook: async (url) => void (await call('setWebhook', { body: { url } })),

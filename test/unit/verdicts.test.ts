@@ -168,7 +168,15 @@ function byModel({ operation, exchange, sentAt }: Case): Problem[] {
     case 'createReference':
       return judgeReferenceCreated(exchange, sentAt!);
     case 'getPayment': {
-      const created = { paymentId: '50438', reference: undefined, request: reference, callbackPath: null, ...windowOf(reference), paidOutside: false };
+      const created = {
+        paymentId: '50438',
+        reference: undefined,
+        request: reference,
+        checkout: null,
+        callbackPath: null,
+        ...windowOf(reference),
+        paidOutside: false,
+      };
       return judgePayment(exchange, { ...created, state: 'confirmed' }, state);
     }
     case 'listMethods':
