@@ -7,11 +7,13 @@ import { validateRequest } from '../../src/core/schemas.ts';
 import { classifyCheckout } from '../../src/checks/checkout-kinds.ts';
 import {
   alikeInPairs,
+  actionUrlClasses,
   allowedLayoutCodeCombinations,
   anotherNumberLike,
   anyValidCheckout,
   brokenCheckouts,
   brokenReferences,
+  callbackAddressClasses,
   card,
   cardBrand,
   beyondRowCases,
@@ -20,6 +22,7 @@ import {
   checkoutVariants,
   classNamesByClause,
   consentOfferCases,
+  confirmationClasses,
   declinedSuffix,
   digitPatternAmounts,
   digitPatternName,
@@ -38,6 +41,7 @@ import {
   referenceClasses,
   registrationGrid,
   registrationName,
+  referenceShapeOf,
   rowEdgeCases,
   storingPages,
   textCornerClasses,
@@ -47,6 +51,7 @@ import {
   withUuidInCapitals,
   validReference,
   wallet,
+  webhookAddressClasses,
   type BrokenCase,
   type Card,
 } from '../../src/generators/index.ts';
@@ -395,6 +400,38 @@ test('input classes have names of their own per clause, and the valid references
   assert.ok(
     checkoutClasses['CHK-1'].filter(({ mayBeRefused }) => !mayBeRefused).every(({ name }) => name.startsWith('row ') || /^amount (100|999,999)$/.test(name)),
   );
+});
+
+test('every address the suite gives takes each form: capitals and encoded characters in its path, past 255 and 2,000 characters (free to refuse, SEC-2) by a long path and a long query', () => {
+  for (const classes of [callbackAddressClasses, webhookAddressClasses]) {
+    const tails = classes.map((inputClass) => ({ ...inputClass, tail: fc.sample(inputClass.arbitrary, { seed, numRuns: 1 })[0] }));
+    const length = ({ tail }: (typeof tails)[number]) => tail.path.length + tail.query.length;
+    assert.ok(tails.some(({ tail }) => /[A-Z]/.test(tail.path)) && tails.some(({ tail }) => /%[0-9A-F]{2}/.test(tail.path)));
+    assert.ok(tails.some((one) => one.tail.path.length > 255) && tails.some((one) => one.tail.query.length > 255));
+    assert.ok(tails.some((one) => length(one) > 2000 && one.tail.path.length > 1000 && one.tail.query.length > 1000));
+    for (const one of tails) assert.equal(one.mayBeRefused, length(one) > 255 ? 'SEC-2' : undefined, one.name);
+    for (const { tail } of tails) assert.ok(URL.canParse(`http://127.0.0.1:8080/hook${tail.path}${tail.query}`));
+  }
+  assert.ok(actionUrlClasses.filter(({ mayBeRefused }) => mayBeRefused === 'SEC-2').length === 3);
+});
+
+test('the confirm helper is sent every class of paidAt, each inside the window it was drawn for, one before the reference was created', () => {
+  const window = { start: Date.parse('2030-01-01T10:00:00Z'), end: Date.parse('2030-01-02T10:00:00Z') };
+  const paidAts = confirmationClasses.map(({ name, arbitrary }) => ({ name, paidAt: fc.sample(arbitrary, { seed, numRuns: 1 })[0].paidAt(window) }));
+  assert.ok(paidAts.some(({ paidAt }) => paidAt === undefined));
+  for (const { name, paidAt } of paidAts) {
+    if (paidAt === undefined) continue;
+    assert.deepEqual(validateRequest('confirmPayment', { paidAt }), [], name);
+    if (!name.includes('now')) assert.ok(Date.parse(paidAt) > window.start && Date.parse(paidAt) < window.end, name);
+  }
+  assert.ok(paidAts.some(({ paidAt }) => paidAt?.endsWith('+05:30')));
+});
+
+test('referenceShapeOf: the shape of 9 digits by their leading zeros, none for anything else', () => {
+  assert.equal(referenceShapeOf('123456789'), 'no leading zero');
+  assert.equal(referenceShapeOf('012345678'), 'one leading zero');
+  assert.equal(referenceShapeOf('001234567'), 'several leading zeros');
+  for (const other of ['12345678', '0123456789', 123456789, undefined]) assert.equal(referenceShapeOf(other), undefined);
 });
 
 test('the classes that show only one fault each: a # with no digits, an unknown or lower-case code, end before start only by instant', () => {
