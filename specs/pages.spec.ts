@@ -233,7 +233,8 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
 
   // The target draws the reference: as REF-2's, MB checkouts are created until one of each shape
   // (no, one, several leading zeros) came, and the page of each is read. A stateless mock's payment
-  // query answers its example, not a checkout's payment: its one page is judged by the shape it shows.
+  // query answers its example, not a checkout's payment: its one page is judged by the shape it shows,
+  // as is a target's whose payment query shows no reference before payment.
   test(
     'the ATM payment page shows the entity and the 9-digit reference as the API gives it, leading zeros kept (every shape)',
     { tag: tags('PAGE-5') },
@@ -255,7 +256,8 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
             () => found.size,
           )
         : "a stateless target: its payment query does not show a checkout's reference to search by";
-      const pages = stateful ? [...found.values()] : [{ checkout: (await createCheckout(api, requests[0])).checkout }];
+      // Where no payment query showed a reference to search by, one page is judged by what it shows.
+      const pages = found.size > 0 ? [...found.values()] : [{ checkout: (await createCheckout(api, requests[0])).checkout }];
       const problems: Problem[] = [];
       const shownShapes = new Set<string>();
       for (const [index, { checkout, reference, entity }] of pages.entries()) {
