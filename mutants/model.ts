@@ -4,7 +4,7 @@
  * while references wait, a payment after another. And the freedoms the model must allow.
  */
 import { randomUUID } from 'node:crypto';
-import { answer, consentAlwaysOnPage, editData, memoSet, payerOf, paymentOfDelivery, succeeded, type Json } from './edits.ts';
+import { answer, consentAlwaysOnPage, editData, editRequest, memoSet, payerOf, paymentOfDelivery, succeeded, type Json } from './edits.ts';
 import { callOperation, type ProxyContext, type Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 import { atOnceBenignVariants } from './at-once.ts';
@@ -196,6 +196,12 @@ export const benignVariants: BenignVariant[] = [
     name: 'stored-methods-show-late',
     description: "A method stored by a payment shows in the customer's list a second after the payment, within the profile's eventMs.",
     transform: storedMethodsShowLate,
+  },
+  {
+    name: 'pay-helper-no-answer-taken-as-consent',
+    description:
+      "A pay helper body without storeConsent is taken as the customer consenting: where the checkout has allowRegistration true, the method is stored (the helpers' contract does not say what an absent answer is).",
+    transform: editRequest('payCheckout', (body) => body.storeConsent === undefined && (body.storeConsent = true)),
   },
   ...atOnceBenignVariants,
 ];

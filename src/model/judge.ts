@@ -31,7 +31,7 @@ import {
   type PaidWith,
   type Problem,
 } from '../checks/index.ts';
-import { forbiddenBy, listKnown, owedMethods, storingClause, type ModelState, type OwedNotification, type ReferenceModel } from './state.ts';
+import { forbiddenBy, listKnown, owedMethods, storingClause, storingOpen, type ModelState, type OwedNotification, type ReferenceModel } from './state.ts';
 
 /** Every check the model judges by: judgeAnswer's, for each operation it sends, and those it feeds what it owes. */
 export const modelChecks = [
@@ -120,7 +120,8 @@ type Payment = ModelState['payments'][number];
  * A customer's list: its shape (PML-1..4, PML-6), only CC and MW (TOK-5), every method owed there
  * with its values (TOK-1/TOK-2, PML-5), and no other: a method that is there names the clause of
  * the payment it comes from (TOK-6 another customer's, TOK-3 declined, TOK-2 no consent, TOK-4 no
- * registration; TOK-6 where it comes from none of this customer's). Any order; a customer with
+ * registration; TOK-6 where it comes from none of this customer's), but for one of a payment whose
+ * storing the reference leaves open (storingOpen: no answer to the offer). Any order; a customer with
  * nothing owed may be answered 404 (PML-7). A payment whose method `mayLackYet` (its time has not
  * passed) may be missing, but explains a method that is there.
  */
@@ -141,9 +142,11 @@ export function judgeList(exchange: Exchange, customer: string, state: ModelStat
   const missingTypes = new Set(
     owed.filter((payment) => !listed.some((method) => paidMatches(method, payment.paidWith as PaidWith))).map((payment) => payment.paidWith.method),
   );
-  // A method of the type of one owed and missing holds other values: that is PML-5, found above.
-  const extra = listed.filter((method) => !explainedBy(method, owed) && !missingTypes.has(method?.type as never));
   const known = state.payments.filter((payment) => !payment.unknown);
+  // What a payment the reference leaves open stores (storingOpen) may be there or not.
+  const open = known.filter((payment) => payment.checkout.customer === customer && storingOpen(payment));
+  // A method of the type of one owed and missing holds other values: that is PML-5, found above.
+  const extra = listed.filter((method) => !explainedBy(method, owed) && !explainedBy(method, open) && !missingTypes.has(method?.type as never));
   const own = [...known].reverse().filter((payment) => payment.checkout.customer === customer && forbiddenBy(payment, customer));
   const byClause = new Map<ClauseId, { why: string; methods: StoredPaymentMethod[] }>();
   for (const method of extra) {

@@ -28,7 +28,12 @@ export interface Payment {
   paidWith: PaidWith | { method: 'MB' };
   /** refused: a payment of a checkout processed already, which the target refused. */
   outcome: 'success' | 'failure' | 'refused';
-  /** The customer's answer to the offer to store the method; absent where none was given, which is no consent. */
+  /**
+   * The customer's answer to the offer to store the method; absent where the pay helper's body gave
+   * none. Neither the reference (section 3, TOK-2: stored where the customer consents, not where the
+   * customer declines) nor the helpers' contract says what an absent answer is, so what such a
+   * payment stores where the checkout offers storing is open (`storingOpen`).
+   */
   storeConsent: boolean | undefined;
   /** When it was paid (ms), and until when its effects may still show (eventMs after its answer: a 202, or a late stored method). */
   at: number;
@@ -44,13 +49,24 @@ export function stores(payment: Payment): boolean {
   return checkout.registration === 'createRegistration' || (checkout.registration === 'allowRegistration' && storeConsent === true);
 }
 
+/**
+ * Whether the reference leaves open what the payment stores: a successful payment of a card or wallet
+ * in a checkout whose allowRegistration offers storing (createRegistration not true), paid through
+ * the pay helper with no storeConsent. A target may store the method or not; neither is judged.
+ */
+export function storingOpen(payment: Payment): boolean {
+  const { checkout, outcome, storeConsent, paidWith } = payment;
+  if (outcome !== 'success' || !checkout.customer || (paidWith.method !== 'CC' && paidWith.method !== 'MW')) return false;
+  return checkout.registration === 'allowRegistration' && storeConsent === undefined;
+}
+
 /** The clause that owes a stored method: TOK-1 (createRegistration) or TOK-2 (consent). */
 export const storingClause = (payment: Payment): 'TOK-1' | 'TOK-2' => (payment.checkout.registration === 'createRegistration' ? 'TOK-1' : 'TOK-2');
 
-/** The clause a method stored by this payment would break, and why, where it must store nothing; null where it must store. */
+/** The clause a method stored by this payment would break, and why, where it must store nothing; null where it must store, or may. */
 export function forbiddenBy(payment: Payment, customer: string): { clause: ClauseId; why: string } | null {
-  if (payment.checkout.customer !== customer) return stores(payment) ? { clause: 'TOK-6', why: "of another customer's payment" } : null;
-  if (stores(payment)) return null;
+  if (payment.checkout.customer !== customer) return stores(payment) || storingOpen(payment) ? { clause: 'TOK-6', why: "of another customer's payment" } : null;
+  if (stores(payment) || storingOpen(payment)) return null;
   if (payment.outcome === 'failure') return { clause: 'TOK-3', why: 'after a declined payment' };
   if (payment.outcome === 'refused') return { clause: 'TOK-3', why: 'after a payment refused, its checkout processed already' };
   if (payment.checkout.registration === 'allowRegistration') return { clause: 'TOK-2', why: 'where the customer declined to store it' };
