@@ -8,6 +8,7 @@ import { answer, consentAlwaysOnPage, editData, editRequest, memoSet, payerOf, p
 import { callOperation, type ProxyContext, type Transform } from './proxy.ts';
 import type { BenignVariant, Mutant } from './kinds.ts';
 import { atOnceBenignVariants } from './at-once.ts';
+import { redirectWithId } from '../src/sandbox/payments.ts';
 
 async function storedMethods(proxy: ProxyContext, customer: string): Promise<Json[]> {
   const list = (await callOperation(proxy, 'listMethods', { param: customer })).json as Json;
@@ -186,6 +187,29 @@ const storedMethodsShowLate: Transform = {
   }).response,
 };
 
+/**
+ * The pay helper, asked to pay an MB checkout (method MB), takes the customer's payment and answers
+ * 200, but its reference stays pending until the interbank network confirms it (the confirm helper),
+ * and nothing is notified before: as sections 1 and 6 tell it, the network confirms a reference and
+ * the service then notifies. Paying it again answers 409, as the helpers' contract says.
+ */
+const mbCheckoutPaidAwaitsNetwork: Transform = {
+  async request(request, proxy) {
+    const body = request.json as Json;
+    if (request.route !== 'payCheckout' || !request.param || body?.method !== 'MB' || body?.outcome === 'failure') return;
+    const checkout = proxy.checkouts.get(request.param);
+    if (!checkout) return;
+    const taken = memoSet<string>(proxy, 'mb-checkouts-paid');
+    if (taken.has(checkout.id)) return answer(409, { success: false, error: 'already_processed' });
+    // A checkout whose reference is confirmed already (or declined), the target answers itself.
+    const payment = ((await callOperation(proxy, 'getPayment', { param: String(checkout.paymentId) })).json as Json)?.data;
+    if (payment?.stateDetails?.state !== 'pending') return;
+    taken.add(checkout.id);
+    const action = checkout.request?.redirects?.find((redirect: Json) => redirect?.type === 'action')?.url;
+    return answer(200, { checkoutId: checkout.id, state: 'PaymentPending', redirectUrl: action ? redirectWithId(action, checkout.id) : null });
+  },
+};
+
 export const benignVariants: BenignVariant[] = [
   {
     name: 'lists-in-reverse-order',
@@ -202,6 +226,12 @@ export const benignVariants: BenignVariant[] = [
     description:
       "A pay helper body without storeConsent is taken as the customer consenting: where the checkout has allowRegistration true, the method is stored (the helpers' contract does not say what an absent answer is).",
     transform: editRequest('payCheckout', (body) => body.storeConsent === undefined && (body.storeConsent = true)),
+  },
+  {
+    name: 'mb-checkout-paid-awaits-network',
+    description:
+      'Paying an MB checkout through the pay helper answers 200, but its reference stays pending, unnotified, until the interbank network confirms it (the confirm helper); paid again, 409.',
+    transform: mbCheckoutPaidAwaitsNetwork,
   },
   ...atOnceBenignVariants,
 ];

@@ -246,11 +246,15 @@ export class Pay implements Command {
       settledBy: world.now() + world.eventMs,
       unknown: !refusedAgain && (this.state === 'processed' || !isSuccess(answer.response.status)),
     });
-    const reference = model.references.find((one) => one.checkout === checkout);
-    if (!reference) return settle(model, world, []);
-    // An MB checkout paid is its reference paid: confirmed and notified as one confirmed by the network. A declined one, or one the helper did not take, the reference does not say of.
-    if (this.outcome === 'success' && isSuccess(answer.response.status) && insideWindow(reference, at)) return confirmedNow(model, world, reference);
-    model.references.splice(model.references.indexOf(reference), 1);
+    // An MB checkout's reference still pending is followed no further. The pay helper acts as the
+    // customer, and the reference ties a reference's confirmation and its notification to the
+    // interbank network confirming it (sections 1 and 6, REF-6, EVT-1/2); neither it nor the helpers'
+    // contract says what paying the checkout does to its reference, approved or declined: confirmed
+    // at once, pending until the network confirms it, or no longer payable. No state, confirmation or
+    // notification is owed of it (nor, after an approved payment, is a notification a departure).
+    // One the network confirmed before stays as it is.
+    const reference = model.references.find((one) => one.checkout === checkout && one.state === 'pending');
+    if (reference) model.references.splice(model.references.indexOf(reference), 1);
     settle(model, world, []);
   }
   toString = () =>

@@ -176,15 +176,16 @@ export const helperSequences: DirectedSequence[] = [
     ],
   },
   {
-    title: "MB checkouts' references beside a reference of its own, paid each way, one left unpaid",
+    title: "MB checkouts' references beside a reference of its own: one confirmed by the network, one paid through the pay helper, one left unpaid",
     classes: [
-      { clause: 'EVT-2', name: checkoutPaymentPaths.paidThroughHelper },
       { clause: 'EVT-2', name: checkoutPaymentPaths.confirmedByNetwork },
-      { clause: 'REF-6', name: checkoutPaymentPaths.paidThroughHelper },
       { clause: 'REF-6', name: checkoutPaymentPaths.confirmedByNetwork },
       { clause: 'EVT-4', name: "an MB checkout's reference not paid, a webhook configured" },
     ],
     // References newest first: the reference of its own, then the checkouts' from the last created.
+    // The newest checkout is paid through the pay helper, whose reference is then followed no further
+    // (what paying the checkout does to it is not said); of the two left, the older is confirmed by the
+    // network and the other left unpaid.
     commands: (draw) => [
       new SetWebhook(),
       ...[0, 1, 2].map(() => new CreateCheckout('atmPage', draw(checkoutVariants.atmPage), 'CC', 0)),
