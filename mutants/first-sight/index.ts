@@ -27,7 +27,6 @@ export const stillMissed = new Map<string, string>([
   ['fsc-checkout-id-from-customer-and-second', 'collisions: two checkouts of one customer in the same second'],
   ['fsc-estm-charged-zero', 'enumerations: every value of amountQualifier, paid and read back'],
   ['fsc-rule-3-checked-only-with-customer', 'presence: the registration rules of a checkout without its customer'],
-  ['fsc-empty-redirect-url-accepted', 'strings: the empty string in every URL field'],
   ['fsc-page-fails-for-untranslated-language', 'strings: page.language in every case and length, the page opened'],
   ['fsc-success-redirect-preferred', 'each row maximal: every redirect type beside the action one'],
   ['fsc-declined-posted-to-action', 'every path to an outcome: a declined payment on the hosted page'],

@@ -9,6 +9,7 @@ import { anyCheckoutVariant, checkoutVariants } from './checkouts.ts';
 import { validReference } from './references.ts';
 import type { InputClass } from './input-class.ts';
 import { formatWithOffset, httpsUrl, matching, utcOffset } from './values.ts';
+import { formattedPaths, rowOfLeaf } from './corners.ts';
 
 export interface BrokenCase {
   name: string;
@@ -197,6 +198,12 @@ export const brokenCheckouts: BrokenCase[] = [
       ['redirects', '0', 'url'],
       ['www.shop.example/done', 'not a url', '/relative/path', 'https://shop example/done', 'https//shop.example/done', 'https://[::1/done'],
     ),
+  ),
+  brokenCase(
+    'a formatted field empty or of another JSON type',
+    'CHK-11',
+    'Every field of a documented format or pattern that a row of 4.1 leaves open, sent as the empty string or as a number: neither is a value of its type.',
+    formattedPaths.flatMap((path) => valueClasses(`${path} `, checkoutVariants[rowOfLeaf(path)], path.split('.'), ['', 12345])),
   ),
 ];
 

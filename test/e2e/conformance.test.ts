@@ -18,6 +18,8 @@ import type { Report } from '../../src/report/report.ts';
 import { startSandbox } from '../../src/sandbox/index.ts';
 import { unprofiled } from '../../src/runner/target.ts';
 import { cli, packageRoot, readReport, tempDir } from '../support/cli.ts';
+import { missingObligations } from '../../src/report/input-coverage.ts';
+import { unmetObligations } from '../support/unmet-obligations.ts';
 
 // A guard against a run that hangs, not a timing: beside another run and other test files, at a load of 35
 // on 2 cores, the faulty target's run took 418 s.
@@ -58,6 +60,12 @@ describe('conformance runs', { concurrency: 2 }, () => {
       assert.deepEqual([report.coverage.partial, report.coverage.skipped, report.coverage.untested], [false, [], []]);
       assert.equal(report.coverage.verified.length, clauses().filter((clause) => clause.level !== 'INFO').length);
       assert.ok(judged.size >= 20, `observe judged only ${[...judged].join(', ')}`);
+      // From the run's record of what it sent: every partition it sent before, it sends still.
+      assert.ok(report.inputCoverage, 'the report holds the input coverage');
+      assert.deepEqual(
+        missingObligations(report.inputCoverage).filter((obligation) => !unmetObligations.has(obligation)),
+        [],
+      );
     },
   );
 
