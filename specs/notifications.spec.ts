@@ -1,6 +1,6 @@
 /** Reference 1 and 6: notifications of confirmed references, to callbackUrl or to the webhook. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { callbackQueryClasses, validReference, webhookQueryClasses } from '../src/generators/index.ts';
+import { callbackAddressClasses, validReference, webhookAddressClasses, type AddressWriting } from '../src/generators/index.ts';
 import {
   checkConfirmed,
   checkNotConfirmed,
@@ -72,9 +72,9 @@ test.describe('notifications to callbackUrl', () => {
       annotation: [...exercises('EVT-3', 'at its callbackUrl'), ...exercises('REF-6', 'confirmed and notified at its callbackUrl')],
     },
     async ({ run, api, interbank, receiver }) => {
-      await exerciseClasses(run, api, 'EVT-1', callbackQueryClasses, async (query) => {
+      await exerciseClasses(run, api, 'EVT-1', callbackAddressClasses, async (written) => {
         const path = receiver.newPath('callback');
-        const address = `${receiver.urlOf(path)}${query}`;
+        const address = written(receiver.urlOf(path));
         const payment = await referenceFor(run, api, address);
         await mustSucceed(api, interbank.confirm(payment.id));
         const withinMs = run.profile.timeouts.eventMs;
@@ -118,10 +118,10 @@ test.describe('notifications to callbackUrl', () => {
   );
 });
 
-/** Points the webhook at a fresh path of the receiver, with the query given. */
-async function pointWebhook(interbank: { setWebhook(url: string): Promise<void> }, receiver: Receiver, query = '') {
+/** Points the webhook at a fresh path of the receiver, written as given. */
+async function pointWebhook(interbank: { setWebhook(url: string): Promise<void> }, receiver: Receiver, written: AddressWriting = (url) => url) {
   const path = receiver.newPath('webhook');
-  const address = `${receiver.urlOf(path)}${query}`;
+  const address = written(receiver.urlOf(path));
   await interbank.setWebhook(address);
   return { path, address };
 }
@@ -194,9 +194,9 @@ test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
     run: RunConfig,
     interbank: { setWebhook(url: string): Promise<void>; removeWebhook(): Promise<void> },
     receiver: Receiver,
-    body: (pointAt: (query?: string) => Promise<{ path: string; address: string }>) => Promise<T>,
+    body: (pointAt: (written?: AddressWriting) => Promise<{ path: string; address: string }>) => Promise<T>,
   ): Promise<T> {
-    const pointAt = (query = '') => pointWebhook(interbank, receiver, query);
+    const pointAt = (written?: AddressWriting) => pointWebhook(interbank, receiver, written);
     const asked = Date.now();
     return holdingWebhook(
       run,
@@ -223,9 +223,9 @@ test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
     },
     async ({ run, api, interbank, receiver }) => {
       // A turn each: the quiet test's watch, asked for meanwhile, starts between two.
-      await exerciseClasses(run, api, 'EVT-2', webhookQueryClasses, (query) =>
+      await exerciseClasses(run, api, 'EVT-2', webhookAddressClasses, (written) =>
         withWebhook(run, interbank, receiver, async (pointAt) => {
-          const { path, address } = await pointAt(query);
+          const { path, address } = await pointAt(written);
           const payment = await referenceFor(run, api, undefined);
           await mustSucceed(api, interbank.confirm(payment.id));
           const withinMs = run.profile.timeouts.eventMs;

@@ -3,6 +3,10 @@ import { devices, type Request, type Response } from '@playwright/test';
 import {
   actionFormName,
   actionUrlForms,
+  besideActionName,
+  pageLanguageName,
+  pageLanguages,
+  redirectsBesideAction,
   card,
   checkoutVariants,
   consentOfferCases,
@@ -71,6 +75,28 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
       },
     );
   }
+
+  // Strings in every case and length where they reach a page: a checkout the target takes opens, whatever language it names.
+  test(
+    'checkoutUrl opens a payment page whatever page.language the checkout names, or none',
+    { tag: tags('PAGE-1'), annotation: exercises('PAGE-1', ...pageLanguages.map(pageLanguageName)) },
+    async ({ run, api, browserPages }) => {
+      const problems: Problem[] = [];
+      const page = await browserPages.newPage();
+      for (const language of pageLanguages) {
+        const request = sample(run, checkoutVariants.embedMobile);
+        const { language: _own, ...pageFields } = request.page ?? {};
+        const checkout = await createIfAccepted(api, { ...request, page: language === null ? pageFields : { ...pageFields, language } });
+        if (!checkout) continue;
+        const response = await page.goto(checkout.checkoutUrl);
+        const form = paymentForm(run, page);
+        if (response?.ok()) await rendered(run, form);
+        const text = await page.locator('body').innerText();
+        problems.push(...checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: await form.count(), text }));
+      }
+      api.expectNoProblems(problems);
+    },
+  );
 
   test(
     'checkoutUrl of an ATM (MB, web) checkout opens a page with the reference to pay',
@@ -151,30 +177,38 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
   }
 
   test(
-    'the ATM payment page shows the entity and the 9-digit reference',
-    { tag: tags('PAGE-5'), annotation: exercises('PAGE-5', 'the ATM page of an MB checkout') },
+    'the ATM payment pages of two MB checkouts alike in every field each show the entity and the 9-digit reference of their own payment',
+    { tag: tags('PAGE-5'), annotation: exercises('PAGE-5', 'the ATM page of an MB checkout', 'two MB checkouts of the same body') },
     async ({ run, api, browserPages }) => {
-      const { checkout } = await createCheckout(api, sample(run, checkoutVariants.atmPage));
+      // Collisions on every visible attribute: the same product, amount and language, created one after the other.
+      const request = sample(run, checkoutVariants.atmPage);
+      const checkouts = [(await createCheckout(api, request)).checkout, (await createCheckout(api, request)).checkout];
       const page = await browserPages.newPage();
-      await page.goto(checkout.checkoutUrl);
-      const [referenceAt, entityAt] = [optionalRole(run, page, 'atmReference'), optionalRole(run, page, 'atmEntity')];
-      if (referenceAt) await rendered(run, referenceAt);
-      else
-        await page.waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs }).catch(() => undefined);
-      const text = await page.locator('body').innerText();
-      // Where the reference never came within requestMs, the entity is not waited for again.
-      const rendering = !referenceAt || (await referenceAt.count()) > 0;
-      const textAt = async (at: typeof referenceAt) =>
-        at
-          ? ((await at
-              .first()
-              .textContent({ timeout: rendering ? run.profile.timeouts.requestMs : 1 })
-              .catch(() => null)) ?? '')
-          : text;
-      const probe = { url: checkout.checkoutUrl, text, referenceText: await textAt(referenceAt), entityText: await textAt(entityAt) };
-      // A stateless mock's payment query answers its example, not this checkout's payment.
-      const shown = run.profile.capabilities.stateful ? paymentOf(await api.call('getPayment', { param: checkout.paymentId }))?.referenceDetails : undefined;
-      api.expectNoProblems(checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity }));
+      const problems: Problem[] = [];
+      for (const checkout of checkouts) {
+        await page.goto(checkout.checkoutUrl);
+        const [referenceAt, entityAt] = [optionalRole(run, page, 'atmReference'), optionalRole(run, page, 'atmEntity')];
+        if (referenceAt) await rendered(run, referenceAt);
+        else
+          await page
+            .waitForFunction(() => /\d{3}/.test(document.body.innerText), undefined, { timeout: run.profile.timeouts.requestMs })
+            .catch(() => undefined);
+        const text = await page.locator('body').innerText();
+        // Where the reference never came within requestMs, the entity is not waited for again.
+        const rendering = !referenceAt || (await referenceAt.count()) > 0;
+        const textAt = async (at: typeof referenceAt) =>
+          at
+            ? ((await at
+                .first()
+                .textContent({ timeout: rendering ? run.profile.timeouts.requestMs : 1 })
+                .catch(() => null)) ?? '')
+            : text;
+        const probe = { url: checkout.checkoutUrl, text, referenceText: await textAt(referenceAt), entityText: await textAt(entityAt) };
+        // A stateless mock's payment query answers its example, not this checkout's payment.
+        const shown = run.profile.capabilities.stateful ? paymentOf(await api.call('getPayment', { param: checkout.paymentId }))?.referenceDetails : undefined;
+        problems.push(...checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity }));
+      }
+      api.expectNoProblems(problems);
     },
   );
 
@@ -226,16 +260,28 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
 test.describe('redirects through the pay helper', () => {
   test(
     "the pay helper's redirectUrl is the action URL with id, for every form of action URL",
-    { tag: tags('PAGE-3'), annotation: exercises('PAGE-3', ...actionUrlForms.map(actionFormName)) },
+    {
+      tag: tags('PAGE-3'),
+      annotation: exercises('PAGE-3', ...actionUrlForms.map(actionFormName), ...redirectsBesideAction.map(besideActionName)),
+    },
     async ({ run, api, helpers, receiver }) => {
       const problems: Problem[] = [];
+      const redirectOf = async (checkout: { id: string }) =>
+        (await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }))).response.body as {
+          redirectUrl?: string;
+        };
       for (const form of actionUrlForms) {
         const url = `${receiver.urlOf(receiver.newPath('action'))}${form}`;
         const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), url));
-        const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
-        problems.push(
-          ...checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: url, checkoutId: checkout.id, clause: 'PAGE-3' }),
-        );
+        problems.push(...checkRedirect((await redirectOf(checkout)).redirectUrl, { actionUrl: url, checkoutId: checkout.id, clause: 'PAGE-3' }));
+      }
+      for (const types of redirectsBesideAction) {
+        const url = receiver.urlOf(receiver.newPath('action'));
+        const request = withAction(sample(run, checkoutVariants.embedWeb), url);
+        const others = types.map((type) => ({ type, url: receiver.urlOf(receiver.newPath(type)) }));
+        const checkout = await createIfAccepted(api, { ...request, redirects: [...others, ...(request.redirects ?? [])] });
+        if (!checkout) continue;
+        problems.push(...checkRedirect((await redirectOf(checkout)).redirectUrl, { actionUrl: url, checkoutId: checkout.id, clause: 'PAGE-3' }));
       }
       api.expectNoProblems(problems);
     },
@@ -259,13 +305,22 @@ test.describe('redirects through the pay helper', () => {
 
   test(
     "the service posts nothing to the action URL: the redirect is the browser's",
-    { tag: [...tags('PAGE-7'), waitsOutEventMs], annotation: exercises('PAGE-7', 'paid through the pay helper, no browser') },
+    {
+      tag: [...tags('PAGE-7'), waitsOutEventMs],
+      annotation: exercises('PAGE-7', 'paid through the pay helper, no browser', 'declined through the pay helper, no browser'),
+    },
     async ({ run, api, helpers, receiver }) => {
-      const action = actionUrl(receiver);
-      const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
-      await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
-      await receiver.waitFor((request) => request.path === action.path, quietMs(run));
-      const received = receiver.received(action.path);
+      // Every path to an outcome: a payment made and one declined, side by side, waited out together.
+      const actions = await Promise.all(
+        (['success', 'failure'] as const).map(async (outcome) => {
+          const action = actionUrl(receiver);
+          const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
+          await mustSucceed(api, helpers.pay(checkout.id, { outcome, method: 'CC', card: sample(run, card()) }));
+          return action;
+        }),
+      );
+      await receiver.waitFor((request) => actions.some((action) => request.path === action.path), quietMs(run));
+      const received = actions.flatMap((action) => receiver.received(action.path));
       for (const request of received) api.note({ request, response: null, note: 'received at the action URL with no browser involved' });
       api.expectNoProblems(checkNothingPostedToAction(received, { browserVisited: false }));
     },

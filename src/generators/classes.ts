@@ -116,12 +116,14 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
       .filter(({ layout }) => layout === 'default')
       .map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
   ],
+  // The amount of every row, each with what it lists (a variable amount, ESTM, among them), and amounts of every digit pattern.
   'CHK-8': [
     inputClass(
       'amount 123,456',
       atmPage.map((request) => withAmount(request, 123_456)),
     ),
     ...amountClasses(atmPage, withAmount),
+    ...rowClasses,
   ],
 };
 
@@ -151,6 +153,22 @@ export const consentRowWithoutRegistration = cellOnRow('storeWithConsent', {});
 /** A storing row with the customer's UUID in capitals: a UUID is read without regard to letter case (RFC 9562 section 4), so the row must be taken and store for that customer. */
 const inCapitals = (row: StoringRow) => inputClass(`row "${variantTitles[row]}", customer uuid in capitals`, checkoutVariants[row].map(withUuidInCapitals));
 
+/** A storing row on each other layout rule 3 lets a method be stored on (basic, default, none): beyond the rows, a target may refuse it (CHK-13). */
+const onOtherStoringLayouts = (row: StoringRow): InputClass<CheckoutRequest>[] =>
+  (['basic', 'default', undefined] as const)
+    .filter((layout) => layout !== (checkoutRows[row].leaves as Record<string, { value?: string | boolean }>)['page.layout']?.value)
+    .map((layout) =>
+      inputClass(
+        `row "${variantTitles[row]}", ${layout ? `layout ${layout}` : 'no layout'}`,
+        checkoutVariants[row].map(({ page, ...request }): CheckoutRequest => {
+          const { layout: _own, ...rest } = page ?? {};
+          const written = layout ? { ...rest, layout } : rest;
+          return Object.keys(written).length > 0 ? { ...request, page: written } : request;
+        }),
+        'CHK-13',
+      ),
+    );
+
 /**
  * Storing with and without recurring ESTM, and ESTM without either flag (which stores nothing), and
  * every cell of the grid of the two registration flags (left out, false, true) by what section 3
@@ -159,12 +177,19 @@ const inCapitals = (row: StoringRow) => inputClass(`row "${variantTitles[row]}",
  * The test sets the method (CC or MW) and keeps the registration details.
  */
 export const tokenizationClasses: Record<'TOK-1' | 'TOK-2' | 'TOK-3' | 'TOK-4', InputClass<CheckoutRequest>[]> = {
-  'TOK-1': [storeMethodRow, ...otherCellsOnRow('storeMethod', 'createRegistration'), createRegistrationWithoutRecurring, inCapitals('storeMethod')],
+  'TOK-1': [
+    storeMethodRow,
+    ...otherCellsOnRow('storeMethod', 'createRegistration'),
+    createRegistrationWithoutRecurring,
+    inCapitals('storeMethod'),
+    ...onOtherStoringLayouts('storeMethod'),
+  ],
   'TOK-2': [
     inputClass(`row "${variantTitles.storeWithConsent}"`, storeWithConsent),
     ...otherCellsOnRow('storeWithConsent', 'allowRegistration'),
     inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13'),
     inCapitals('storeWithConsent'),
+    ...onOtherStoringLayouts('storeWithConsent'),
   ],
   // A declined payment in every checkout that would store: the request keeps its registration details, and the customer consents where asked.
   'TOK-3': [
@@ -204,19 +229,29 @@ export const storedMeansClasses: InputClass<CardPayRequest | WalletPayRequest>[]
   inputClass('a wallet of country code 351 (three digits)', paidByWallet('351')),
 ];
 
-/** The queries a notification address may carry, each of which the notification must keep (appended to an address of the suite's receiver). */
-function addressQueryClasses(address: string): InputClass<string>[] {
+/** How a notification address may be written: the receiver's URL given its query, or its scheme in capitals (RFC 3986 reads a scheme without regard to case). The notification must come, its query kept. */
+export type AddressWriting = (receiverUrl: string) => string;
+
+function addressClasses(address: string): InputClass<AddressWriting>[] {
+  const withQuery =
+    (query: string): AddressWriting =>
+    (url) =>
+      `${url}${query}`;
   return [
-    inputClass(`${address} without a query`, fc.constant('')),
-    inputClass(`${address} with a query of its own`, fc.constant('?shop=7&channel=callback')),
-    inputClass(`${address} whose query has encoded characters (%26, %C3%A9, %20)`, fc.constant('?pair=a%26b&note=caf%C3%A9&space=a%20b')),
-    inputClass(`${address} whose query repeats a name`, fc.constant('?tag=first&tag=second')),
+    inputClass(`${address} without a query`, fc.constant(withQuery(''))),
+    inputClass(`${address} with a query of its own`, fc.constant(withQuery('?shop=7&channel=callback'))),
+    inputClass(`${address} whose query has encoded characters (%26, %C3%A9, %20)`, fc.constant(withQuery('?pair=a%26b&note=caf%C3%A9&space=a%20b'))),
+    inputClass(`${address} whose query repeats a name`, fc.constant(withQuery('?tag=first&tag=second'))),
+    inputClass(
+      `${address} with its scheme in capitals`,
+      fc.constant<AddressWriting>((url) => `${url.replace(/^[a-z]+/i, (scheme) => scheme.toUpperCase())}?shop=7`),
+    ),
   ];
 }
 
 /** EVT-1: a reference's callbackUrl; EVT-2: the webhook's URL. */
-export const callbackQueryClasses = addressQueryClasses('callbackUrl');
-export const webhookQueryClasses = addressQueryClasses('the webhook URL');
+export const callbackAddressClasses = addressClasses('callbackUrl');
+export const webhookAddressClasses = addressClasses('the webhook URL');
 
 const minute = 60_000;
 const day = 24 * 60 * minute;
@@ -312,6 +347,17 @@ export const referenceClasses: Record<'REF-1' | 'REF-3' | 'REF-5', InputClass<Re
     openingTomorrow,
     ninetyDays,
     withCallbackUrl,
+    // Arrays of several values: codes beside MB are not shown (2.5), so they may be refused; taken, every code is echoed.
+    ...[
+      ['MB', 'MW'],
+      ['CC', 'MB'],
+    ].map((codes) =>
+      inputClass(
+        `availableMethods ${codes.join(' and ')}`,
+        openNow.map((request): ReferenceRequest => ({ ...request, availableMethods: [{ code: codes[0] }, ...codes.slice(1).map((code) => ({ code }))] })),
+        'REF-10',
+      ),
+    ),
   ],
 };
 
@@ -399,6 +445,13 @@ export const listClasses = {
 const { twoOfEach } = listClasses;
 const notSetUp = 'a customer the suite did not set up';
 export const actionFormName = (form: string) => `pay helper, action URL ${form === '' ? 'without query or fragment' : `ending ${form}`}`;
+/** The languages a hosted page is opened in: the one listed in other letters, others, none (PAGE-1 owes a page for every checkout it creates). */
+export const pageLanguages = ['pt', 'pt-PT', 'EN', 'FR', null] as const;
+export const pageLanguageName = (language: string | null) =>
+  language === null ? 'layout default, no page.language' : `layout default, page.language ${language}`;
+/** Redirects of other types put before the action one (each row at its fullest): beyond those listed, so a target may refuse them (CHK-13); taken, the customer still goes to the action URL. */
+export const redirectsBesideAction = [['success'], ['cancel', 'back']] as const;
+export const besideActionName = (types: readonly string[]) => `pay helper, redirects of type ${types.join(' and ')} before the action one`;
 
 /** The classes of the model's covering arrays (src/model/combinations.ts): one for what a payment stores, one for what a reference does. */
 export const paymentCombinationsClass =
@@ -415,13 +468,13 @@ export const scenarioClasses = {
   'ENV-2': answersOf('createCheckout', 'listMethods'),
   'ENV-4': operations.filter((operation) => operation.ofReference).map((operation) => titleOf(operation.name)),
   'CHK-12': notObjects.map(([name]) => name),
-  'PAGE-1': ['layout web', 'layout basic', 'layout default', 'an ATM checkout (MB, layout web)'],
+  'PAGE-1': ['layout web', 'layout basic', 'layout default', 'an ATM checkout (MB, layout web)', ...pageLanguages.map(pageLanguageName)],
   'PAGE-2': ['form.paymentWidgets among other forms of the merchant page'],
-  'PAGE-3': ['paid in the browser', ...actionUrlForms.map(actionFormName)],
+  'PAGE-3': ['paid in the browser', ...actionUrlForms.map(actionFormName), ...redirectsBesideAction.map(besideActionName)],
   'PAGE-4': [...deepLinks.map((link) => `webview, ${link}`), ...helperDeepLinks.map((link) => `pay helper, ${link}`)],
-  'PAGE-5': ['the ATM page of an MB checkout'],
+  'PAGE-5': ['the ATM page of an MB checkout', 'two MB checkouts of the same body'],
   'PAGE-6': [...storingPages.map(storingPageName), ...registrationGrid.map(registrationName)],
-  'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser'],
+  'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser', 'declined through the pay helper, no browser'],
   'CHK-7': ['checkouts created at once'],
   'TOK-1': [
     paymentCombinationsClass,
@@ -491,8 +544,8 @@ for (const [clause, names] of [
     ...referenceClasses,
     'REF-4': timestampClasses,
     'PML-5': storedMeansClasses,
-    'EVT-1': callbackQueryClasses,
-    'EVT-2': webhookQueryClasses,
+    'EVT-1': callbackAddressClasses,
+    'EVT-2': webhookAddressClasses,
   }).map(([clause, classes]): [string, readonly string[]] => [clause, classes.map((c) => c.name)]),
   ...Object.entries(framingClasses).map(([clause, classes]): [string, readonly string[]] => [clause, classes.map((c) => c.name)]),
   ...Object.entries(scenarioClasses),

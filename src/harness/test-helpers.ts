@@ -26,8 +26,8 @@ export function helperClient(api: Api): TestHelpers {
     return exchange;
   };
   return {
-    async registerCustomer() {
-      const exchange = await call(ok, 'registerCustomer', { body: {} });
+    async registerCustomer(customerId) {
+      const exchange = await call(ok, 'registerCustomer', { body: customerId === undefined ? {} : { customerId } });
       return (exchange.response.body as RegisterCustomerAnswer).uuid;
     },
     pay: (checkoutId, body) => call(any, 'payCheckout', { param: checkoutId, body }),
