@@ -108,6 +108,27 @@ export interface RunContext extends RunFacts {
   inputCoverage?: InputCoverage | null;
 }
 
+/** The context a report was built in, to build it again from the same results (merged parts, another --allow-partial). */
+export function contextOf(report: Report): RunContext {
+  const { target, seed, runs, strict, allowPartial, grep, shard, startedAt, finishedAt, inputCoverage } = report;
+  return {
+    baseUrl: target.baseUrl,
+    targetKind: target.kind,
+    profileName: target.profile,
+    profilePath: target.profilePath,
+    findings: target.findings,
+    seed,
+    runs,
+    strict,
+    allowPartial,
+    grep,
+    shard,
+    startedAt,
+    finishedAt,
+    inputCoverage,
+  };
+}
+
 const packageJson = JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8')) as { name: string; version: string };
 
 /**
