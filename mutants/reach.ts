@@ -145,6 +145,9 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
     return asked.finally(() => running.delete(asked));
   };
 
+  /** Each candidate's copy of a request, which its response hook gets as the proxy gives a candidate the request it changed: a candidate may remember it. */
+  const copiesOfRequest = new WeakMap<ProxyRequest, Map<string, ProxyRequest>>();
+
   const transform: Transform = {
     async request(request, proxy) {
       const [header, readingBack] = [request.headers[testKeyHeader], request.headers[readingBackHeader]];
@@ -162,6 +165,7 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
       const original = snapshot(request);
       await askEach('request', test, async (candidate, name) => {
         const copy = copyOfRequest(request);
+        copiesOfRequest.set(request, (copiesOfRequest.get(request) ?? new Map()).set(name, copy));
         const answered = await candidate.request!(copy, shadowContext(proxy, name, test));
         return Boolean(answered) || snapshot(copy) !== original;
       });
@@ -172,7 +176,7 @@ export function recordReach(candidates: Shadowed[]): ReachRecorder {
       const original = snapshot(response);
       await askEach('response', test, async (candidate, name) => {
         const copy = copyOfResponse(response);
-        await candidate.response!(copy, copyOfRequest(request), shadowContext(proxy, name, test));
+        await candidate.response!(copy, copiesOfRequest.get(request)?.get(name) ?? copyOfRequest(request), shadowContext(proxy, name, test));
         return snapshot(copy) !== original;
       });
     },

@@ -40,6 +40,7 @@ const notJudged = new Set([
   'x-clauses',
   'x-distinct',
   'x-not-before',
+  'x-seen',
 ]);
 
 /** Every keyword annotated with x-clauses, as "file#pointer: keywords", by clause. */

@@ -109,7 +109,7 @@ test.describe('notifications to callbackUrl', () => {
     async ({ run, api, interbank, receiver }) => {
       await exerciseClasses(run, api, 'EVT-1', callbackAddressClasses, async (tail, inputClass) => {
         const path = receiver.newPath('callback', tail.path);
-        const address = `${receiver.urlOf(path)}${tail.query}`;
+        const address = tail.write(receiver.urlOf(path));
         const payment = await referenceFor(run, api, address, inputClass);
         if ('skipped' in payment) return payment;
         await mustSucceed(api, interbank.confirm(payment.id));
@@ -276,7 +276,7 @@ test.describe('notifications to the webhook', { tag: lastsEventMs }, () => {
       await exerciseClasses(run, api, 'EVT-2', webhookAddressClasses, (tail, inputClass) =>
         withWebhook(run, interbank, receiver, async () => {
           const path = receiver.newPath('webhook', tail.path);
-          const address = `${receiver.urlOf(path)}${tail.query}`;
+          const address = tail.write(receiver.urlOf(path));
           const setting = api.call('setWebhook', { body: { url: address } });
           const refused = refusedWhereFree(await setting, inputClass);
           if (refused) return refused;

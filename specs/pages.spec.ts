@@ -3,6 +3,7 @@ import { devices, type Page, type Request, type Response } from '@playwright/tes
 import {
   actionUrlClasses,
   atmPageClassName,
+  besideActionName,
   card,
   checkoutVariants,
   consentOfferCases,
@@ -10,11 +11,14 @@ import {
   helperDeepLinks,
   merchantPageClasses,
   pageClasses,
+  pageLanguageName,
+  pageLanguages,
   pageOpenedAgain,
   pageOpeningClasses,
   pageReloaded,
   referenceSearchBound,
   referenceShapeOf,
+  redirectsBesideAction,
   referenceShapes,
   registrationName,
   shownAmountClasses,
@@ -141,6 +145,28 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
       },
     );
   }
+
+  // Strings in every case and length where they reach a page: a checkout the target takes opens, whatever language it names.
+  test(
+    'checkoutUrl opens a payment page whatever page.language the checkout names, or none',
+    { tag: tags('PAGE-1'), annotation: exercises('PAGE-1', ...pageLanguages.map(pageLanguageName)) },
+    async ({ run, api, browserPages }) => {
+      const problems: Problem[] = [];
+      const page = await browserPages.newPage();
+      for (const language of pageLanguages) {
+        const request = sample(run, checkoutVariants.embedMobile);
+        const { language: _own, ...pageFields } = request.page ?? {};
+        const checkout = await createIfAccepted(api, { ...request, page: language === null ? pageFields : { ...pageFields, language } });
+        if (!checkout) continue;
+        const response = await page.goto(checkout.checkoutUrl);
+        const form = paymentForm(run, page);
+        if (response?.ok()) await rendered(run, form);
+        const text = await page.locator('body').innerText();
+        problems.push(...checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: await form.count(), text }));
+      }
+      api.expectNoProblems(problems);
+    },
+  );
 
   test(
     'the embed script renders the payment form inside form.paymentWidgets, however the merchant page holds it (every class)',
@@ -278,6 +304,25 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
     },
   );
 
+  test(
+    'the ATM payment pages of two MB checkouts alike in every field each show the entity and the 9-digit reference of their own payment',
+    { tag: tags('PAGE-5'), annotation: exercises('PAGE-5', 'two MB checkouts of the same body') },
+    async ({ run, api, browserPages }) => {
+      // Collisions on every visible attribute: the same product, amount and language, created one after the other.
+      const request = sample(run, checkoutVariants.atmPage);
+      const checkouts = [(await createCheckout(api, request)).checkout, (await createCheckout(api, request)).checkout];
+      const page = await browserPages.newPage();
+      const problems: Problem[] = [];
+      for (const checkout of checkouts) {
+        const probe = await atmPageProbe(run, page, checkout.checkoutUrl);
+        // A stateless mock's payment query answers its example, not this checkout's payment.
+        const shown = run.profile.capabilities.stateful ? paymentOf(await api.call('getPayment', { param: checkout.paymentId }))?.referenceDetails : undefined;
+        problems.push(...checkAtmPageReference(probe, { paymentId: checkout.paymentId, apiReference: shown?.reference, apiEntity: shown?.entity }));
+      }
+      api.expectNoProblems(problems);
+    },
+  );
+
   // A target may refuse every checkout here but the consent row itself (classifyCheckout): a refused one offers nothing, and is not judged.
   for (const storingPage of storingPages) {
     const [layout, code] = storingPage;
@@ -346,6 +391,26 @@ test.describe('redirects through the pay helper', () => {
   );
 
   test(
+    "the pay helper's redirectUrl is the action URL with id where redirects of other types come before it",
+    { tag: tags('PAGE-3'), annotation: exercises('PAGE-3', ...redirectsBesideAction.map(besideActionName)) },
+    async ({ run, api, helpers, receiver }) => {
+      const problems: Problem[] = [];
+      for (const types of redirectsBesideAction) {
+        const url = receiver.urlOf(receiver.newPath('action'));
+        const request = withAction(sample(run, checkoutVariants.embedWeb), url);
+        const others = types.map((type) => ({ type, url: receiver.urlOf(receiver.newPath(type)) }));
+        const checkout = await createIfAccepted(api, { ...request, redirects: [...others, ...(request.redirects ?? [])] });
+        if (!checkout) continue;
+        const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
+        problems.push(
+          ...checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: url, checkoutId: checkout.id, clause: 'PAGE-3' }),
+        );
+      }
+      api.expectNoProblems(problems);
+    },
+  );
+
+  test(
     "the pay helper's redirectUrl for a mobile checkout is the deep link with id, for every form of deep link",
     { tag: tags('PAGE-4'), annotation: exercises('PAGE-4', ...helperDeepLinks.map((link) => `pay helper, ${link}`)) },
     async ({ run, api, helpers }) => {
@@ -363,13 +428,22 @@ test.describe('redirects through the pay helper', () => {
 
   test(
     "the service posts nothing to the action URL: the redirect is the browser's",
-    { tag: [...tags('PAGE-7'), waitsOutEventMs], annotation: exercises('PAGE-7', 'paid through the pay helper, no browser') },
+    {
+      tag: [...tags('PAGE-7'), waitsOutEventMs],
+      annotation: exercises('PAGE-7', 'paid through the pay helper, no browser', 'declined through the pay helper, no browser'),
+    },
     async ({ run, api, helpers, receiver }) => {
-      const action = actionUrl(receiver);
-      const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
-      await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
-      await receiver.waitFor((request) => request.path === action.path, quietMs(run));
-      const received = receiver.received(action.path);
+      // Every path to an outcome: a payment made and one declined, side by side, waited out together.
+      const actions = await Promise.all(
+        (['success', 'failure'] as const).map(async (outcome) => {
+          const action = actionUrl(receiver);
+          const { checkout } = await createCheckout(api, withAction(sample(run, checkoutVariants.embedWeb), action.url));
+          await mustSucceed(api, helpers.pay(checkout.id, { outcome, method: 'CC', card: sample(run, card()) }));
+          return action;
+        }),
+      );
+      await receiver.waitFor((request) => actions.some((action) => request.path === action.path), quietMs(run));
+      const received = actions.flatMap((action) => receiver.received(action.path));
       for (const request of received) api.note({ request, response: null, note: 'received at the action URL with no browser involved' });
       api.expectNoProblems(checkNothingPostedToAction(received, { browserVisited: false }));
     },

@@ -179,8 +179,10 @@ test.describe('creating checkouts', () => {
       requires(run, 'stateful');
       let notShown: string | null = null;
       let shown = 0;
-      await exerciseClassesAtOnce(run, api, 'CHK-8', checkoutClasses['CHK-8'], async (request, inputClass) => {
-        const exchange = await api.call('createCheckout', { body: request });
+      // The storing rows name a registered customer.
+      const customer = await someCustomer(run, api);
+      await exerciseClassesAtOnce(run, api, 'CHK-8', checkoutClasses['CHK-8'], async (request) => {
+        const exchange = await api.call('createCheckout', { body: forCustomer(request, customer) });
         const refused = refusedWhereFree(exchange);
         if (refused) return refused;
         api.require(checkCheckoutUsable(exchange));

@@ -92,6 +92,8 @@ export function createAjv(options: { forStandaloneCode?: boolean } = {}) {
   // takes it as a URN (urn:uuid:…), which is another representation and no UUID string.
   ajv.addFormat('uuid', uuidPattern);
   ajv.addKeyword({ keyword: 'x-clauses', schemaType: 'array' });
+  // The values the reference shows for a field that takes others too: examples, never a rule (src/core/partitions.ts sends each).
+  ajv.addKeyword({ keyword: 'x-seen', schemaType: 'array' });
   // The clause that owns a field's being distinct over the resources that carry it (what mutants/operators.ts repeats).
   ajv.addKeyword({ keyword: 'x-distinct', schemaType: 'string' });
   // A timestamp that must not be earlier than the sibling property it names (validDate.end); a value that is no timestamp is the format's concern.

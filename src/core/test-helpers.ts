@@ -3,7 +3,7 @@ import type { Exchange } from './evidence.ts';
 
 /** The test helpers of shared/contracts/test-helpers.md, as the suite calls them. */
 export interface TestHelpers {
-  /** Registers a customer: the body {} or, where given, the merchant's own number for the customer. */
+  /** Registers a customer, under the merchant's own number for it where one is given. */
   registerCustomer(customerId?: string): Promise<string>;
   pay(checkoutId: string, body: PayRequest): Promise<Exchange>;
   confirm(paymentId: string, paidAt?: string): Promise<Exchange>;

@@ -9,6 +9,7 @@ import { anyCheckoutVariant, checkoutVariants } from './checkouts.ts';
 import { validReference } from './references.ts';
 import type { InputClass } from './input-class.ts';
 import { formatWithOffset, httpsUrl, matching, utcOffset } from './values.ts';
+import { formattedPaths, rowOfLeaf } from './corners.ts';
 
 export interface BrokenCase {
   name: string;
@@ -89,6 +90,12 @@ const storingWithCode = (code: string): InputClass[] =>
     arbitrary: breaking(base, codePath, fc.constant(code)),
   }));
 
+/** Each class again without the customer: rule 3 holds whoever the customer is, and whether one is named (presence). */
+const alsoWithoutCustomer = (classes: InputClass[]): InputClass[] => [
+  ...classes,
+  ...classes.map((one) => ({ name: `${one.name}, no customer`, arbitrary: breaking(one.arbitrary, ['payment', 'customer'], fc.constant(undefined)) })),
+];
+
 export const brokenCheckouts: BrokenCase[] = [
   brokenCase('embed without redirects', 'CHK-9', 'page.layout embed and no redirects at all (rule 1).', [
     { name: 'redirects absent', arbitrary: breaking(embedWeb, ['redirects'], fc.constant(undefined)) },
@@ -116,19 +123,29 @@ export const brokenCheckouts: BrokenCase[] = [
       ),
     },
   ]),
-  brokenCase('registration with MB', 'CHK-10', 'Storing, or offering to store, a payment method with paymentMethod.code MB (rule 3).', storingWithCode('MB')),
+  brokenCase(
+    'registration with MB',
+    'CHK-10',
+    'Storing, or offering to store, a payment method with paymentMethod.code MB (rule 3), with the customer or without one.',
+    alsoWithoutCustomer(storingWithCode('MB')),
+  ),
   brokenCase(
     'registration with another method code',
     'CHK-10',
     'Storing with a paymentMethod.code that is neither CC nor MW: unknown, or CC and MW in lower case (rule 3).',
-    ['DD', 'cc', 'mw'].flatMap(storingWithCode),
+    alsoWithoutCustomer(['DD', 'cc', 'mw'].flatMap(storingWithCode)),
   ),
-  brokenCase('registration with layout web or embed', 'CHK-10', 'Storing with page.layout web or embed (rule 3).', ['web', 'embed'].flatMap(storingWithLayout)),
+  brokenCase(
+    'registration with layout web or embed',
+    'CHK-10',
+    'Storing with page.layout web or embed (rule 3), with the customer or without one.',
+    alsoWithoutCustomer(['web', 'embed'].flatMap(storingWithLayout)),
+  ),
   brokenCase(
     'registration with another layout',
     'CHK-10',
     'Storing with a page.layout that is neither basic nor default: unknown, or basic and default written otherwise (rule 3).',
-    ['popup', 'BASIC', 'Default'].flatMap(storingWithLayout),
+    alsoWithoutCustomer(['popup', 'BASIC', 'Default'].flatMap(storingWithLayout)),
   ),
   brokenCase('amount not an integer', 'CHK-11', 'payment.amount with a fraction.', [
     ...valueClasses('amount ', anyCheckoutVariant, ['payment', 'amount'], [5.5]),
@@ -197,6 +214,12 @@ export const brokenCheckouts: BrokenCase[] = [
       ['redirects', '0', 'url'],
       ['www.shop.example/done', 'not a url', '/relative/path', 'https://shop example/done', 'https//shop.example/done', 'https://[::1/done'],
     ),
+  ),
+  brokenCase(
+    'a formatted field empty or of another JSON type',
+    'CHK-11',
+    'Every field of a documented format or pattern that a row of 4.1 leaves open, sent as the empty string or as a number: neither is a value of its type.',
+    formattedPaths.flatMap((path) => valueClasses(`${path} `, checkoutVariants[rowOfLeaf(path)], path.split('.'), ['', 12345])),
   ),
 ];
 

@@ -138,6 +138,7 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
       .filter(({ layout }) => layout === 'default')
       .map((combination) => inputClass(combinationName(combination), checkoutOf(combination), 'CHK-13')),
   ],
+  // The amount of every row, each with what it lists (a variable amount, ESTM, among them), and amounts of every digit pattern.
   'CHK-8': [
     inputClass(
       'amount 123,456',
@@ -145,6 +146,7 @@ export const checkoutClasses: Record<'CHK-1' | 'CHK-2' | 'CHK-3' | 'CHK-4' | 'CH
     ),
     ...amountClasses(atmPage, withAmount),
     ...digitPatternClasses(atmPage, withAmount),
+    ...rowClasses,
   ],
 };
 
@@ -243,6 +245,22 @@ export const consentRowWithoutRegistration = cellOnRow('storeWithConsent', {});
 /** A storing row with the customer's UUID in capitals: a UUID is read without regard to letter case (RFC 9562 section 4), so the row must be taken and store for that customer. */
 const inCapitals = (row: StoringRow) => inputClass(`row "${variantTitles[row]}", customer uuid in capitals`, checkoutVariants[row].map(withUuidInCapitals));
 
+/** A storing row on each other layout rule 3 lets a method be stored on (basic, default, none): beyond the rows, a target may refuse it (CHK-13). */
+const onOtherStoringLayouts = (row: StoringRow): InputClass<CheckoutRequest>[] =>
+  (['basic', 'default', undefined] as const)
+    .filter((layout) => layout !== (checkoutRows[row].leaves as Record<string, { value?: string | boolean }>)['page.layout']?.value)
+    .map((layout) =>
+      inputClass(
+        `row "${variantTitles[row]}", ${layout ? `layout ${layout}` : 'no layout'}`,
+        checkoutVariants[row].map(({ page, ...request }): CheckoutRequest => {
+          const { layout: _own, ...rest } = page ?? {};
+          const written = layout ? { ...rest, layout } : rest;
+          return Object.keys(written).length > 0 ? { ...request, page: written } : request;
+        }),
+        'CHK-13',
+      ),
+    );
+
 /**
  * Storing with and without recurring ESTM, and ESTM without either flag (which stores nothing), and
  * every cell of the grid of the two registration flags (left out, false, true) by what section 3
@@ -251,12 +269,19 @@ const inCapitals = (row: StoringRow) => inputClass(`row "${variantTitles[row]}",
  * The test sets the method (CC or MW) and keeps the registration details.
  */
 export const tokenizationClasses: Record<'TOK-1' | 'TOK-2' | 'TOK-3' | 'TOK-4', InputClass<CheckoutRequest>[]> = {
-  'TOK-1': [storeMethodRow, ...otherCellsOnRow('storeMethod', 'createRegistration'), createRegistrationWithoutRecurring, inCapitals('storeMethod')],
+  'TOK-1': [
+    storeMethodRow,
+    ...otherCellsOnRow('storeMethod', 'createRegistration'),
+    createRegistrationWithoutRecurring,
+    inCapitals('storeMethod'),
+    ...onOtherStoringLayouts('storeMethod'),
+  ],
   'TOK-2': [
     inputClass(`row "${variantTitles.storeWithConsent}"`, storeWithConsent),
     ...otherCellsOnRow('storeWithConsent', 'allowRegistration'),
     inputClass('recurring ESTM with allowRegistration', consentWithRecurring, 'CHK-13'),
     inCapitals('storeWithConsent'),
+    ...onOtherStoringLayouts('storeWithConsent'),
   ],
   // A declined payment in every checkout that would store: the request keeps its registration details, and the customer consents where asked.
   'TOK-3': [
@@ -331,22 +356,32 @@ export const addressLengthForms = {
   past2000: { name: 'past 2,000 characters, by a long path and a long query', path: longPath(1100), query: longQuery(1000), mayBeRefused: 'SEC-2' },
 } as const satisfies Record<string, { name: string; path: string; query: string; mayBeRefused?: 'SEC-2' }>;
 
-/** Where a notification goes, as the suite's receiver takes it: a path after a fresh path of the receiver, then a query. */
+/**
+ * How a notification address is written after a fresh path of the suite's receiver: a path of its
+ * own there (which the receiver claims whole), then the receiver's URL of that path as the address
+ * writes it (a query added, its scheme in capitals: RFC 3986 reads a scheme without regard to case).
+ * The notification must come there, its path and query kept.
+ */
 export interface AddressTail {
   path: string;
-  query: string;
+  write: (receiverUrl: string) => string;
 }
 
-/** The forms a notification address may take, each of which the notification must keep (the path and query after an address of the suite's receiver). */
+/** The forms a notification address may take, each of which the notification must keep. */
 function addressClasses(address: string): InputClass<AddressTail>[] {
-  const tail = (path: string, query: string) => fc.constant({ path, query });
+  const tail = (path: string, write: AddressTail['write']) => fc.constant<AddressTail>({ path, write });
+  const withQuery = (query: string) => (url: string) => `${url}${query}`;
   return [
-    inputClass(`${address} without a query`, tail('', '')),
-    inputClass(`${address} with a query of its own`, tail('', '?shop=7&channel=callback')),
-    inputClass(`${address} whose query has encoded characters (%26, %C3%A9, %20)`, tail('', '?pair=a%26b&note=caf%C3%A9&space=a%20b')),
-    inputClass(`${address} whose query repeats a name`, tail('', '?tag=first&tag=second')),
+    inputClass(`${address} without a query`, tail('', withQuery(''))),
+    inputClass(`${address} with a query of its own`, tail('', withQuery('?shop=7&channel=callback'))),
+    inputClass(`${address} whose query has encoded characters (%26, %C3%A9, %20)`, tail('', withQuery('?pair=a%26b&note=caf%C3%A9&space=a%20b'))),
+    inputClass(`${address} whose query repeats a name`, tail('', withQuery('?tag=first&tag=second'))),
+    inputClass(
+      `${address} with its scheme in capitals`,
+      tail('', (url) => `${url.replace(/^[a-z]+/i, (scheme) => scheme.toUpperCase())}?shop=7`),
+    ),
     ...Object.values(addressLengthForms).map((form) =>
-      inputClass(`${address} ${form.name}`, tail(form.path, form.query), 'mayBeRefused' in form ? form.mayBeRefused : undefined),
+      inputClass(`${address} ${form.name}`, tail(form.path, withQuery(form.query)), 'mayBeRefused' in form ? form.mayBeRefused : undefined),
     ),
   ];
 }
@@ -450,6 +485,17 @@ export const referenceClasses: Record<'REF-1' | 'REF-3' | 'REF-5', InputClass<Re
     openingTomorrow,
     ninetyDays,
     withCallbackUrl,
+    // Arrays of several values: codes beside MB are not shown (2.5), so they may be refused; taken, every code is echoed.
+    ...[
+      ['MB', 'MW'],
+      ['CC', 'MB'],
+    ].map((codes) =>
+      inputClass(
+        `availableMethods ${codes.join(' and ')}`,
+        openNow.map((request): ReferenceRequest => ({ ...request, availableMethods: [{ code: codes[0] }, ...codes.slice(1).map((code) => ({ code }))] })),
+        'REF-10',
+      ),
+    ),
   ],
 };
 
@@ -595,6 +641,13 @@ export const checkoutPaymentPaths = {
   confirmedByNetwork: "an MB checkout's reference, confirmed by the network",
   paidThroughHelper: 'an MB checkout paid through the pay helper (method MB)',
 } as const;
+/** The languages a hosted page is opened in: the one listed in other letters, others, none (PAGE-1 owes a page for every checkout it creates). */
+export const pageLanguages = ['pt', 'pt-PT', 'EN', 'FR', null] as const;
+export const pageLanguageName = (language: string | null) =>
+  language === null ? 'layout default, no page.language' : `layout default, page.language ${language}`;
+/** Redirects of other types put before the action one (each row at its fullest): beyond those listed, so a target may refuse them (CHK-13); taken, the customer still goes to the action URL. */
+export const redirectsBesideAction = [['success'], ['cancel', 'back']] as const;
+export const besideActionName = (types: readonly string[]) => `pay helper, redirects of type ${types.join(' and ')} before the action one`;
 
 /** The classes of the model's covering arrays (src/model/combinations.ts): one for what a payment stores, one for what a reference does. */
 export const paymentCombinationsClass =
@@ -613,11 +666,12 @@ export const scenarioClasses = {
   'ENV-2': answersOf('createCheckout', 'listMethods'),
   'ENV-4': operations.filter((operation) => operation.ofReference).map((operation) => titleOf(operation.name)),
   'CHK-12': notObjects.map(([name]) => name),
-  'PAGE-1': [pageOpenedAgain, pageReloaded],
-  'PAGE-3': ['paid in the browser'],
+  'PAGE-1': [pageOpenedAgain, pageReloaded, ...pageLanguages.map(pageLanguageName)],
+  'PAGE-3': ['paid in the browser', ...redirectsBesideAction.map(besideActionName)],
   'PAGE-4': [...deepLinks.map((link) => `webview, ${link}`), ...helperDeepLinks.map((link) => `pay helper, ${link}`)],
+  'PAGE-5': ['two MB checkouts of the same body'],
   'PAGE-6': [...storingPages.map(storingPageName), ...registrationGrid.map(registrationName)],
-  'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser'],
+  'PAGE-7': ['paid in the browser', 'paid through the pay helper, no browser', 'declined through the pay helper, no browser'],
   'CHK-7': ['checkouts created at once'],
   'TOK-1': [
     paymentCombinationsClass,

@@ -6,7 +6,7 @@ export interface InputClass<T = unknown> {
   name: string;
   arbitrary: fc.Arbitrary<T>;
   /** Where the reference leaves the input to the target: the INFO clause a refusal is recorded under (else the target must take it). */
-  mayBeRefused?: 'CHK-13' | 'SEC-2';
+  mayBeRefused?: 'CHK-13' | 'SEC-2' | 'REF-10';
 }
 
 export const inputClass = <T>(name: string, arbitrary: fc.Arbitrary<T>, mayBeRefused?: InputClass['mayBeRefused']): InputClass<T> => ({

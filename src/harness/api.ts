@@ -7,7 +7,7 @@ import { describeProblems, type Exchange, type Problem } from '../checks/index.t
 import { secretsOfRun } from '../core/profile.ts';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Pacer } from './pace.ts';
-import { writeDown } from './ledger.ts';
+import { writeDown, writeDownSent } from './ledger.ts';
 import { describeFetchError } from '../core/http.ts';
 import { requestThrough } from '../core/transport.ts';
 import { requestOf, type CallArguments, type OperationName } from '../core/operations.ts';
@@ -110,7 +110,7 @@ export function createApi(
     beforeFailing: () => void;
     /** Headers on every request, credentials left out or not: what names the test to a target that records it. */
     marks?: Record<string, string>;
-    /** What the test creates and reads goes into the run's ledger, for the final audit (not the audit's own reads). */
+    /** What the test sends goes into the run's record of what it sent, and what it creates and reads into its ledger, for the final audit (not the audit's own reads). */
     ledger?: boolean;
   },
 ): Api & { evidence(): Evidence[]; problems: Problem[]; judged(): boolean } {
@@ -197,6 +197,12 @@ export function createApi(
   return {
     baseUrl,
     async call(name, ...[{ param, query, ...sent } = {}]) {
+      const request = {
+        operation: name,
+        ...(param !== undefined && { param }),
+        ...(sent.rawBody === undefined ? { body: sent.body } : { rawBody: true as const }),
+      };
+      if (hooks.ledger) writeDownSent(run.outDir, secrets, request);
       const exchange = await send({ ...sent, ...requestOf(name, { param, query }) });
       if (hooks.ledger) writeDown(run.outDir, secrets, name, exchange, param);
       return exchange;

@@ -6,10 +6,11 @@
  */
 import { appendFileSync, closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import type { LedgerEntry } from '../checks/audit.ts';
+import type { SentRequest } from '../report/input-coverage.ts';
 import { checkoutOf, isSuccess, paymentIdOf, type Exchange } from '../checks/index.ts';
 import type { OperationName } from '../core/operations.ts';
 import { mask, type RecordedRequest } from '../core/evidence.ts';
-import { ledgerFile } from '../report/folder.ts';
+import { ledgerFile, sentFile } from '../report/folder.ts';
 
 const withoutHeaders = (exchange: Exchange): Exchange => ({ ...exchange, request: { ...exchange.request, headers: {} } });
 
@@ -30,6 +31,11 @@ export function writeDown(dir: string, secrets: readonly string[], operation: Op
               ? { kind: 'confirmation', paymentId: param, at: Date.now() }
               : null;
   if (entry) append(dir, entry, secrets);
+}
+
+/** Writes down a request the suite sent to an operation: its path parameter and body, masked, for the input coverage (src/report/input-coverage.ts). */
+export function writeDownSent(dir: string, secrets: readonly string[], sent: SentRequest): void {
+  appendFileSync(sentFile(dir), `${JSON.stringify(mask(sent, secrets))}\n`);
 }
 
 /** Writes down a request the receiver took at a notification address (a POST: pages and redirects are GETs), without its headers. */

@@ -5,6 +5,7 @@
  * says, and judges the answer and the notifications so far with the checks (./judge.ts); the first
  * departure ends the sequence with a Departure naming its clauses, and fast-check shrinks it.
  */
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { formatWithOffset, registrationName, uuidWrittenAs } from '../generators/index.ts';
 import type { CheckoutRequest, PayRequest, ReferenceRequest } from '../../schemas/generated/types.ts';
@@ -89,9 +90,16 @@ export async function readUntil<Answer>(world: World, read: () => Promise<Answer
   return answer;
 }
 
-/** A sequence starts with two customers (registered where the target has helpers), so that every command has someone to act for. */
+/**
+ * A sequence starts with two customers (registered where the target has helpers), so that every
+ * command has someone to act for. They share the merchant's number for them (collisions on every
+ * visible attribute): their lists are still each their own.
+ */
 export async function startModel(world: Pick<World, 'helpers' | 'outOfBandCustomers'>): Promise<Model> {
-  const customers = world.helpers ? [await world.helpers.registerCustomer(), await world.helpers.registerCustomer()] : [...world.outOfBandCustomers];
+  const sharedCustomerId = `shop-customer-${randomUUID().slice(0, 8)}`;
+  const customers = world.helpers
+    ? [await world.helpers.registerCustomer(sharedCustomerId), await world.helpers.registerCustomer(sharedCustomerId)]
+    : [...world.outOfBandCustomers];
   return { ...emptyState(), customers, outOfBand: new Set(world.outOfBandCustomers), checkoutAnswers: [] };
 }
 

@@ -10,5 +10,11 @@ export function reportDir(given: string | null | undefined, at: Date, suffix = '
 /** The run's ledger (src/harness/ledger.ts): what its tests created, read and received, for the final audit. */
 export const ledgerFile = (dir: string) => join(dir, 'ledger.jsonl');
 
-/** A run starts its ledger afresh, before any worker writes to it. */
-export const clearLedger = (dir: string) => rmSync(ledgerFile(dir), { force: true });
+/** What the run sent, every request of every test (src/harness/ledger.ts): the input coverage's evidence. */
+export const sentFile = (dir: string) => join(dir, 'sent.jsonl');
+
+/** A run starts its ledger and its record of what it sent afresh, before any worker writes to them. */
+export function clearLedger(dir: string): void {
+  rmSync(ledgerFile(dir), { force: true });
+  rmSync(sentFile(dir), { force: true });
+}

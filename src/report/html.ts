@@ -1,6 +1,7 @@
 /** report.html: one self-contained page (no external resource) a partner can open offline. */
 import type { Evidence } from '../core/evidence.ts';
 import { describeWaiver } from './baseline.ts';
+import { describeInputCoverage, type InputCoverage } from './input-coverage.ts';
 import { failuresFirst, findingsOf, skippedUnder, type Report, type ReportClause, type ReportTest } from './report.ts';
 import { describeClassCount, type ClauseClasses } from './classes.ts';
 import { loadClauseIndex, type ClauseIndexEntry } from './clause-index.ts';
@@ -61,10 +62,31 @@ ${failuresFirst(report.clauses)
   .join('\n')}
 </tbody>
 </table>
+${report.inputCoverage ? inputCoverageBlock(report.inputCoverage) : ''}
 <script>${filterScript}</script>
 </body>
 </html>
 `;
+}
+
+/** Per operation and field, the partitions of its type the run sent (how many values) and those it did not, with why where it need not. */
+function inputCoverageBlock(coverage: InputCoverage): string {
+  const rows = coverage.fields.map((field) => {
+    const sent = Object.entries(field.sent)
+      .filter(([, count]) => count > 0)
+      .map(([partition, count]) => `${escapeHtml(partition)} (${count})`)
+      .join(', ');
+    const notSent = field.notSent.map(({ partition, why }) => escapeHtml(why ? `${partition}: ${why}` : partition)).join(', ');
+    return `<tr><td>${escapeHtml(field.operation)}</td><td><code>${escapeHtml(field.field)}</code></td><td>${sent}</td><td>${notSent}</td></tr>`;
+  });
+  return `<details class="input-coverage"><summary>${escapeHtml(describeInputCoverage(coverage))}</summary>
+<table>
+<thead><tr><th>Operation</th><th>Field</th><th>Partitions sent (values)</th><th>Not sent</th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+</details>`;
 }
 
 function clauseRow(clause: ReportClause, seed: number, proof: ClauseIndexEntry | undefined): string {

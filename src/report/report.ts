@@ -15,6 +15,7 @@ import type { RawResults, RawTest } from './raw-results.ts';
 import { classesOf, type ClauseClasses } from './classes.ts';
 import { defaultRuns } from '../core/run-config.ts';
 import { describeAskedToWait, type AskedToWait } from '../core/transport-options.ts';
+import type { InputCoverage } from './input-coverage.ts';
 
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
 export type ClauseStatus = 'passed' | 'failed' | 'warning' | 'skipped' | 'untested' | 'observed' | 'waived';
@@ -84,6 +85,8 @@ export interface Report extends RunFacts {
   unusedWaivers: Waiver[];
   /** What the target asked of the tests' requests (429, or 503 with Retry-After), summed over the tests it asked; null where it asked none. */
   askedToWait: (AskedToWait & { tests: number }) | null;
+  /** Which partitions of every request field the run sent, from its record of what it sent; null where it sent nothing (or the report was built from parts). */
+  inputCoverage: InputCoverage | null;
 }
 
 export interface Failure {
@@ -102,6 +105,28 @@ export interface RunContext extends RunFacts {
   profilePath: string | null;
   /** What the preflight found out about the target. */
   findings: string[];
+  inputCoverage?: InputCoverage | null;
+}
+
+/** The context a report was built in, to build it again from the same results (merged parts, another --allow-partial). */
+export function contextOf(report: Report): RunContext {
+  const { target, seed, runs, strict, allowPartial, grep, shard, startedAt, finishedAt, inputCoverage } = report;
+  return {
+    baseUrl: target.baseUrl,
+    targetKind: target.kind,
+    profileName: target.profile,
+    profilePath: target.profilePath,
+    findings: target.findings,
+    seed,
+    runs,
+    strict,
+    allowPartial,
+    grep,
+    shard,
+    startedAt,
+    finishedAt,
+    inputCoverage,
+  };
 }
 
 const packageJson = JSON.parse(readFileSync(new URL('package.json', packageRoot), 'utf8')) as { name: string; version: string };
@@ -131,7 +156,7 @@ export function buildReport(
   const coverage = coverageOf(clauses);
   const anyFailed = clauses.some((clause) => clause.status === 'failed');
   const reason = runFailure ?? incompleteReason(raw, context) ?? (anyFailed || !coverage.partial || context.allowPartial ? null : unverifiedReason(clauses));
-  const { baseUrl, profileName, targetKind, profilePath, findings, ...facts } = context;
+  const { baseUrl, profileName, targetKind, profilePath, findings, inputCoverage = null, ...facts } = context;
   return {
     verdict: anyFailed ? 'non-conformant' : reason ? 'incomplete' : 'conformant',
     reason,
@@ -146,6 +171,7 @@ export function buildReport(
     clauses,
     unusedWaivers: waivers.filter((waiver) => !clauses.some((clause) => clause.waiver?.clause === waiver.clause)),
     askedToWait: askedToWaitOf(raw?.tests ?? []),
+    inputCoverage,
   };
 }
 

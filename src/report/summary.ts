@@ -1,5 +1,6 @@
 /** summary.md: the verdict, the counts and the clauses that need a look, for a pull-request comment. */
 import { describeWaiver } from './baseline.ts';
+import { describeInputCoverage } from './input-coverage.ts';
 import { findingsOf, skippedUnder, type Report } from './report.ts';
 import { describeClassCount } from './classes.ts';
 import { clauseFamilies, gridStatuses, statusSymbol } from './grid.ts';
@@ -19,7 +20,8 @@ export function renderSummary(report: Report): string {
     `Target ${report.target.baseUrl} (profile ${report.target.profile}), suite ${report.suite.version}, seed ${report.seed}${report.strict ? ', strict' : ''}${report.shard ? `, shard ${report.shard}` : ''}.`,
     '',
     ...findingsOf(report).map((finding) => `- ${cell(finding)}`),
-    ...(findingsOf(report).length ? [''] : []),
+    ...(report.inputCoverage ? [`- ${cell(describeInputCoverage(report.inputCoverage))} (the table: report.html)`] : []),
+    ...(findingsOf(report).length || report.inputCoverage ? [''] : []),
     '| passed | failed | warnings | skipped | observed | untested | waived |',
     '|---|---|---|---|---|---|---|',
     `| ${summary.passed} | ${summary.failed} | ${summary.warnings} | ${summary.skipped} | ${summary.observed} | ${summary.untested} | ${summary.waived} |`,

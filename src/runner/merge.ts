@@ -11,7 +11,7 @@ import { loadBaseline } from '../report/baseline.ts';
 import { blobDirOf, mergeBlobReports } from './playwright.ts';
 import { rawResultsFile, type RawResults } from '../report/raw-results.ts';
 import { readReport } from './diff.ts';
-import { buildReport, type Report } from '../report/report.ts';
+import { buildReport, contextOf, type Report } from '../report/report.ts';
 import { reportDir } from '../report/folder.ts';
 import { parseCommandArgs, UsageError } from '../core/command-line.ts';
 import { publishReport } from '../report/publish.ts';
@@ -43,22 +43,14 @@ export async function mergeCommand(args: string[]): Promise<number> {
     clauses(),
     raw,
     {
-      baseUrl: first.target.baseUrl,
-      targetKind: first.target.kind,
-      profileName: first.target.profile,
-      profilePath: first.target.profilePath,
-      findings: first.target.findings,
-      seed: first.seed,
-      runs: first.runs,
-      strict: first.strict,
-      allowPartial: first.allowPartial,
-      grep: first.grep,
+      ...contextOf(first),
       shard: null,
       startedAt: parts.map((part) => part.report.startedAt).sort()[0],
       finishedAt: parts
         .map((part) => part.report.finishedAt)
         .sort()
         .at(-1)!,
+      inputCoverage: null,
     },
     partsFailure(parts),
     waivers,

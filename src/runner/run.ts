@@ -107,7 +107,11 @@ export async function runConformance(options: RunOptions): Promise<number> {
     await target?.stop();
     interruption.stop();
   }
-  const [{ buildReport }, { publishReport }] = await Promise.all([import('../report/report.ts'), import('../report/publish.ts')]);
+  const [{ buildReport }, { publishReport }, { inputCoverageOf, readSent }] = await Promise.all([
+    import('../report/report.ts'),
+    import('../report/publish.ts'),
+    import('../report/input-coverage.ts'),
+  ]);
   const report = buildReport(
     clauses(),
     raw,
@@ -125,6 +129,7 @@ export async function runConformance(options: RunOptions): Promise<number> {
       shard: options.shard,
       startedAt: startedAt.toISOString(),
       finishedAt: new Date().toISOString(),
+      inputCoverage: inputCoverageOf(readSent(outDir)),
     },
     failure,
     waivers,

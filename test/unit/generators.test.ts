@@ -402,15 +402,24 @@ test('input classes have names of their own per clause, and the valid references
   );
 });
 
-test('every address the suite gives takes each form: capitals and encoded characters in its path, past 255 and 2,000 characters (free to refuse, SEC-2) by a long path and a long query', () => {
+test('every address the suite gives takes each form: its scheme in capitals, capitals and encoded characters in its path, past 255 and 2,000 characters (free to refuse, SEC-2) by a long path and a long query', () => {
   for (const classes of [callbackAddressClasses, webhookAddressClasses]) {
-    const tails = classes.map((inputClass) => ({ ...inputClass, tail: fc.sample(inputClass.arbitrary, { seed, numRuns: 1 })[0] }));
+    const receiverPath = 'http://127.0.0.1:8080/hook';
+    const tails = classes.map((inputClass) => {
+      const { path, write } = fc.sample(inputClass.arbitrary, { seed, numRuns: 1 })[0];
+      const written = write(`${receiverPath}${path}`);
+      return { ...inputClass, written, tail: { path, query: written.slice(receiverPath.length + path.length) } };
+    });
     const length = ({ tail }: (typeof tails)[number]) => tail.path.length + tail.query.length;
     assert.ok(tails.some(({ tail }) => /[A-Z]/.test(tail.path)) && tails.some(({ tail }) => /%[0-9A-F]{2}/.test(tail.path)));
     assert.ok(tails.some((one) => one.tail.path.length > 255) && tails.some((one) => one.tail.query.length > 255));
     assert.ok(tails.some((one) => length(one) > 2000 && one.tail.path.length > 1000 && one.tail.query.length > 1000));
     for (const one of tails) assert.equal(one.mayBeRefused, length(one) > 255 ? 'SEC-2' : undefined, one.name);
-    for (const { tail } of tails) assert.ok(URL.canParse(`http://127.0.0.1:8080/hook${tail.path}${tail.query}`));
+    for (const { written } of tails) assert.ok(URL.canParse(written), written);
+    assert.ok(
+      tails.some(({ written }) => written.startsWith('HTTP://')),
+      'a scheme in capitals',
+    );
   }
   assert.ok(actionUrlClasses.filter(({ mayBeRefused }) => mayBeRefused === 'SEC-2').length === 3);
 });
