@@ -224,6 +224,7 @@ export const storedMeansClasses: InputClass<CardPayRequest | WalletPayRequest>[]
   inputClass('a card expiring in January (month 01)', paidByCard(card().map((paid) => ({ ...paid, expireMonth: '01' })))),
   inputClass('a card whose holder has accents, an apostrophe and a hyphen', paidByCard(card().map((paid) => ({ ...paid, holder: "João D'Ávila-Nóbrega" })))),
   inputClass('a card whose holder is long (64 characters, past the 26 a card embosses)', paidByCard(card().map((paid) => ({ ...paid, holder: longHolder })))),
+  inputClass('a card whose holder is written in Greek and Cyrillic', paidByCard(card().map((paid) => ({ ...paid, holder: 'Ελένη Иванова' })))),
   inputClass('a wallet of country code 1 (one digit)', paidByWallet('1')),
   inputClass('a wallet of country code 34 (two digits)', paidByWallet('34')),
   inputClass('a wallet of country code 351 (three digits)', paidByWallet('351')),
