@@ -153,17 +153,20 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
     async ({ run, api, browserPages }) => {
       const problems: Problem[] = [];
       const page = await browserPages.newPage();
+      let opened = 0;
       for (const language of pageLanguages) {
         const request = sample(run, checkoutVariants.embedMobile);
         const { language: _own, ...pageFields } = request.page ?? {};
         const checkout = await createIfAccepted(api, { ...request, page: language === null ? pageFields : { ...pageFields, language } });
         if (!checkout) continue;
+        opened += 1;
         const response = await page.goto(checkout.checkoutUrl);
         const form = paymentForm(run, page);
         if (response?.ok()) await rendered(run, form);
         const text = await page.locator('body').innerText();
         problems.push(...checkPaymentPageOpens({ url: checkout.checkoutUrl, status: response?.status() ?? null, formCount: await form.count(), text }));
       }
+      test.skip(opened === 0, 'the target refused every checkout naming another page.language or none (recorded under CHK-13): no page to open');
       api.expectNoProblems(problems);
     },
   );
