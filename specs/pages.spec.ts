@@ -120,9 +120,11 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
         const atm = kind === 'atm';
         const customer = await someCustomer(run, api);
         const page = await browserPages.newPage();
+        let opened = 0;
         await exerciseClasses(run, api, 'PAGE-1', classes, async (request, inputClass) => {
           const created = await createCheckoutOfClass(api, forCustomer(request, customer));
           if ('skipped' in created) return created;
+          opened += 1;
           const { id, checkoutUrl } = created.checkout;
           const problems = checkPaymentPageOpens(await openedPage(run, page, checkoutUrl, () => page.goto(checkoutUrl), atm), { atm });
           // A page is opened more than once (a refresh, the link opened again in another tab): the row's checkout in each of those states.
@@ -142,6 +144,7 @@ test.describe('hosted pages', { tag: paysInBrowser }, () => {
           });
           return problems;
         });
+        test.skip(opened === 0, `the target refused every checkout of ${pageTitles[kind]} (recorded under CHK-13): no page to open`);
       },
     );
   }
@@ -398,17 +401,20 @@ test.describe('redirects through the pay helper', () => {
     { tag: tags('PAGE-3'), annotation: exercises('PAGE-3', ...redirectsBesideAction.map(besideActionName)) },
     async ({ run, api, helpers, receiver }) => {
       const problems: Problem[] = [];
+      let paidCheckouts = 0;
       for (const types of redirectsBesideAction) {
         const url = receiver.urlOf(receiver.newPath('action'));
         const request = withAction(sample(run, checkoutVariants.embedWeb), url);
         const others = types.map((type) => ({ type, url: receiver.urlOf(receiver.newPath(type)) }));
         const checkout = await createIfAccepted(api, { ...request, redirects: [...others, ...(request.redirects ?? [])] });
         if (!checkout) continue;
+        paidCheckouts += 1;
         const paid = await mustSucceed(api, helpers.pay(checkout.id, { outcome: 'success', method: 'CC', card: sample(run, card()) }));
         problems.push(
           ...checkRedirect((paid.response.body as { redirectUrl?: string })?.redirectUrl, { actionUrl: url, checkoutId: checkout.id, clause: 'PAGE-3' }),
         );
       }
+      test.skip(paidCheckouts === 0, 'the target refused every checkout with redirects of other types (recorded under CHK-13)');
       api.expectNoProblems(problems);
     },
   );
