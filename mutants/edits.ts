@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { uuidPattern } from '../src/core/operations.ts';
+import { signature } from '../src/sandbox/notifications.ts';
 import { callOperation, type Delivery, type ProxyContext, type ProxyRequest, type ProxyResponse, type Route, type Transform } from './proxy.ts';
 
 export type Json = any;
@@ -340,3 +341,33 @@ export const rule3Holds = (body: Json) => {
 
 /** A URL of a scheme of its own (a mobile deep link), not http or https. */
 export const isCustomScheme = (url: string) => /^[a-z][a-z0-9+.-]*:/i.test(url) && !/^https?:/i.test(url);
+
+export const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The secret the reference sandbox signs notifications with unless told otherwise. */
+export const sandboxSecret = 'sandbox-notification-secret';
+
+/**
+ * A notification with another body, signed again where the target's signature verifies with the
+ * sandbox's secret: the departure is the body, not a broken signature.
+ */
+export function withBody(delivery: Delivery, json: Json): Delivery {
+  const headers = { ...delivery.headers };
+  const written = headers['paypay-signature'];
+  const ts = written ? /(?:^|,)ts=(\d+)/.exec(written)?.[1] : undefined;
+  if (written && ts && signature(sandboxSecret, JSON.stringify(delivery.json), Number(ts)) === written) {
+    headers['paypay-signature'] = signature(sandboxSecret, JSON.stringify(json), Number(ts));
+  }
+  return { ...delivery, json, headers };
+}
+
+/** Applies `edit` to every payment a notification carries (signed again). */
+export const editNotifiedPayments =
+  (edit: (payment: Json, proxy: ProxyContext) => void) =>
+  (delivery: Delivery, proxy: ProxyContext): Delivery[] => {
+    const payments = (delivery.json as Json)?.payments;
+    if (!Array.isArray(payments)) return [delivery];
+    const json = structuredClone(delivery.json as Json);
+    json.payments.forEach((payment: Json) => payment && edit(payment, proxy));
+    return JSON.stringify(json) === JSON.stringify(delivery.json) ? [delivery] : [withBody(delivery, json)];
+  };

@@ -29,40 +29,14 @@ import {
   succeeded,
   withQuery,
   type Json,
+  editNotifiedPayments,
+  isObject,
+  sandboxSecret,
+  withBody,
 } from '../edits.ts';
-import { callOperation, type Delivery, type ProxyContext, type Transform } from '../proxy.ts';
+import { callOperation, type ProxyContext, type Transform } from '../proxy.ts';
 import { formatAmount } from '../../src/sandbox/html.ts';
 import { signature } from '../../src/sandbox/notifications.ts';
-
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
-
-/** The secret the reference sandbox signs notifications with unless told otherwise. */
-const sandboxSecret = 'sandbox-notification-secret';
-
-/**
- * A notification with another body, signed again where the target's signature verifies with the
- * sandbox's secret: the departure is the body, not a broken signature.
- */
-function withBody(delivery: Delivery, json: Json): Delivery {
-  const headers = { ...delivery.headers };
-  const written = headers['paypay-signature'];
-  const ts = written ? /(?:^|,)ts=(\d+)/.exec(written)?.[1] : undefined;
-  if (written && ts && signature(sandboxSecret, JSON.stringify(delivery.json), Number(ts)) === written) {
-    headers['paypay-signature'] = signature(sandboxSecret, JSON.stringify(json), Number(ts));
-  }
-  return { ...delivery, json, headers };
-}
-
-/** Applies `edit` to every payment a notification carries (signed again). */
-const editNotifiedPayments =
-  (edit: (payment: Json, proxy: ProxyContext) => void) =>
-  (delivery: Delivery, proxy: ProxyContext): Delivery[] => {
-    const payments = (delivery.json as Json)?.payments;
-    if (!Array.isArray(payments)) return [delivery];
-    const json = structuredClone(delivery.json as Json);
-    json.payments.forEach((payment: Json) => payment && edit(payment, proxy));
-    return JSON.stringify(json) === JSON.stringify(delivery.json) ? [delivery] : [withBody(delivery, json)];
-  };
 
 /** A UUID (version 5 layout) made from a hash of a text: the same text, the same UUID. */
 function uuidFromText(text: string): string {

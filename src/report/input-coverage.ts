@@ -3,10 +3,11 @@
  * src/harness/ledger.ts), each field's value put in the partitions of its type (src/core/partitions.ts),
  * against every partition of every field. Nothing is counted from a declaration of what a test sends.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { classifyValue, inputFields, valuesAt, type InputField } from '../core/partitions.ts';
 import { operations, type OperationName } from '../core/operations.ts';
 import { sentFile } from './folder.ts';
+import { readJsonLines } from './raw-results.ts';
 
 /** One request as the run sent it: its operation, path parameter and body (masked); rawBody where the body was no JSON value. */
 export interface SentRequest {
@@ -57,16 +58,7 @@ export function exemption(field: InputField, partition: string): string | null {
 }
 
 export function readSent(dir: string): SentRequest[] {
-  if (!existsSync(sentFile(dir))) return [];
-  return readFileSync(sentFile(dir), 'utf8')
-    .split('\n')
-    .flatMap((line) => {
-      try {
-        return line.trim() ? [JSON.parse(line) as SentRequest] : [];
-      } catch {
-        return [];
-      }
-    });
+  return existsSync(sentFile(dir)) ? readJsonLines<SentRequest>(sentFile(dir)) : [];
 }
 
 /** The input coverage of what was sent; null where nothing was. */

@@ -67,14 +67,18 @@ export function readRawResults(dir: string): RawResults | null {
   if (existsSync(complete)) return JSON.parse(readFileSync(complete, 'utf8')) as RawResults;
   const journal = join(dir, rawJournalFile);
   if (!existsSync(journal)) return null;
-  const tests = readFileSync(journal, 'utf8')
+  return { status: 'interrupted', errors: [], tests: readJsonLines<RawTest>(journal) };
+}
+
+/** The values of a file of JSON lines, one each, written by processes that may have been stopped mid-line: a line cut off is left out. */
+export function readJsonLines<T>(file: string): T[] {
+  return readFileSync(file, 'utf8')
     .split('\n')
     .flatMap((line) => {
       try {
-        return line.trim() ? [JSON.parse(line) as RawTest] : [];
+        return line.trim() ? [JSON.parse(line) as T] : [];
       } catch {
         return [];
       }
     });
-  return { status: 'interrupted', errors: [], tests };
 }
